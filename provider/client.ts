@@ -1,0 +1,312 @@
+import { createHash } from "node:crypto";
+import { appendFileSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { Agent, request } from "undici";
+import { ApiError, type ApiErrorInit, decodeErrorBody } from "./errors";
+import { parseRetryAfter, TokenBucket } from "./rateLimiter";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface ClientOptions {
+  apiKey: string;
+  baseUrl: string;
+  /** Per-attempt timeout for headers and body, in milliseconds. */
+  timeoutMs?: number;
+  /** How many times a retryable failure is tried again. */
+  maxRetries?: number;
+  /** Backoff base and cap for 5xx/network retries (429 follows Retry-After). */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Bucket assumed before the server's headers say otherwise. */
+  burst?: number;
+  refillPerSecond?: number;
+  /** Appends one JSON line per HTTP attempt (no bodies, no headers). Defaults to $INCIDENT_TRACE_FILE. */
+  traceFile?: string;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  path: string;
+  /** Human name of the operation for error messages, e.g. "create custom field". */
+  operation: string;
+  query?: Record<string, string | number | boolean | string[] | undefined>;
+  body?: unknown;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  body: T;
+  requestId?: string;
+}
+
+const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
+const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 500, 502, 503, 504]);
+// Network errors raised before any byte of the request reached the server: safe to repeat, even a POST.
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+const buckets = new Map<string, TokenBucket>();
+const agents = new Map<string, Agent>();
+
+export const packageVersion: string = readPackageVersion();
+
+/**
+ * The API client: undici with a keep-alive pool per base URL, bearer auth, JSON, a client-side
+ * token bucket per API key, Retry-After handling, and retries only where repeating cannot duplicate.
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly options: Required<
+    Pick<ClientOptions, "timeoutMs" | "maxRetries" | "backoffBaseMs" | "backoffCapMs">
+  >;
+  private readonly traceFile?: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly bucketKey: string;
+  private readonly defaultBurst: number;
+  private readonly defaultRefill: number;
+
+  constructor(options: ClientOptions) {
+    this.apiKey = options.apiKey;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.options = {
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 6,
+      backoffBaseMs: options.backoffBaseMs ?? 250,
+      backoffCapMs: options.backoffCapMs ?? 10_000,
+    };
+    this.traceFile = options.traceFile ?? process.env.INCIDENT_TRACE_FILE;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.bucketKey = createHash("sha256").update(`${this.baseUrl}\n${this.apiKey}`).digest("hex");
+    this.defaultBurst = options.burst ?? 1200;
+    this.defaultRefill = options.refillPerSecond ?? 20;
+  }
+
+  /** The token bucket shared by every client using this key against this base URL. */
+  get bucket(): TokenBucket {
+    let bucket = buckets.get(this.bucketKey);
+    if (!bucket) {
+      bucket = new TokenBucket({ capacity: this.defaultBurst, refillPerSecond: this.defaultRefill });
+      buckets.set(this.bucketKey, bucket);
+    }
+    return bucket;
+  }
+
+  async get<T>(path: string, operation: string, query?: RequestSpec["query"]): Promise<T> {
+    return (await this.request<T>({ method: "GET", path, operation, query })).body;
+  }
+  async post<T>(path: string, operation: string, body: unknown): Promise<T> {
+    return (await this.request<T>({ method: "POST", path, operation, body })).body;
+  }
+  async put<T>(path: string, operation: string, body: unknown): Promise<T> {
+    return (await this.request<T>({ method: "PUT", path, operation, body })).body;
+  }
+  async delete(path: string, operation: string, query?: RequestSpec["query"]): Promise<void> {
+    await this.request({ method: "DELETE", path, operation, query });
+  }
+
+  /** Follows `pagination_meta.after` until the last page. */
+  async listAll<T>(
+    path: string,
+    itemsKey: string,
+    operation: string,
+    query: RequestSpec["query"] = {},
+    pageSize = 250,
+  ): Promise<T[]> {
+    const items: T[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 10_000; page++) {
+      const body = await this.get<Record<string, any>>(path, operation, { ...query, page_size: pageSize, after });
+      items.push(...((body[itemsKey] as T[]) ?? []));
+      after = body.pagination_meta?.after;
+      if (!after || (body[itemsKey] ?? []).length === 0) break;
+    }
+    return items;
+  }
+
+  async request<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const url = this.url(spec);
+    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    let lastError: ApiError | undefined;
+    for (let attempt = 0; attempt <= this.options.maxRetries; attempt++) {
+      await this.bucket.take(this.sleep);
+      const started = Date.now();
+      let status = 0;
+      try {
+        const res = await request(url, {
+          method: spec.method,
+          dispatcher: agentFor(this.baseUrl),
+          headers: {
+            authorization: `Bearer ${this.apiKey}`,
+            accept: "application/json",
+            "user-agent": `pulumi-incident/${packageVersion}`,
+            ...(payload === undefined ? {} : { "content-type": "application/json" }),
+          },
+          body: payload,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        });
+        status = res.statusCode;
+        const text = await res.body.text();
+        this.observeRateHeaders(res.headers);
+        this.trace(spec, status, started, attempt);
+        const requestIdHeader = headerValue(res.headers["x-request-id"]);
+        const parsed = parseJson(text);
+        if (status >= 200 && status < 300) {
+          return { status, body: (parsed ?? {}) as T, requestId: requestIdHeader };
+        }
+        const init: ApiErrorInit = decodeErrorBody(spec.operation, status, parsed ?? text, requestIdHeader);
+        if (status === 429) {
+          const retryAfter = parseRetryAfter(headerValue(res.headers["retry-after"]));
+          init.retryAfterSeconds = retryAfter === undefined ? undefined : retryAfter / 1000;
+          lastError = new ApiError(init);
+          // The server refused the request before doing anything: repeating is safe for every method.
+          this.bucket.pauseFor(retryAfter ?? this.backoff(attempt));
+          continue;
+        }
+        if (RETRYABLE_STATUS.has(status)) {
+          if (!IDEMPOTENT.has(spec.method)) {
+            throw new ApiError({ ...init, outcomeUnknown: true });
+          }
+          lastError = new ApiError(init);
+          await this.sleep(this.backoff(attempt));
+          continue;
+        }
+        throw new ApiError(init);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        const code = networkCode(error);
+        this.trace(spec, status, started, attempt, code);
+        const notSent = NOT_SENT_CODES.has(code);
+        const init: ApiErrorInit = {
+          operation: spec.operation,
+          status: 0,
+          type: "network_error",
+          details: [{ code, message: (error as Error).message ?? String(error) }],
+          outcomeUnknown: !notSent && !IDEMPOTENT.has(spec.method),
+        };
+        if (!notSent && !IDEMPOTENT.has(spec.method)) throw new ApiError(init);
+        lastError = new ApiError(init);
+        await this.sleep(this.backoff(attempt));
+      }
+    }
+    throw new ApiError(
+      {
+        operation: spec.operation,
+        status: lastError?.status ?? 0,
+        type: lastError?.type ?? "retries_exhausted",
+        requestId: lastError?.requestId,
+        details: lastError?.details ?? [],
+        outcomeUnknown: lastError?.outcomeUnknown,
+      },
+      `${lastError?.message ?? spec.operation} (gave up after ${this.options.maxRetries + 1} attempts)`,
+    );
+  }
+
+  private url(spec: RequestSpec): string {
+    const url = new URL(this.baseUrl + spec.path);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(v));
+    }
+    return url.toString();
+  }
+
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(this.options.backoffCapMs, this.options.backoffBaseMs * 2 ** attempt);
+    // "Full jitter": spreads retries of parallel resources so they do not arrive together.
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+
+  private observeRateHeaders(headers: Record<string, string | string[] | undefined>): void {
+    const limit = parseLimitHeader(headerValue(headers["x-ratelimit-limit"]));
+    if (limit) {
+      const current = this.bucket;
+      if (current.capacity !== limit.capacity || current.refillPerSecond !== limit.refillPerSecond) {
+        buckets.set(this.bucketKey, new TokenBucket(limit));
+      }
+    }
+    const remaining = Number(headerValue(headers["x-ratelimit-remaining"]));
+    if (headerValue(headers["x-ratelimit-remaining"]) !== undefined) this.bucket.observeRemaining(remaining);
+  }
+
+  private trace(spec: RequestSpec, status: number, started: number, attempt: number, error?: string): void {
+    if (!this.traceFile) return;
+    const line = { method: spec.method, path: spec.path, status, ms: Date.now() - started, attempt, error };
+    try {
+      appendFileSync(this.traceFile, `${JSON.stringify(line)}\n`);
+    } catch {
+      // Tracing is diagnostics only; never fail a request because of it.
+    }
+  }
+}
+
+/** `X-RateLimit-Limit: 1200, 1200;window=60` → capacity 1200, 20 tokens per second. */
+export function parseLimitHeader(value: string | undefined): { capacity: number; refillPerSecond: number } | undefined {
+  if (!value) return undefined;
+  const entries = value.split(",").map((s) => s.trim());
+  const capacity = Number.parseInt(entries[0] ?? "", 10);
+  const windowed = entries
+    .map((e) => /^(\d+)\s*;\s*window=(\d+)/.exec(e))
+    .find((m): m is RegExpExecArray => m !== null);
+  if (!Number.isFinite(capacity) || !windowed) return undefined;
+  const refillPerSecond = Number(windowed[1]) / Number(windowed[2]);
+  if (!(refillPerSecond > 0)) return undefined;
+  return { capacity, refillPerSecond };
+}
+
+function agentFor(baseUrl: string): Agent {
+  let agent = agents.get(baseUrl);
+  if (!agent) {
+    agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
+    agents.set(baseUrl, agent);
+  }
+  return agent;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseJson(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function networkCode(error: unknown): string {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code ?? "network_error";
+}
+
+function readPackageVersion(): string {
+  for (const rel of ["..", path.join("..", "..")]) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(__dirname, rel, "package.json"), "utf8"));
+      if (pkg.name === "pulumi-incident") return pkg.version;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return "0.0.0";
+}
+
+/** Closes pooled connections (tests and the demo call it so the process can exit promptly). */
+export async function closeAllConnections(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close()));
+}
+
+/** Forgets every bucket (tests). */
+export function resetRateLimitState(): void {
+  buckets.clear();
+}

@@ -1,0 +1,89 @@
+/** One entry of the API's `errors[]` array. */
+export interface ApiErrorDetail {
+  code: string;
+  message: string;
+  /** The request payload field at fault (validation errors only), as the API names it. */
+  field?: string;
+}
+
+/** What the client knows about a failed request; the message is meant to be read by a person. */
+export interface ApiErrorInit {
+  operation: string;
+  status: number;
+  type: string;
+  requestId?: string;
+  details: ApiErrorDetail[];
+  retryAfterSeconds?: number;
+  /** True when the request may have reached the server and been applied (outcome unknown). */
+  outcomeUnknown?: boolean;
+}
+
+/**
+ * The single error type every API failure is decoded into. Its message names the operation, the
+ * request id to quote to support, and each field the API complained about.
+ */
+export class ApiError extends Error {
+  readonly operation: string;
+  readonly status: number;
+  readonly type: string;
+  readonly requestId?: string;
+  readonly details: ApiErrorDetail[];
+  readonly retryAfterSeconds?: number;
+  readonly outcomeUnknown: boolean;
+
+  constructor(init: ApiErrorInit, message?: string) {
+    super(message ?? formatApiError(init));
+    this.name = "ApiError";
+    this.operation = init.operation;
+    this.status = init.status;
+    this.type = init.type;
+    this.requestId = init.requestId;
+    this.details = init.details;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+  }
+
+  get isNotFound(): boolean {
+    return this.status === 404;
+  }
+
+  /** Fields (API names) the server rejected, in order. */
+  get fields(): string[] {
+    return this.details.flatMap((d) => (d.field ? [d.field] : []));
+  }
+}
+
+export function formatApiError(init: ApiErrorInit): string {
+  const head = init.status > 0 ? `${init.status} ${init.type}` : init.type;
+  const problems = init.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message));
+  const requestId = init.requestId ? ` (request_id ${init.requestId})` : "";
+  const body = problems.length > 0 ? `: ${problems.join("; ")}` : "";
+  return `${init.operation} failed with ${head}${body}${requestId}`;
+}
+
+/** Decodes an error response body of the shape the API documents; tolerates anything else. */
+export function decodeErrorBody(
+  operation: string,
+  status: number,
+  body: unknown,
+  requestIdHeader?: string,
+): ApiErrorInit {
+  const b = (body && typeof body === "object" ? body : {}) as Record<string, any>;
+  const details: ApiErrorDetail[] = Array.isArray(b.errors)
+    ? b.errors.map((e: any) => ({
+        code: String(e?.code ?? "unknown"),
+        message: String(e?.message ?? ""),
+        ...(typeof e?.source?.field === "string" ? { field: e.source.field } : {}),
+      }))
+    : [];
+  if (details.length === 0 && typeof body === "string" && body.trim() !== "") {
+    details.push({ code: "unparsed_body", message: body.trim().slice(0, 300) });
+  }
+  return {
+    operation,
+    status,
+    type: typeof b.type === "string" ? b.type : `http_${status}`,
+    requestId: typeof b.request_id === "string" ? b.request_id : requestIdHeader,
+    details,
+  };
+}

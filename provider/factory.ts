@@ -1,0 +1,225 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { configure, currentClient } from "./credentials";
+import { changedKeys, toJson } from "./diff";
+import { ApiError } from "./errors";
+import { inputPathForApiField } from "./naming";
+import { PartialCreateError, type Props, type ResourceSpec } from "./spec";
+import { formatPath, isUnder, type Path, unknownPaths } from "./unknowns";
+
+const PROVIDER_KEY = "__provider";
+const SCHEMA_KEY = "__schema";
+/** Every resource accepts this input: take over an existing object instead of creating one. */
+export const ADOPT_KEY = "adoptId";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export type IncidentProvider = pulumi.dynamic.ResourceProvider & {
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
+  spec: ResourceSpec;
+};
+
+/** Turns a resource spec into the dynamic provider the host calls. */
+export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): IncidentProvider {
+  const inputKeys = Object.keys(spec.inputs.shape);
+  const localKeys = new Set<string>([ADOPT_KEY, ...(spec.localInputs ?? [])]);
+  // adoptId only matters when the object is first taken over; every other input is compared.
+  const diffKeys = inputKeys.filter((k) => k !== ADOPT_KEY);
+
+  const canonical = (props: Props): Props => {
+    const picked = pick(props, diffKeys);
+    return spec.canonical ? spec.canonical(picked as Args) : picked;
+  };
+
+  const buildOutputs = (live: unknown, declared: Props, prior: Props | undefined, extra?: Props): Props =>
+    toJson({
+      ...spec.toInputs(live, declared as Args),
+      ...pick(declared, [...localKeys]),
+      ...spec.computed(live, prior),
+      ...(extra ?? {}),
+      [SCHEMA_KEY]: spec.schemaVersion,
+    });
+
+  const migrate = (olds: Props): Props => {
+    const version = typeof olds[SCHEMA_KEY] === "number" ? olds[SCHEMA_KEY] : 1;
+    return version < spec.schemaVersion && spec.migrate ? spec.migrate(olds, version) : olds;
+  };
+
+  const context = () => ({ client: currentClient() });
+
+  return {
+    spec: spec as ResourceSpec,
+
+    async configure(req) {
+      configure(req);
+    },
+
+    async check(_olds, news) {
+      const { [PROVIDER_KEY]: provider, ...raw } = news;
+      const failures = checkInputs(spec, raw);
+      const unknown = unknownPaths(raw).length > 0;
+      const parsed = failures.length === 0 && !unknown ? spec.inputs.parse(raw) : raw;
+      return { inputs: { ...parsed, [PROVIDER_KEY]: provider }, failures };
+    },
+
+    async diff(_id, olds, news) {
+      const before = migrate(olds);
+      const changed = changedKeys(
+        diffKeys,
+        canonicalOrRaw(canonical, before),
+        canonicalOrRaw(canonical, news),
+      );
+      const replaces = changed.filter((k) => spec.replaceOnChanges.includes(k));
+      return {
+        changes: changed.length > 0,
+        replaces,
+        deleteBeforeReplace: replaces.length > 0 && spec.deleteBeforeReplace === true,
+      };
+    },
+
+    async create(inputs) {
+      const args = stripInternal(inputs) as Args;
+      const ctx = context();
+      const adoptId = args[ADOPT_KEY as keyof Args] as string | undefined;
+      try {
+        if (adoptId) {
+          const existing = await spec.api.read(ctx, adoptId, undefined);
+          if (existing === undefined) {
+            throw new Error(`${spec.kind}: adoptId ${JSON.stringify(adoptId)}: no ${spec.title} with that id exists`);
+          }
+          const updated = await spec.api.update(ctx, adoptId, args, buildOutputs(existing, args, undefined));
+          return { id: adoptId, outs: buildOutputs(updated.live, args, undefined, updated.extraOutputs) };
+        }
+        const created = await spec.api.create(ctx, args);
+        return { id: spec.idOf(created.live), outs: buildOutputs(created.live, args, undefined, created.extraOutputs) };
+      } catch (error) {
+        if (error instanceof PartialCreateError) {
+          // The object exists: hand the engine its id and state so nothing is orphaned.
+          const outs = buildOutputs(error.live, args, undefined);
+          throw Object.assign(explain(spec, "create", error.cause), {
+            id: spec.idOf(error.live),
+            properties: outs,
+            reasons: [String((error.cause as Error)?.message ?? error.cause)],
+          });
+        }
+        throw explain(spec, "create", error);
+      }
+    },
+
+    async read(id, props) {
+      const olds = migrate(props);
+      const live = await spec.api.read(context(), id, olds).catch((error) => {
+        throw explain(spec, "read", error);
+      });
+      if (live === undefined) return { id: "" };
+      const outs = buildOutputs(live, pick(olds, inputKeys), olds);
+      return { id, props: outs, inputs: pick(outs, inputKeys) };
+    },
+
+    async update(id, olds, news) {
+      const before = migrate(olds);
+      const args = stripInternal(news) as Args;
+      try {
+        const updated = await spec.api.update(context(), id, args, before);
+        return { outs: buildOutputs(updated.live, args, before, updated.extraOutputs) };
+      } catch (error) {
+        throw explain(spec, "update", error);
+      }
+    },
+
+    async delete(id, props) {
+      try {
+        await spec.api.delete(context(), id, migrate(props));
+      } catch (error) {
+        if (error instanceof ApiError && error.isNotFound) return; // already gone: the goal is reached
+        throw explain(spec, "delete", error);
+      }
+    },
+  };
+}
+
+/** Schema validation with failures named by the user's input path; unknown (preview) values are skipped. */
+export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
+  const unknown = unknownPaths(raw);
+  const result = spec.inputs.safeParse(raw);
+  const failures: CheckFailure[] = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const path = issue.path as Path;
+      // An issue about an unknown value, or about a container holding one, is decided at apply time.
+      if (isUnder(path, unknown) || unknown.some((u) => isUnder(u, [path]))) continue;
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) {
+          const full = [...path, key];
+          failures.push({
+            property: String(full[0]),
+            reason: `${formatPath(full)}: unknown property for ${spec.kind}${suggest(key, spec)}`,
+          });
+        }
+        continue;
+      }
+      const property = path.length > 0 ? String(path[0]) : spec.kind;
+      failures.push({ property, reason: `${formatPath(path) || spec.kind}: ${issue.message}` });
+    }
+  } else if (unknown.length === 0 && spec.validate) {
+    for (const problem of spec.validate(result.data as Props)) {
+      failures.push({
+        property: String(problem.path[0] ?? spec.kind),
+        reason: `${formatPath(problem.path)}: ${problem.message}`,
+      });
+    }
+  }
+  return failures;
+}
+
+function suggest(key: string, spec: ResourceSpec): string {
+  const lower = key.toLowerCase().replace(/_/g, "");
+  const match = Object.keys(spec.inputs.shape).find((k) => k.toLowerCase() === lower);
+  return match ? ` (did you mean "${match}"?)` : "";
+}
+
+/** Rewrites an API error so each field it names is the user's input path. */
+export function explain(spec: ResourceSpec, operation: string, error: unknown): Error {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
+  const details = error.details.map((d) =>
+    d.field ? { ...d, field: inputPathForApiField(d.field, spec.fieldRenames) } : d,
+  );
+  const problems = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
+  const requestId = error.requestId ? ` (request_id ${error.requestId})` : "";
+  const head = error.status > 0 ? `${error.status} ${error.type}` : error.type;
+  const message = `${spec.kind} ${operation} failed: ${error.operation}: ${head}${problems ? `: ${problems}` : ""}${requestId}`;
+  return new ApiError(
+    {
+      operation: error.operation,
+      status: error.status,
+      type: error.type,
+      requestId: error.requestId,
+      details,
+      retryAfterSeconds: error.retryAfterSeconds,
+      outcomeUnknown: error.outcomeUnknown,
+    },
+    message,
+  );
+}
+
+function canonicalOrRaw(canonical: (p: Props) => Props, props: Props): Props {
+  try {
+    return canonical(props);
+  } catch {
+    // Unknown values (preview) may not fit a canonical form; compare them raw.
+    return props;
+  }
+}
+
+function stripInternal(props: Props): Props {
+  const { [PROVIDER_KEY]: _p, [SCHEMA_KEY]: _s, ...rest } = props;
+  return rest;
+}
+
+function pick(props: Props, keys: readonly string[]): Props {
+  const out: Props = {};
+  for (const key of keys) if (props[key] !== undefined) out[key] = props[key];
+  return out;
+}

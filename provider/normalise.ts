@@ -1,0 +1,111 @@
+/**
+ * Normalisation rules for diffs: each one names a way the API's read-back differs from what the user
+ * wrote without differing in meaning. Resource specs compose them in `canonical` (both sides of a
+ * diff) and in `toInputs` (read-back mapped toward the declared spelling). Each has test vectors in
+ * test/provider/normalise.test.ts.
+ */
+
+/** Unordered set: order carries no meaning (team ids, role names). Sorted, duplicates kept. */
+export function unorderedSet<T>(values: readonly T[] | undefined): T[] | undefined {
+  if (values === undefined) return undefined;
+  return [...values].sort((a, b) => stableKey(a).localeCompare(stableKey(b)));
+}
+
+/** Same members regardless of order? */
+export function sameSet<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  return stableKey(unorderedSet(a) ?? []) === stableKey(unorderedSet(b) ?? []);
+}
+
+/**
+ * Read-back of an unordered set: when the live members equal the declared ones, answer in the
+ * declared order so neither refresh nor diff shows a reordering.
+ */
+export function keepDeclaredOrder<T>(live: readonly T[] | undefined, declared: readonly T[] | undefined): T[] | undefined {
+  if (live === undefined) return undefined;
+  if (declared !== undefined && sameSet(live, declared)) return [...declared];
+  return [...live];
+}
+
+/**
+ * Omitted vs explicit empty list: for fields where "omit = unchanged", a live empty list reads back
+ * as omitted when the user omitted it.
+ */
+export function omittedWhenEmpty<T>(live: readonly T[] | undefined, declared: readonly T[] | undefined): T[] | undefined {
+  if (declared === undefined && (live === undefined || live.length === 0)) return undefined;
+  return live === undefined ? undefined : [...live];
+}
+
+/**
+ * Write-only value: the API never echoes it, so the read-back keeps the declared (or prior) value
+ * instead of reporting drift.
+ */
+export function writeOnly<T>(declared: T | undefined): T | undefined {
+  return declared;
+}
+
+/** Canonical JSON text: sorted keys, no insignificant whitespace, `\u003e` and `>` alike. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeysDeep(value));
+}
+
+/** A JSON literal string compared by meaning: equal documents give the same text. */
+export function canonicalJsonLiteral(text: string): string {
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return text; // not JSON: compared as written
+  }
+}
+
+/** Keeps the declared JSON text when the live text means the same document (no re-encoding). */
+export function keepDeclaredJson(live: string | undefined, declared: string | undefined): string | undefined {
+  if (live === undefined || declared === undefined) return live;
+  return canonicalJsonLiteral(live) === canonicalJsonLiteral(declared) ? declared : live;
+}
+
+/** Read-back of a value with aliases: keep the declared spelling when both mean the same thing. */
+export function keepDeclaredAlias(
+  live: string | undefined,
+  declared: string | undefined,
+  aliases: ReadonlyArray<readonly string[]>,
+): string | undefined {
+  if (live === undefined || declared === undefined || live === declared) return live;
+  return aliases.some((group) => group.includes(live) && group.includes(declared)) ? declared : live;
+}
+
+/** Removes trailing entries that carry nothing (the API pads some lists with empty bindings). */
+export function trimTrailingEmpty<T>(values: readonly T[] | undefined, isEmpty: (v: T) => boolean): T[] | undefined {
+  if (values === undefined) return undefined;
+  let end = values.length;
+  while (end > 0 && isEmpty(values[end - 1] as T)) end--;
+  return values.slice(0, end);
+}
+
+/** Removes repeated entries (by canonical JSON), keeping the first occurrence. */
+export function dedupe<T>(values: readonly T[] | undefined): T[] | undefined {
+  if (values === undefined) return undefined;
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const key = stableKey(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeysDeep(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+function stableKey(value: unknown): string {
+  return typeof value === "string" ? value : canonicalJson(value);
+}

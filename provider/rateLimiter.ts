@@ -1,0 +1,92 @@
+/**
+ * Client-side token bucket mirroring the server's (capacity 1200, 20 tokens/s by default), so a large
+ * apply paces itself instead of provoking 429s. Corrected from the X-RateLimit-* headers and paused
+ * by Retry-After. One bucket per API key, shared by every resource in the provider process.
+ */
+export interface BucketOptions {
+  capacity: number;
+  refillPerSecond: number;
+  now?: () => number;
+}
+
+export class TokenBucket {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+  private tokens: number;
+  private updatedAt: number;
+  private pausedUntil = 0;
+  private readonly now: () => number;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(options: BucketOptions) {
+    this.capacity = options.capacity;
+    this.refillPerSecond = options.refillPerSecond;
+    this.now = options.now ?? (() => Date.now());
+    this.tokens = options.capacity;
+    this.updatedAt = this.now();
+  }
+
+  /** Tokens available now (fractional). */
+  available(): number {
+    this.refill();
+    return this.tokens;
+  }
+
+  /** Milliseconds to wait before one token is available, without taking it. */
+  delayForNext(): number {
+    this.refill();
+    const pause = Math.max(0, this.pausedUntil - this.now());
+    const deficit = 1 - this.tokens;
+    const refillWait = deficit <= 0 ? 0 : Math.ceil((deficit / this.refillPerSecond) * 1000);
+    return Math.max(pause, refillWait);
+  }
+
+  /** Waits for a token and takes it. Callers are served in order (FIFO). */
+  take(sleep: (ms: number) => Promise<void> = defaultSleep): Promise<void> {
+    const turn = this.queue.then(async () => {
+      for (;;) {
+        const wait = this.delayForNext();
+        if (wait <= 0) break;
+        await sleep(wait);
+      }
+      this.tokens -= 1;
+    });
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Lowers the local count when the server says fewer requests remain (it is the authority). */
+  observeRemaining(remaining: number): void {
+    if (!Number.isFinite(remaining) || remaining < 0) return;
+    this.refill();
+    if (remaining < this.tokens) this.tokens = remaining;
+  }
+
+  /** After a 429: no request leaves before the server's Retry-After has passed. */
+  pauseFor(ms: number): void {
+    this.refill();
+    this.tokens = Math.min(this.tokens, 0);
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
+
+  private refill(): void {
+    const now = this.now();
+    const elapsed = Math.max(0, now - this.updatedAt) / 1000;
+    this.tokens = Math.min(this.capacity, this.tokens + elapsed * this.refillPerSecond);
+    this.updatedAt = now;
+  }
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Parses Retry-After: integer seconds (what the API sends) or an HTTP date. Returns milliseconds. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

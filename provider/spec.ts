@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import type { ApiClient } from "./client";
+
+/** What a resource's API functions receive. */
+export interface ApiContext {
+  client: ApiClient;
+}
+
+/** Inputs as stored by the engine: the checked user inputs (camelCase). */
+export type Props = Record<string, any>;
+
+/** The result of creating an object: the live object plus outputs only the create response carries. */
+export interface Created<Live> {
+  live: Live;
+  /** e.g. a token returned once; kept in state because it cannot be read again. */
+  extraOutputs?: Props;
+}
+
+/**
+ * Everything the generic machinery needs to know about one resource kind. A resource file exports
+ * one of these; `makeProvider` turns it into a `pulumi.dynamic.ResourceProvider`.
+ */
+export interface ResourceSpec<Args extends Props = Props, Live = any> {
+  /** Resource kind: names the class, the type token (`pulumi-nodejs:dynamic/incident:<kind>`) and the providers map entry. */
+  kind: string;
+  /** How error messages name the API object ("custom field"). */
+  title: string;
+  /** Bumped when the stored shape changes; `migrate` upgrades older state. */
+  schemaVersion: number;
+  migrate?(olds: Props, fromVersion: number): Props;
+  /** The camelCase input schema: validation, defaults, TypeScript type and documentation in one. */
+  inputs: z.ZodObject<any>;
+  /** Rules that involve several fields, run after the schema; paths are input paths. */
+  validate?(args: Args): Array<{ path: (string | number)[]; message: string }>;
+  /** Maps the live API object to the input shape, keeping the declared spelling where meaning is equal. */
+  toInputs(live: Live, declared: Args | undefined): Args;
+  /** Computed outputs (never inputs) from the live object; `prior` is the previous state, if any. */
+  computed(live: Live, prior: Props | undefined): Props;
+  /** Names of every computed output (typed on the class, seeded so the SDK registers them). */
+  computedOutputs: readonly string[];
+  /** Canonical form for comparing two input objects (normalisation rules for diffs). */
+  canonical?(args: Args): Props;
+  /** Inputs that cannot change in place. */
+  replaceOnChanges: readonly string[];
+  /** Delete the old object before creating its replacement (e.g. when names must be unique). */
+  deleteBeforeReplace?: boolean;
+  /** Outputs the engine must store as secrets. */
+  secretOutputs: readonly string[];
+  /** Inputs that configure the provider's own behaviour, not the API object: kept as declared on refresh. */
+  localInputs?: readonly string[];
+  /** API field names that map to differently named inputs, for 422 errors (`role_names` → `roles`). */
+  fieldRenames?: Record<string, string>;
+  idOf(live: Live): string;
+  api: {
+    create(ctx: ApiContext, args: Args): Promise<Created<Live>>;
+    /** Returns undefined when the object no longer exists. */
+    read(ctx: ApiContext, id: string, prior: Props | undefined): Promise<Live | undefined>;
+    update(ctx: ApiContext, id: string, args: Args, olds: Props): Promise<Created<Live>>;
+    delete(ctx: ApiContext, id: string, olds: Props): Promise<void>;
+    /** Finds the object an interrupted create may have made (by its unique name or other key). */
+    findCreated?(ctx: ApiContext, args: Args): Promise<Live | undefined>;
+  };
+}
+
+/** Thrown by a spec's create when the object exists but a later step failed: the engine keeps it. */
+export class PartialCreateError<Live = any> extends Error {
+  constructor(
+    readonly live: Live,
+    readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = "PartialCreateError";
+  }
+}

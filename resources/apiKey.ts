@@ -1,0 +1,210 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { makeProvider } from "../provider/factory";
+import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
+import type { Props, ResourceSpec } from "../provider/spec";
+
+/** Account-level roles an API key can hold (the API's `role_names`). */
+export const API_KEY_ROLES = [
+  "act_on_behalf_of_users",
+  "api_keys_manage",
+  "call_transcripts_viewer",
+  "catalog_editor",
+  "catalog_viewer",
+  "escalation_creator",
+  "global_access",
+  "incident_creator",
+  "incident_editor",
+  "incident_memberships_editor",
+  "incident_workload_private_viewer",
+  "incident_workload_viewer",
+  "investigation_download",
+  "manage_settings",
+  "notification_methods_manage",
+  "notification_methods_unredacted_viewer",
+  "on_call_editor",
+  "on_call_viewer",
+  "post_incident_flow_opt_out",
+  "postmortems_manage",
+  "private_escalation_workflows_editor",
+  "private_workflows_editor",
+  "schedule_overrides_editor",
+  "schedules_editor",
+  "schedules_reader",
+  "secrets_manage",
+  "secrets_use",
+  "security_settings_editor",
+  "status_page_publisher",
+  "team_memberships_manage",
+  "viewer",
+  "workflows_editor",
+  "workflows_viewer",
+] as const;
+
+/** Team-scoped roles (the API's `team_role_names`). */
+export const API_KEY_TEAM_ROLES = [
+  "api_keys_manage",
+  "catalog_editor",
+  "escalation_creator",
+  "on_call_editor",
+  "private_workflows_editor",
+  "schedule_overrides_editor",
+  "schedules_editor",
+  "schedules_reader",
+  "secrets_manage",
+  "secrets_use",
+  "workflows_editor",
+] as const;
+
+/** Inputs of an API key (API v1). */
+export const apiKeyInputs = z.strictObject({
+  /** Human-readable name of the key. */
+  name: z.string().min(1, "must not be empty"),
+  /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
+  roles: z.array(z.enum(API_KEY_ROLES)).default([]),
+  /** Roles granted only for the teams in `teamIds`. */
+  teamRoles: z.array(z.enum(API_KEY_TEAM_ROLES)).default([]),
+  /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
+  teamIds: z.array(z.string().min(1)).default([]),
+  /** Free-form notes about the key. */
+  comments: z.string().optional(),
+  /**
+   * Change this value (a date, a counter) to rotate the token: the API issues a new one and the old
+   * one stays valid for `rotationGracePeriodMinutes`.
+   */
+  rotationTrigger: z.union([z.string(), z.number()]).optional(),
+  /** Minutes the old token keeps working after a rotation (0–60). */
+  rotationGracePeriodMinutes: z.number().int("must be a whole number").min(0).max(60).default(0),
+  /** Id of an existing key to take over. An adopted key has no token output until it is rotated. */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type ApiKeyInputs = z.infer<typeof apiKeyInputs>;
+export interface ApiKeyArgs extends ResourceArgs<z.input<typeof apiKeyInputs>> {}
+export interface ApiKeyComputed {
+  /** The bearer token (secret). Returned by the API only at creation and rotation. */
+  token: string | undefined;
+  /** False when the token is not known to this stack (an adopted key that was never rotated here). */
+  tokenAvailable: boolean;
+  /** When the key was created. */
+  createdAt: string;
+  /** When the current token was issued. */
+  tokenLastIssuedAt: string;
+}
+
+interface ApiKeyV1 {
+  id: string;
+  name: string;
+  comments?: string;
+  roles: { name: string; description: string }[];
+  team_roles: { name: string; description: string }[];
+  team_ids: string[];
+  created_at: string;
+  token_last_issued_at: string;
+}
+
+const path = (id: string) => `/v1/api_keys/${encodeURIComponent(id)}`;
+
+function payload(args: ApiKeyInputs): Props {
+  return {
+    name: args.name,
+    role_names: args.roles,
+    team_role_names: args.teamRoles,
+    team_ids: args.teamIds,
+    comments: args.comments,
+  };
+}
+
+export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
+  kind: "ApiKey",
+  title: "API key",
+  schemaVersion: 1,
+  inputs: apiKeyInputs,
+  replaceOnChanges: [],
+  secretOutputs: ["token"],
+  computedOutputs: ["token", "tokenAvailable", "createdAt", "tokenLastIssuedAt"],
+  localInputs: ["rotationTrigger", "rotationGracePeriodMinutes"],
+  fieldRenames: { role_names: "roles", team_role_names: "teamRoles" },
+  validate(args) {
+    const problems: { path: (string | number)[]; message: string }[] = [];
+    const i = args.roles.indexOf("api_keys_manage");
+    if (i >= 0) problems.push({ path: ["roles", i], message: "api_keys_manage cannot be granted through the API" });
+    if (args.teamRoles.length > 0 && args.teamIds.length === 0) {
+      problems.push({ path: ["teamIds"], message: "must not be empty when teamRoles is set" });
+    }
+    if (args.teamIds.length > 0 && args.teamRoles.length === 0) {
+      problems.push({ path: ["teamRoles"], message: "must not be empty when teamIds is set" });
+    }
+    return problems;
+  },
+  canonical: (args) => ({
+    ...args,
+    roles: unorderedSet(args.roles),
+    teamRoles: unorderedSet(args.teamRoles),
+    teamIds: unorderedSet(args.teamIds),
+  }),
+  idOf: (live) => live.id,
+  toInputs: (live, declared) => ({
+    name: live.name,
+    roles: keepDeclaredOrder(live.roles.map((r) => r.name), declared?.roles) as ApiKeyInputs["roles"],
+    teamRoles: keepDeclaredOrder(live.team_roles.map((r) => r.name), declared?.teamRoles) as ApiKeyInputs["teamRoles"],
+    teamIds: keepDeclaredOrder(live.team_ids, declared?.teamIds) ?? [],
+    // The API may answer "" for "no comments": read back as unset when unset was declared.
+    comments: live.comments === "" && declared?.comments === undefined ? undefined : live.comments,
+    rotationGracePeriodMinutes: declared?.rotationGracePeriodMinutes ?? 0,
+  }),
+  computed: (live, prior) => ({
+    token: prior?.token,
+    tokenAvailable: typeof prior?.token === "string",
+    createdAt: live.created_at,
+    tokenLastIssuedAt: live.token_last_issued_at,
+  }),
+  api: {
+    async create(ctx, args) {
+      const body = await ctx.client.post<{ api_key: ApiKeyV1; token: string }>("/v1/api_keys", "create API key", payload(args));
+      return { live: body.api_key, extraOutputs: { token: body.token, tokenAvailable: true } };
+    },
+    async read(ctx, id) {
+      try {
+        return (await ctx.client.get<{ api_key: ApiKeyV1 }>(path(id), "show API key")).api_key;
+      } catch (error) {
+        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
+        throw error;
+      }
+    },
+    async update(ctx, id, args, olds) {
+      const body = await ctx.client.put<{ api_key: ApiKeyV1 }>(path(id), "update API key", payload(args));
+      if (args.rotationTrigger === undefined || args.rotationTrigger === olds.rotationTrigger) {
+        return { live: body.api_key };
+      }
+      const rotated = await ctx.client.post<{ api_key: ApiKeyV1; token: string }>(
+        `${path(id)}/actions/rotate`,
+        "rotate API key",
+        { grace_period_minutes: args.rotationGracePeriodMinutes },
+      );
+      return { live: rotated.api_key, extraOutputs: { token: rotated.token, tokenAvailable: true } };
+    },
+    async delete(ctx, id) {
+      await ctx.client.delete(path(id), "delete API key");
+    },
+    async findCreated(ctx, args) {
+      const keys = await ctx.client.listAll<ApiKeyV1>("/v1/api_keys", "api_keys", "list API keys");
+      return keys.find((k) => k.name === args.name);
+    },
+  },
+};
+
+export const apiKeyProvider = makeProvider(apiKeySpec);
+
+/**
+ * An API key (API v1). `token` is a secret output, known only when this stack created or rotated
+ * the key. Adopt an existing key with `adoptId` (its id from `GET /v1/api_keys`); set
+ * `rotationTrigger` to obtain a token for it.
+ */
+export interface ApiKey extends ResourceOutputs<ApiKeyInputs & ApiKeyComputed> {}
+export class ApiKey extends IncidentResource {
+  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(apiKeySpec, name, args, opts);
+  }
+}

@@ -1,0 +1,106 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { makeProvider } from "../provider/factory";
+import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
+import type { Props, ResourceSpec } from "../provider/spec";
+import { optionValue } from "./customField";
+
+/** Inputs of one option of a select custom field (API v1), managed as its own resource. */
+export const customFieldOptionInputs = z.strictObject({
+  /** The custom field this option belongs to. Changing it replaces the option. */
+  customFieldId: z.string().min(1, "must not be empty"),
+  /** The option's text: not empty, no surrounding whitespace. */
+  value: optionValue,
+  /** Position among the field's options (lower first). Unset = the API's default (1000) and not managed. */
+  sortKey: z.number().int("must be a whole number").min(0).optional(),
+  /** Id of an existing option to take over instead of creating one. */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type CustomFieldOptionInputs = z.infer<typeof customFieldOptionInputs>;
+export interface CustomFieldOptionArgs extends ResourceArgs<z.input<typeof customFieldOptionInputs>> {}
+export interface CustomFieldOptionComputed {
+  /** The sort key the API holds now (equals `sortKey` when that is set). */
+  currentSortKey: number;
+}
+
+interface ApiOption {
+  id: string;
+  custom_field_id: string;
+  value: string;
+  sort_key: number;
+}
+
+const path = (id: string) => `/v1/custom_field_options/${encodeURIComponent(id)}`;
+
+export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOption> = {
+  kind: "CustomFieldOption",
+  title: "custom field option",
+  schemaVersion: 1,
+  inputs: customFieldOptionInputs,
+  replaceOnChanges: ["customFieldId"],
+  secretOutputs: [],
+  computedOutputs: ["currentSortKey"],
+  idOf: (live) => live.id,
+  toInputs: (live, declared) => ({
+    customFieldId: live.custom_field_id,
+    value: live.value,
+    // An unset sort key is not managed: its live value is an output, not drift.
+    sortKey: declared?.sortKey === undefined ? undefined : live.sort_key,
+  }),
+  computed: (live) => ({ currentSortKey: live.sort_key }),
+  api: {
+    async create(ctx, args) {
+      const body = await ctx.client.post<{ custom_field_option: ApiOption }>(
+        "/v1/custom_field_options",
+        "create custom field option",
+        { custom_field_id: args.customFieldId, value: args.value, sort_key: args.sortKey },
+      );
+      return { live: body.custom_field_option };
+    },
+    async read(ctx, id) {
+      try {
+        return (await ctx.client.get<{ custom_field_option: ApiOption }>(path(id), "show custom field option"))
+          .custom_field_option;
+      } catch (error) {
+        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
+        throw error;
+      }
+    },
+    async update(ctx, id, args, olds: Props) {
+      // The API requires a sort key on update: keep the current one when the user does not manage it.
+      const sortKey = args.sortKey ?? olds.currentSortKey ?? 1000;
+      const body = await ctx.client.put<{ custom_field_option: ApiOption }>(path(id), "update custom field option", {
+        value: args.value,
+        sort_key: sortKey,
+      });
+      return { live: body.custom_field_option };
+    },
+    async delete(ctx, id) {
+      await ctx.client.delete(path(id), "delete custom field option");
+    },
+    async findCreated(ctx, args) {
+      const options = await ctx.client.listAll<ApiOption>(
+        "/v1/custom_field_options",
+        "custom_field_options",
+        "list custom field options",
+        { custom_field_id: args.customFieldId },
+      );
+      return options.find((o) => o.value === args.value);
+    },
+  },
+};
+
+export const customFieldOptionProvider = makeProvider(customFieldOptionSpec);
+
+/**
+ * One option of a `single_select` / `multi_select` custom field. Use either this resource or the
+ * field's inline `options`, not both. Adopt an existing option with `adoptId` (its id from
+ * `GET /v1/custom_field_options?custom_field_id=…`).
+ */
+export interface CustomFieldOption extends ResourceOutputs<CustomFieldOptionInputs & CustomFieldOptionComputed> {}
+export class CustomFieldOption extends IncidentResource {
+  constructor(name: string, args: CustomFieldOptionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(customFieldOptionSpec, name, args, opts);
+  }
+}
