@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   transform: {
     // Type checking is done once by `npm run typecheck`; tests only transpile.
-    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, tsconfig: "tsconfig.test.json" }],
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }],
   },
   testTimeout: 60000,
 };

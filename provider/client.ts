@@ -23,6 +23,8 @@ export interface ClientOptions {
   /** Appends one JSON line per HTTP attempt (no bodies, no headers). Defaults to $INCIDENT_TRACE_FILE. */
   traceFile?: string;
   sleep?: (ms: number) => Promise<void>;
+  /** Clock for the token bucket (tests pair it with `sleep`). */
+  now?: () => number;
 }
 
 export interface RequestSpec {
@@ -70,6 +72,7 @@ export class ApiClient {
   private readonly bucketKey: string;
   private readonly defaultBurst: number;
   private readonly defaultRefill: number;
+  private readonly now?: () => number;
 
   constructor(options: ClientOptions) {
     this.apiKey = options.apiKey;
@@ -85,13 +88,14 @@ export class ApiClient {
     this.bucketKey = createHash("sha256").update(`${this.baseUrl}\n${this.apiKey}`).digest("hex");
     this.defaultBurst = options.burst ?? 1200;
     this.defaultRefill = options.refillPerSecond ?? 20;
+    this.now = options.now;
   }
 
   /** The token bucket shared by every client using this key against this base URL. */
   get bucket(): TokenBucket {
     let bucket = buckets.get(this.bucketKey);
     if (!bucket) {
-      bucket = new TokenBucket({ capacity: this.defaultBurst, refillPerSecond: this.defaultRefill });
+      bucket = new TokenBucket({ capacity: this.defaultBurst, refillPerSecond: this.defaultRefill, now: this.now });
       buckets.set(this.bucketKey, bucket);
     }
     return bucket;
@@ -228,7 +232,7 @@ export class ApiClient {
     if (limit) {
       const current = this.bucket;
       if (current.capacity !== limit.capacity || current.refillPerSecond !== limit.refillPerSecond) {
-        buckets.set(this.bucketKey, new TokenBucket(limit));
+        buckets.set(this.bucketKey, new TokenBucket({ ...limit, now: this.now }));
       }
     }
     const remaining = Number(headerValue(headers["x-ratelimit-remaining"]));

@@ -1,0 +1,253 @@
+import { z } from "zod";
+import { setCredentials } from "../../provider/credentials";
+import { ApiError } from "../../provider/errors";
+import { checkInputs, makeProvider } from "../../provider/factory";
+import { PartialCreateError, type ResourceSpec } from "../../provider/spec";
+import { UNKNOWN } from "../../provider/unknowns";
+
+interface Live {
+  id: string;
+  name: string;
+  kind: string;
+  tags: string[];
+  nested?: { level: { items: { type: string }[] } };
+}
+
+/** An in-memory API behind a minimal spec, to test the generic machinery alone. */
+function fixture() {
+  const store = new Map<string, Live>();
+  const calls: string[] = [];
+  let next = 1;
+  const inputs = z.strictObject({
+    name: z.string().min(1, "must not be empty"),
+    kind: z.enum(["a", "b"]).default("a"),
+    tags: z.array(z.string()).default([]),
+    nested: z.strictObject({ level: z.strictObject({ items: z.array(z.strictObject({ type: z.enum(["x", "y"]) })) }) }).optional(),
+    adoptId: z.string().optional(),
+  });
+  type Args = z.infer<typeof inputs>;
+  const spec: ResourceSpec<Args, Live> = {
+    kind: "Thing",
+    title: "thing",
+    schemaVersion: 2,
+    migrate: (olds) => ({ ...olds, tags: olds.labels ?? olds.tags ?? [] }),
+    inputs,
+    replaceOnChanges: ["kind"],
+    deleteBeforeReplace: true,
+    secretOutputs: [],
+    computedOutputs: ["serial"],
+    fieldRenames: { label_names: "tags" },
+    validate: (args) => (args.name === "forbidden" ? [{ path: ["name"], message: "is reserved" }] : []),
+    canonical: (args) => ({ ...args, tags: [...(args.tags ?? [])].sort() }),
+    idOf: (live) => live.id,
+    toInputs: (live) => ({ name: live.name, kind: live.kind as "a" | "b", tags: live.tags, nested: live.nested as Args["nested"] }),
+    computed: (live) => ({ serial: Number(live.id) }),
+    api: {
+      async create(_ctx, args) {
+        calls.push("create");
+        if (args.name === "half") {
+          const live = { id: String(next++), name: args.name, kind: args.kind, tags: args.tags };
+          store.set(live.id, live);
+          throw new PartialCreateError(live, new Error("second step failed"));
+        }
+        if (args.name === "invalid") {
+          throw new ApiError({
+            operation: "create thing",
+            status: 422,
+            type: "validation_error",
+            requestId: "req-9",
+            details: [
+              { code: "invalid_value", message: "bad label", field: "label_names.2" },
+              { code: "invalid_value", message: "bad", field: "nested.level.items.0.type" },
+            ],
+          });
+        }
+        const live = { id: String(next++), name: args.name, kind: args.kind, tags: args.tags, nested: args.nested };
+        store.set(live.id, live);
+        return { live };
+      },
+      async read(_ctx, id) {
+        calls.push("read");
+        return store.get(id);
+      },
+      async update(_ctx, id, args) {
+        calls.push("update");
+        const live = { ...store.get(id)!, name: args.name, tags: args.tags, nested: args.nested };
+        store.set(id, live);
+        return { live };
+      },
+      async delete(_ctx, id) {
+        calls.push("delete");
+        if (!store.delete(id)) {
+          throw new ApiError({ operation: "delete thing", status: 404, type: "not_found", details: [] });
+        }
+      },
+    },
+  };
+  return { spec, provider: makeProvider(spec), store, calls };
+}
+
+beforeAll(() => setCredentials({ apiKey: "test", baseUrl: "http://127.0.0.1:9" }));
+
+describe("check", () => {
+  test("applies defaults and keeps __provider", async () => {
+    const { provider, calls } = fixture();
+    const out = await provider.check!({}, { name: "n", __provider: "text" });
+    expect(out.failures).toEqual([]);
+    expect(out.inputs).toEqual({ name: "n", kind: "a", tags: [], __provider: "text" });
+    expect(calls).toEqual([]);
+  });
+
+  test("one failure per bad property, named by the input path", async () => {
+    const { spec } = fixture();
+    const failures = checkInputs(spec, {
+      name: "",
+      kind: "c",
+      tags: "x",
+      nested: { level: { items: [{ type: "x" }, { type: "q" }] } },
+    });
+    expect(failures.map((f) => f.property).sort()).toEqual(["kind", "name", "nested", "tags"]);
+    expect(failures.find((f) => f.property === "nested")?.reason).toMatch(/^nested\.level\.items\[1\]\.type: /);
+    expect(failures.find((f) => f.property === "name")?.reason).toBe("name: must not be empty");
+  });
+
+  test("a missing required field and an unknown property are named, with a suggestion for a near miss", () => {
+    const { spec } = fixture();
+    const failures = checkInputs(spec, { Name: "x" });
+    expect(failures).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ property: "name" }),
+        expect.objectContaining({ property: "Name", reason: expect.stringContaining('did you mean "name"') }),
+      ]),
+    );
+  });
+
+  test("unknown preview values are skipped, not reported", async () => {
+    const { provider } = fixture();
+    const out = await provider.check!({}, { name: UNKNOWN, kind: UNKNOWN, tags: [UNKNOWN], __provider: "p" });
+    expect(out.failures).toEqual([]);
+  });
+
+  test("a real error beside an unknown value is still reported", async () => {
+    const { provider } = fixture();
+    const out = await provider.check!({}, { name: UNKNOWN, kind: "zzz", __provider: "p" });
+    expect(out.failures?.map((f) => f.property)).toEqual(["kind"]);
+  });
+
+  test("cross-field rules run after the schema", async () => {
+    const { provider } = fixture();
+    const out = await provider.check!({}, { name: "forbidden", __provider: "p" });
+    expect(out.failures).toEqual([{ property: "name", reason: "name: is reserved" }]);
+  });
+});
+
+describe("diff", () => {
+  const olds = { name: "n", kind: "a", tags: ["x", "y"], serial: 1, __provider: "old", __schema: 2 };
+  test("always answers changes; no change when only computed outputs or __provider differ", async () => {
+    const { provider } = fixture();
+    const out = await provider.diff!("1", olds, { name: "n", kind: "a", tags: ["x", "y"], __provider: "new" });
+    expect(out).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+  test("canonical form: set order is not a change", async () => {
+    const { provider } = fixture();
+    expect((await provider.diff!("1", olds, { name: "n", kind: "a", tags: ["y", "x"] })).changes).toBe(false);
+  });
+  test("an update in place", async () => {
+    const { provider } = fixture();
+    expect(await provider.diff!("1", olds, { name: "m", kind: "a", tags: ["x", "y"] })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+  test("a replace-on-change field replaces, delete-before-replace as the spec says", async () => {
+    const { provider } = fixture();
+    expect(await provider.diff!("1", olds, { name: "n", kind: "b", tags: ["x", "y"] })).toEqual({
+      changes: true,
+      replaces: ["kind"],
+      deleteBeforeReplace: true,
+    });
+  });
+  test("an unknown value counts as a change (and a replace for a replace field)", async () => {
+    const { provider } = fixture();
+    const out = await provider.diff!("1", olds, { name: "n", kind: UNKNOWN, tags: ["x", "y"] });
+    expect(out.replaces).toEqual(["kind"]);
+  });
+  test("adoptId never causes a diff", async () => {
+    const { provider } = fixture();
+    expect((await provider.diff!("1", olds, { ...olds, adoptId: "77" })).changes).toBe(false);
+  });
+  test("older state is migrated before comparing", async () => {
+    const { provider } = fixture();
+    const v1 = { name: "n", kind: "a", labels: ["x"], __schema: 1 };
+    expect((await provider.diff!("1", v1, { name: "n", kind: "a", tags: ["x"] })).changes).toBe(false);
+  });
+});
+
+describe("create / read / update / delete", () => {
+  test("create returns the id and every normalised input plus computed outputs", async () => {
+    const { provider } = fixture();
+    const out = await provider.create({ name: "n", kind: "a", tags: ["t"], __provider: "p" });
+    expect(out).toEqual({ id: "1", outs: { name: "n", kind: "a", tags: ["t"], serial: 1, __schema: 2 } });
+  });
+
+  test("read reports live values as props and inputs (drift), and an empty id when gone", async () => {
+    const { provider, store } = fixture();
+    const { id, outs } = await provider.create({ name: "n", kind: "a", tags: [] });
+    store.get(id)!.name = "changed by hand";
+    const read = await provider.read!(id, outs);
+    expect(read.props?.name).toBe("changed by hand");
+    expect(read.inputs).toEqual({ name: "changed by hand", kind: "a", tags: [] });
+    store.delete(id);
+    expect(await provider.read!(id, outs)).toEqual({ id: "" });
+  });
+
+  test("update returns the new outputs", async () => {
+    const { provider } = fixture();
+    const { id, outs } = await provider.create({ name: "n", kind: "a", tags: [] });
+    const updated = await provider.update!(id, outs, { name: "m", kind: "a", tags: ["z"] });
+    expect(updated.outs).toMatchObject({ name: "m", tags: ["z"], serial: 1 });
+  });
+
+  test("delete treats 404 as done", async () => {
+    const { provider, calls } = fixture();
+    await expect(provider.delete!("404", { name: "n" })).resolves.toBeUndefined();
+    expect(calls).toEqual(["delete"]);
+  });
+
+  test("adoption takes the existing object over instead of creating one", async () => {
+    const { provider, store, calls } = fixture();
+    store.set("42", { id: "42", name: "old", kind: "a", tags: [] });
+    const out = await provider.create({ name: "declared", kind: "a", tags: [], adoptId: "42" });
+    expect(out.id).toBe("42");
+    expect(store.get("42")?.name).toBe("declared");
+    expect(calls).toEqual(["read", "update"]);
+    expect(out.outs.adoptId).toBe("42");
+  });
+
+  test("adopting an id that does not exist fails clearly and creates nothing", async () => {
+    const { provider, store } = fixture();
+    await expect(provider.create({ name: "x", kind: "a", tags: [], adoptId: "nope" })).rejects.toThrow(
+      'Thing: adoptId "nope": no thing with that id exists',
+    );
+    expect(store.size).toBe(0);
+  });
+
+  test("a partial create hands the engine the id and state (nothing orphaned)", async () => {
+    const { provider } = fixture();
+    const error = await provider.create({ name: "half", kind: "a", tags: [] }).catch((e) => e);
+    expect(error.id).toBe("1");
+    expect(error.properties).toMatchObject({ name: "half", serial: 1 });
+    expect(error.reasons).toEqual(["second step failed"]);
+  });
+
+  test("a 422 names the user's input paths, the operation and the request id", async () => {
+    const { provider } = fixture();
+    const error = await provider.create({ name: "invalid", kind: "a", tags: [] }).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toContain("tags[2]: bad label");
+    expect(error.message).toContain("nested.level.items[0].type: bad");
+    expect(error.message).toContain("request_id req-9");
+    expect(error.message).toContain("Thing create failed");
+  });
+});
