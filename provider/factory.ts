@@ -3,7 +3,7 @@ import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
 import { ApiError } from "./errors";
 import { inputPathForApiField } from "./naming";
-import { PartialCreateError, type Props, type ResourceSpec } from "./spec";
+import { type ApiContext, type Created, PartialCreateError, type Props, RECOVERED, type ResourceSpec } from "./spec";
 import { formatPath, isUnder, type Path, unknownPaths } from "./unknowns";
 
 const PROVIDER_KEY = "__provider";
@@ -92,7 +92,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
           const updated = await spec.api.update(ctx, adoptId, args, buildOutputs(existing, args, undefined));
           return { id: adoptId, outs: buildOutputs(updated.live, args, undefined, updated.extraOutputs) };
         }
-        const created = await spec.api.create(ctx, args);
+        const created = await createReconciled(spec, ctx, args);
         return { id: spec.idOf(created.live), outs: buildOutputs(created.live, args, undefined, created.extraOutputs) };
       } catch (error) {
         if (error instanceof PartialCreateError) {
@@ -138,6 +138,35 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       }
     },
   };
+}
+
+/** How many times a create whose outcome is unknown is looked for and tried again. */
+const CREATE_ATTEMPTS = 4;
+
+/**
+ * A POST that failed after it may have reached the server (connection reset, 5xx) is never blindly
+ * repeated: the object it may have made is looked for first (by its unique name or other key) and,
+ * if found, taken over and brought to the declared configuration. No duplicates, no orphans.
+ */
+async function createReconciled<Args extends Props>(
+  spec: ResourceSpec<Args>,
+  ctx: ApiContext,
+  args: Args,
+): Promise<Created<unknown>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spec.api.create(ctx, args);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.outcomeUnknown || !spec.api.findCreated || attempt >= CREATE_ATTEMPTS) {
+        throw error;
+      }
+      const found = await spec.api.findCreated(ctx, args);
+      if (found !== undefined) {
+        // It was created: converge it (a multi-step create may have stopped half-way).
+        return spec.api.update(ctx, spec.idOf(found), args, { [RECOVERED]: true });
+      }
+    }
+  }
 }
 
 /** Schema validation with failures named by the user's input path; unknown (preview) values are skipped. */

@@ -62,6 +62,12 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   };
 }
 
+/**
+ * Marks the `olds` passed to `update` when a create's response was lost and the object was found
+ * again: whatever only the create response carried (a token) must be obtained another way.
+ */
+export const RECOVERED = "__recoveredAfterLostCreate";
+
 /** Thrown by a spec's create when the object exists but a later step failed: the engine keeps it. */
 export class PartialCreateError<Live = any> extends Error {
   constructor(

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import type { Props, ResourceSpec } from "../provider/spec";
+import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Account-level roles an API key can hold (the API's `role_names`). */
 export const API_KEY_ROLES = [
@@ -175,7 +175,9 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
     },
     async update(ctx, id, args, olds) {
       const body = await ctx.client.put<{ api_key: ApiKeyV1 }>(path(id), "update API key", payload(args));
-      if (args.rotationTrigger === undefined || args.rotationTrigger === olds.rotationTrigger) {
+      // A key whose create response was lost has no known token: rotate to obtain one.
+      const tokenLost = olds[RECOVERED] === true;
+      if (!tokenLost && (args.rotationTrigger === undefined || args.rotationTrigger === olds.rotationTrigger)) {
         return { live: body.api_key };
       }
       const rotated = await ctx.client.post<{ api_key: ApiKeyV1; token: string }>(

@@ -50,6 +50,12 @@ function fixture() {
           store.set(live.id, live);
           throw new PartialCreateError(live, new Error("second step failed"));
         }
+        if (args.name.startsWith("lost")) {
+          // The server commits, then the response is lost.
+          const live = { id: String(next++), name: args.name, kind: args.kind, tags: args.tags };
+          store.set(live.id, live);
+          throw new ApiError({ operation: "create thing", status: 0, type: "network_error", details: [], outcomeUnknown: true });
+        }
         if (args.name === "invalid") {
           throw new ApiError({
             operation: "create thing",
@@ -75,6 +81,10 @@ function fixture() {
         const live = { ...store.get(id)!, name: args.name, tags: args.tags, nested: args.nested };
         store.set(id, live);
         return { live };
+      },
+      async findCreated(_ctx, args) {
+        calls.push("find");
+        return [...store.values()].find((t) => t.name === args.name);
       },
       async delete(_ctx, id) {
         calls.push("delete");
@@ -239,6 +249,14 @@ describe("create / read / update / delete", () => {
     expect(error.id).toBe("1");
     expect(error.properties).toMatchObject({ name: "half", serial: 1 });
     expect(error.reasons).toEqual(["second step failed"]);
+  });
+
+  test("a create whose response was lost is found again, not repeated: no duplicate", async () => {
+    const { provider, store, calls } = fixture();
+    const out = await provider.create({ name: "lost", kind: "a", tags: ["t"] });
+    expect(store.size).toBe(1);
+    expect(out.id).toBe([...store.keys()][0]);
+    expect(calls).toEqual(["create", "find", "update"]);
   });
 
   test("a 422 names the user's input paths, the operation and the request id", async () => {
