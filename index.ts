@@ -3,10 +3,9 @@
  * Every resource class, the provider of every kind (for tools and tests), and the provider's
  * configuration entry points.
  */
-export { ApiClient, closeAllConnections } from "./provider/client";
+export { ApiClient, closeAllConnections, packageVersion as version } from "./provider/client";
 export { configure, resolveCredentials, setCredentials } from "./provider/credentials";
 export { ApiError } from "./provider/errors";
 export type { IncidentProvider } from "./provider/factory";
 export type { ResourceSpec } from "./provider/spec";
 export * from "./resources";
-export { packageVersion as version } from "./provider/client";

@@ -95,7 +95,11 @@ export class ApiClient {
   get bucket(): TokenBucket {
     let bucket = buckets.get(this.bucketKey);
     if (!bucket) {
-      bucket = new TokenBucket({ capacity: this.defaultBurst, refillPerSecond: this.defaultRefill, now: this.now });
+      bucket = new TokenBucket({
+        capacity: this.defaultBurst,
+        refillPerSecond: this.defaultRefill,
+        now: this.now,
+      });
       buckets.set(this.bucketKey, bucket);
     }
     return bucket;
@@ -125,7 +129,11 @@ export class ApiClient {
     const items: T[] = [];
     let after: string | undefined;
     for (let page = 0; page < 10_000; page++) {
-      const body = await this.get<Record<string, any>>(path, operation, { ...query, page_size: pageSize, after });
+      const body = await this.get<Record<string, any>>(path, operation, {
+        ...query,
+        page_size: pageSize,
+        after,
+      });
       items.push(...((body[itemsKey] as T[]) ?? []));
       after = body.pagination_meta?.after;
       if (!after || (body[itemsKey] ?? []).length === 0) break;
@@ -251,7 +259,9 @@ export class ApiClient {
 }
 
 /** `X-RateLimit-Limit: 1200, 1200;window=60` → capacity 1200, 20 tokens per second. */
-export function parseLimitHeader(value: string | undefined): { capacity: number; refillPerSecond: number } | undefined {
+export function parseLimitHeader(
+  value: string | undefined,
+): { capacity: number; refillPerSecond: number } | undefined {
   if (!value) return undefined;
   const entries = value.split(",").map((s) => s.trim());
   const capacity = Number.parseInt(entries[0] ?? "", 10);

@@ -39,7 +39,10 @@ export class MissingCredentialsError extends Error {
   }
 }
 
-export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): { apiKey: string; baseUrl: string } {
+export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): {
+  apiKey: string;
+  baseUrl: string;
+} {
   const apiKey = configured.apiKey || env[ENV_API_KEY];
   if (!apiKey) throw new MissingCredentialsError();
   const baseUrl = configured.baseUrl || env[ENV_BASE_URL] || DEFAULT_BASE_URL;
@@ -47,9 +50,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): { apiK
     const url = new URL(baseUrl);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
   } catch {
-    throw new Error(
-      `incident:baseUrl / INCIDENT_BASE_URL is not an http(s) URL: ${JSON.stringify(baseUrl)}`,
-    );
+    throw new Error(`incident:baseUrl / INCIDENT_BASE_URL is not an http(s) URL: ${JSON.stringify(baseUrl)}`);
   }
   return { apiKey, baseUrl };
 }

@@ -14,7 +14,11 @@ export function differs(a: unknown, b: unknown): boolean {
 }
 
 /** Keys whose values differ between old and new inputs (a key holding an unknown counts as changed). */
-export function changedKeys(keys: readonly string[], olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+export function changedKeys(
+  keys: readonly string[],
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): string[] {
   return keys.filter((key) => containsUnknown(news[key]) || differs(olds[key], news[key]));
 }
 

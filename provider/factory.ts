@@ -3,7 +3,14 @@ import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
 import { ApiError } from "./errors";
 import { inputPathForApiField } from "./naming";
-import { type ApiContext, type Created, PartialCreateError, type Props, RECOVERED, type ResourceSpec } from "./spec";
+import {
+  type ApiContext,
+  type Created,
+  PartialCreateError,
+  type Props,
+  RECOVERED,
+  type ResourceSpec,
+} from "./spec";
 import { formatPath, isUnder, type Path, unknownPaths } from "./unknowns";
 
 const PROVIDER_KEY = "__provider";
@@ -87,13 +94,18 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         if (adoptId) {
           const existing = await spec.api.read(ctx, adoptId, undefined);
           if (existing === undefined) {
-            throw new Error(`${spec.kind}: adoptId ${JSON.stringify(adoptId)}: no ${spec.title} with that id exists`);
+            throw new Error(
+              `${spec.kind}: adoptId ${JSON.stringify(adoptId)}: no ${spec.title} with that id exists`,
+            );
           }
           const updated = await spec.api.update(ctx, adoptId, args, buildOutputs(existing, args, undefined));
           return { id: adoptId, outs: buildOutputs(updated.live, args, undefined, updated.extraOutputs) };
         }
         const created = await createReconciled(spec, ctx, args);
-        return { id: spec.idOf(created.live), outs: buildOutputs(created.live, args, undefined, created.extraOutputs) };
+        return {
+          id: spec.idOf(created.live),
+          outs: buildOutputs(created.live, args, undefined, created.extraOutputs),
+        };
       } catch (error) {
         if (error instanceof PartialCreateError) {
           // The object exists: hand the engine its id and state so nothing is orphaned.
@@ -157,7 +169,12 @@ async function createReconciled<Args extends Props>(
     try {
       return await spec.api.create(ctx, args);
     } catch (error) {
-      if (!(error instanceof ApiError) || !error.outcomeUnknown || !spec.api.findCreated || attempt >= CREATE_ATTEMPTS) {
+      if (
+        !(error instanceof ApiError) ||
+        !error.outcomeUnknown ||
+        !spec.api.findCreated ||
+        attempt >= CREATE_ATTEMPTS
+      ) {
         throw error;
       }
       const found = await spec.api.findCreated(ctx, args);

@@ -26,14 +26,17 @@ export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinitio
   const get = async (args: z.input<A>): Promise<R> => {
     const parsed = def.args.safeParse(args);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${formatPath(i.path as (string | number)[]) || "args"}: ${i.message}`);
+      const problems = parsed.error.issues.map(
+        (i) => `${formatPath(i.path as (string | number)[]) || "args"}: ${i.message}`,
+      );
       throw new Error(`${def.name}: ${problems.join("; ")}`);
     }
     return def.run(programClient(), parsed.data);
   };
   return {
     get,
-    getOutput: (args) => pulumi.output(args).apply((resolved) => get(resolved as z.input<A>)) as pulumi.Output<R>,
+    getOutput: (args) =>
+      pulumi.output(args).apply((resolved) => get(resolved as z.input<A>)) as pulumi.Output<R>,
   };
 }
 

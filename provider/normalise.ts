@@ -20,7 +20,10 @@ export function sameSet<T>(a: readonly T[] | undefined, b: readonly T[] | undefi
  * Read-back of an unordered set: when the live members equal the declared ones, answer in the
  * declared order so neither refresh nor diff shows a reordering.
  */
-export function keepDeclaredOrder<T>(live: readonly T[] | undefined, declared: readonly T[] | undefined): T[] | undefined {
+export function keepDeclaredOrder<T>(
+  live: readonly T[] | undefined,
+  declared: readonly T[] | undefined,
+): T[] | undefined {
   if (live === undefined) return undefined;
   if (declared !== undefined && sameSet(live, declared)) return [...declared];
   return [...live];
@@ -30,7 +33,10 @@ export function keepDeclaredOrder<T>(live: readonly T[] | undefined, declared: r
  * Omitted vs explicit empty list: for fields where "omit = unchanged", a live empty list reads back
  * as omitted when the user omitted it.
  */
-export function omittedWhenEmpty<T>(live: readonly T[] | undefined, declared: readonly T[] | undefined): T[] | undefined {
+export function omittedWhenEmpty<T>(
+  live: readonly T[] | undefined,
+  declared: readonly T[] | undefined,
+): T[] | undefined {
   if (declared === undefined && (live === undefined || live.length === 0)) return undefined;
   return live === undefined ? undefined : [...live];
 }
@@ -74,7 +80,10 @@ export function keepDeclaredAlias(
 }
 
 /** Removes trailing entries that carry nothing (the API pads some lists with empty bindings). */
-export function trimTrailingEmpty<T>(values: readonly T[] | undefined, isEmpty: (v: T) => boolean): T[] | undefined {
+export function trimTrailingEmpty<T>(
+  values: readonly T[] | undefined,
+  isEmpty: (v: T) => boolean,
+): T[] | undefined {
   if (values === undefined) return undefined;
   let end = values.length;
   while (end > 0 && isEmpty(values[end - 1] as T)) end--;

@@ -40,6 +40,13 @@ export abstract class IncidentResource extends pulumi.dynamic.Resource {
     // Outputs must be present as keys for the SDK to expose them (value comes from the provider).
     for (const key of [...spec.computedOutputs, "__schema"]) if (!(key in props)) props[key] = undefined;
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs];
-    super(shimFor(spec.kind), name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "incident", spec.kind);
+    super(
+      shimFor(spec.kind),
+      name,
+      props,
+      { ...opts, additionalSecretOutputs: secretOutputs },
+      "incident",
+      spec.kind,
+    );
   }
 }

@@ -19,7 +19,9 @@ export function containsUnknown(value: unknown): boolean {
 
 /** True when `path` is at or below one of `prefixes`. */
 export function isUnder(path: Path, prefixes: Path[]): boolean {
-  return prefixes.some((p) => p.length <= path.length && p.every((seg, i) => String(seg) === String(path[i])));
+  return prefixes.some(
+    (p) => p.length <= path.length && p.every((seg, i) => String(seg) === String(path[i])),
+  );
 }
 
 /** `["path", 0, "ifElse"]` → `path[0].ifElse`, the way users read property paths. */

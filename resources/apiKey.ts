@@ -129,7 +129,8 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   validate(args) {
     const problems: { path: (string | number)[]; message: string }[] = [];
     const i = args.roles.indexOf("api_keys_manage");
-    if (i >= 0) problems.push({ path: ["roles", i], message: "api_keys_manage cannot be granted through the API" });
+    if (i >= 0)
+      problems.push({ path: ["roles", i], message: "api_keys_manage cannot be granted through the API" });
     if (args.teamRoles.length > 0 && args.teamIds.length === 0) {
       problems.push({ path: ["teamIds"], message: "must not be empty when teamRoles is set" });
     }
@@ -147,8 +148,14 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   idOf: (live) => live.id,
   toInputs: (live, declared) => ({
     name: live.name,
-    roles: keepDeclaredOrder(live.roles.map((r) => r.name), declared?.roles) as ApiKeyInputs["roles"],
-    teamRoles: keepDeclaredOrder(live.team_roles.map((r) => r.name), declared?.teamRoles) as ApiKeyInputs["teamRoles"],
+    roles: keepDeclaredOrder(
+      live.roles.map((r) => r.name),
+      declared?.roles,
+    ) as ApiKeyInputs["roles"],
+    teamRoles: keepDeclaredOrder(
+      live.team_roles.map((r) => r.name),
+      declared?.teamRoles,
+    ) as ApiKeyInputs["teamRoles"],
     teamIds: keepDeclaredOrder(live.team_ids, declared?.teamIds) ?? [],
     // The API may answer "" for "no comments": read back as unset when unset was declared.
     comments: live.comments === "" && declared?.comments === undefined ? undefined : live.comments,
@@ -162,7 +169,11 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   }),
   api: {
     async create(ctx, args) {
-      const body = await ctx.client.post<{ api_key: ApiKeyV1; token: string }>("/v1/api_keys", "create API key", payload(args));
+      const body = await ctx.client.post<{ api_key: ApiKeyV1; token: string }>(
+        "/v1/api_keys",
+        "create API key",
+        payload(args),
+      );
       return { live: body.api_key, extraOutputs: { token: body.token, tokenAvailable: true } };
     },
     async read(ctx, id) {
@@ -177,7 +188,10 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
       const body = await ctx.client.put<{ api_key: ApiKeyV1 }>(path(id), "update API key", payload(args));
       // A key whose create response was lost has no known token: rotate to obtain one.
       const tokenLost = olds[RECOVERED] === true;
-      if (!tokenLost && (args.rotationTrigger === undefined || args.rotationTrigger === olds.rotationTrigger)) {
+      if (
+        !tokenLost &&
+        (args.rotationTrigger === undefined || args.rotationTrigger === olds.rotationTrigger)
+      ) {
         return { live: body.api_key };
       }
       const rotated = await ctx.client.post<{ api_key: ApiKeyV1; token: string }>(

@@ -116,7 +116,10 @@ export function customFieldPayload(args: CustomFieldInputs, forCreate: boolean):
   };
 }
 
-export function customFieldFromApi(live: LiveCustomField, declared: CustomFieldInputs | undefined): CustomFieldInputs {
+export function customFieldFromApi(
+  live: LiveCustomField,
+  declared: CustomFieldInputs | undefined,
+): CustomFieldInputs {
   const f = live.field;
   return {
     name: f.name,
@@ -134,7 +137,10 @@ export function customFieldFromApi(live: LiveCustomField, declared: CustomFieldI
     groupByCatalogAttributeId: f.group_by_catalog_attribute_id,
     helptextCatalogAttributeId: f.helptext_catalog_attribute_id,
     // Inline options are reported only when they are managed here.
-    options: declared?.options !== undefined && live.options ? sortedOptions(live.options).map((o) => o.value) : undefined,
+    options:
+      declared?.options !== undefined && live.options
+        ? sortedOptions(live.options).map((o) => o.value)
+        : undefined,
   };
 }
 
@@ -146,9 +152,14 @@ function sortedOptions(options: ApiOption[]): ApiOption[] {
 }
 
 async function listOptions(ctx: ApiContext, fieldId: string): Promise<ApiOption[]> {
-  return ctx.client.listAll<ApiOption>("/v1/custom_field_options", "custom_field_options", "list custom field options", {
-    custom_field_id: fieldId,
-  });
+  return ctx.client.listAll<ApiOption>(
+    "/v1/custom_field_options",
+    "custom_field_options",
+    "list custom field options",
+    {
+      custom_field_id: fieldId,
+    },
+  );
 }
 
 /** One step of bringing the live options to the declared list. */
@@ -172,17 +183,25 @@ export function planOptions(existing: ApiOption[], declared: readonly string[]):
   });
   declared.forEach((_, i) => {
     const samePosition = live[i];
-    if (!assigned[i] && samePosition && !used.has(samePosition.id) && !declared.includes(samePosition.value)) {
+    if (
+      !assigned[i] &&
+      samePosition &&
+      !used.has(samePosition.id) &&
+      !declared.includes(samePosition.value)
+    ) {
       assigned[i] = samePosition;
       used.add(samePosition.id);
     }
   });
-  const steps: OptionStep[] = live.filter((o) => !used.has(o.id)).map((o) => ({ op: "delete" as const, id: o.id }));
+  const steps: OptionStep[] = live
+    .filter((o) => !used.has(o.id))
+    .map((o) => ({ op: "delete" as const, id: o.id }));
   declared.forEach((value, i) => {
     const sortKey = (i + 1) * SORT_STEP;
     const current = assigned[i];
     if (!current) steps.push({ op: "create", value, sortKey });
-    else if (current.value !== value || current.sort_key !== sortKey) steps.push({ op: "update", id: current.id, value, sortKey });
+    else if (current.value !== value || current.sort_key !== sortKey)
+      steps.push({ op: "update", id: current.id, value, sortKey });
   });
   return steps;
 }
@@ -190,12 +209,19 @@ export function planOptions(existing: ApiOption[], declared: readonly string[]):
 async function applyOptions(ctx: ApiContext, fieldId: string, steps: OptionStep[]): Promise<void> {
   for (const step of steps) {
     if (step.op === "delete") {
-      await ctx.client.delete(`/v1/custom_field_options/${encodeURIComponent(step.id)}`, "delete custom field option");
+      await ctx.client.delete(
+        `/v1/custom_field_options/${encodeURIComponent(step.id)}`,
+        "delete custom field option",
+      );
     } else if (step.op === "update") {
-      await ctx.client.put(`/v1/custom_field_options/${encodeURIComponent(step.id)}`, "update custom field option", {
-        value: step.value,
-        sort_key: step.sortKey,
-      });
+      await ctx.client.put(
+        `/v1/custom_field_options/${encodeURIComponent(step.id)}`,
+        "update custom field option",
+        {
+          value: step.value,
+          sort_key: step.sortKey,
+        },
+      );
     } else {
       await ctx.client.post("/v1/custom_field_options", "create custom field option", {
         custom_field_id: fieldId,
@@ -206,7 +232,11 @@ async function applyOptions(ctx: ApiContext, fieldId: string, steps: OptionStep[
   }
 }
 
-async function readField(ctx: ApiContext, id: string, withOptions: boolean): Promise<LiveCustomField | undefined> {
+async function readField(
+  ctx: ApiContext,
+  id: string,
+  withOptions: boolean,
+): Promise<LiveCustomField | undefined> {
   try {
     const body = await ctx.client.get<{ custom_field: ApiCustomField }>(
       `/v2/custom_fields/${encodeURIComponent(id)}`,
@@ -231,11 +261,17 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
   computedOutputs: ["createdAt", "updatedAt", "optionIds"],
   validate(args) {
     if (args.options !== undefined && !SELECT_TYPES.has(args.fieldType)) {
-      return [{ path: ["options"], message: `options are only allowed when fieldType is single_select or multi_select (got ${args.fieldType})` }];
+      return [
+        {
+          path: ["options"],
+          message: `options are only allowed when fieldType is single_select or multi_select (got ${args.fieldType})`,
+        },
+      ];
     }
     const seen = new Set<string>();
     for (const [i, value] of (args.options ?? []).entries()) {
-      if (seen.has(value)) return [{ path: ["options", i], message: `duplicate option value ${JSON.stringify(value)}` }];
+      if (seen.has(value))
+        return [{ path: ["options", i], message: `duplicate option value ${JSON.stringify(value)}` }];
       seen.add(value);
     }
     return [];
@@ -259,7 +295,10 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
       try {
         await applyOptions(ctx, field.id, planOptions([], args.options));
       } catch (error) {
-        throw new PartialCreateError({ field, options: await listOptions(ctx, field.id).catch(() => []) }, error);
+        throw new PartialCreateError(
+          { field, options: await listOptions(ctx, field.id).catch(() => []) },
+          error,
+        );
       }
       return { live: (await readField(ctx, field.id, true)) ?? { field } };
     },
@@ -278,7 +317,10 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
       await ctx.client.delete(`/v2/custom_fields/${encodeURIComponent(id)}`, "delete custom field");
     },
     async findCreated(ctx, args) {
-      const body = await ctx.client.get<{ custom_fields: ApiCustomField[] }>("/v2/custom_fields", "list custom fields");
+      const body = await ctx.client.get<{ custom_fields: ApiCustomField[] }>(
+        "/v2/custom_fields",
+        "list custom fields",
+      );
       const field = body.custom_fields.find((f) => f.name === args.name);
       return field && { field };
     },

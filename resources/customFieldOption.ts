@@ -60,8 +60,9 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
     },
     async read(ctx, id) {
       try {
-        return (await ctx.client.get<{ custom_field_option: ApiOption }>(path(id), "show custom field option"))
-          .custom_field_option;
+        return (
+          await ctx.client.get<{ custom_field_option: ApiOption }>(path(id), "show custom field option")
+        ).custom_field_option;
       } catch (error) {
         if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
         throw error;
@@ -70,10 +71,14 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
     async update(ctx, id, args, olds: Props) {
       // The API requires a sort key on update: keep the current one when the user does not manage it.
       const sortKey = args.sortKey ?? olds.currentSortKey ?? 1000;
-      const body = await ctx.client.put<{ custom_field_option: ApiOption }>(path(id), "update custom field option", {
-        value: args.value,
-        sort_key: sortKey,
-      });
+      const body = await ctx.client.put<{ custom_field_option: ApiOption }>(
+        path(id),
+        "update custom field option",
+        {
+          value: args.value,
+          sort_key: sortKey,
+        },
+      );
       return { live: body.custom_field_option };
     },
     async delete(ctx, id) {
@@ -98,7 +103,8 @@ export const customFieldOptionProvider = makeProvider(customFieldOptionSpec);
  * field's inline `options`, not both. Adopt an existing option with `adoptId` (its id from
  * `GET /v1/custom_field_options?custom_field_id=…`).
  */
-export interface CustomFieldOption extends ResourceOutputs<CustomFieldOptionInputs & CustomFieldOptionComputed> {}
+export interface CustomFieldOption
+  extends ResourceOutputs<CustomFieldOptionInputs & CustomFieldOptionComputed> {}
 export class CustomFieldOption extends IncidentResource {
   constructor(name: string, args: CustomFieldOptionArgs, opts?: pulumi.CustomResourceOptions) {
     super(customFieldOptionSpec, name, args, opts);

@@ -16,7 +16,11 @@ const region = new incident.CustomField("region", {
 });
 const regions = ["eu-west", "us-east", "ap-south"].map(
   (value, i) =>
-    new incident.CustomFieldOption(`region-${value}`, { customFieldId: region.id, value, sortKey: (i + 1) * 10 }),
+    new incident.CustomFieldOption(`region-${value}`, {
+      customFieldId: region.id,
+      value,
+      sortKey: (i + 1) * 10,
+    }),
 );
 
 // An API key for a CI job: its token is a secret output.

@@ -4,7 +4,12 @@
  * mapping to the payload and one read-back mapping (with the normalisation rules) for all of them.
  */
 import { z } from "zod";
-import { canonicalJsonLiteral, keepDeclaredAlias, keepDeclaredJson, trimTrailingEmpty } from "../../provider/normalise";
+import {
+  canonicalJsonLiteral,
+  keepDeclaredAlias,
+  keepDeclaredJson,
+  trimTrailingEmpty,
+} from "../../provider/normalise";
 
 // ---------- parameter bindings ----------
 
@@ -16,7 +21,10 @@ export const bindingValue = z
     /** A reference into the scope, e.g. `incident.severity`. */
     reference: z.string().optional(),
   })
-  .refine((v) => (v.literal === undefined) !== (v.reference === undefined), "set exactly one of literal or reference");
+  .refine(
+    (v) => (v.literal === undefined) !== (v.reference === undefined),
+    "set exactly one of literal or reference",
+  );
 export type BindingValue = z.infer<typeof bindingValue>;
 
 /** A parameter binding: a single value or an array of values. */
@@ -69,11 +77,17 @@ export function bindingFromApi(live: ApiBinding, declared: ParamBinding | undefi
 /** A binding with neither a value nor any array entry carries nothing. */
 export function isEmptyBinding(b: ApiBinding | ParamBinding): boolean {
   const array = "arrayValue" in b ? b.arrayValue : (b as ApiBinding).array_value;
-  return (b.value === undefined || b.value === null) && (array === undefined || array === null || array.length === 0);
+  return (
+    (b.value === undefined || b.value === null) &&
+    (array === undefined || array === null || array.length === 0)
+  );
 }
 
 /** Rule "padded param bindings": the API pads binding lists with trailing empty bindings; drop them. */
-export function bindingsFromApi(live: ApiBinding[] | undefined, declared: ParamBinding[] | undefined): ParamBinding[] {
+export function bindingsFromApi(
+  live: ApiBinding[] | undefined,
+  declared: ParamBinding[] | undefined,
+): ParamBinding[] {
   const trimmed = trimTrailingEmpty(live ?? [], isEmptyBinding) ?? [];
   return trimmed.map((b, i) => bindingFromApi(b, declared?.[i]));
 }
@@ -170,7 +184,20 @@ const returns = z.strictObject({
 
 export const expressionOperation = z.strictObject({
   /** Which operation this is. */
-  operationType: z.enum(["branches", "cast", "concatenate", "count", "filter", "first", "max", "min", "navigate", "parse", "random", "sum"]),
+  operationType: z.enum([
+    "branches",
+    "cast",
+    "concatenate",
+    "count",
+    "filter",
+    "first",
+    "max",
+    "min",
+    "navigate",
+    "parse",
+    "random",
+    "sum",
+  ]),
   /** For `branches`: the branches and the result type. */
   branches: z
     .strictObject({
@@ -237,7 +264,10 @@ function operationPayload(op: ExpressionOperation): unknown {
   };
 }
 
-export function expressionsFromApi(live: any[] | undefined, declared: Expression[] | undefined): Expression[] {
+export function expressionsFromApi(
+  live: any[] | undefined,
+  declared: Expression[] | undefined,
+): Expression[] {
   const list = (live ?? []).map((e: any) => {
     // Rule "unordered sets": expressions are matched by reference, not position.
     const mine = declared?.find((d) => d.reference === e.reference);
@@ -246,7 +276,9 @@ export function expressionsFromApi(live: any[] | undefined, declared: Expression
       reference: e.reference,
       rootReference: e.root_reference,
       operations: (e.operations ?? []).map((op: any, i: number) => operationFromApi(op, mine?.operations[i])),
-      ...(e.else_branch ? { elseBranch: { result: bindingFromApi(e.else_branch.result, mine?.elseBranch?.result) } } : {}),
+      ...(e.else_branch
+        ? { elseBranch: { result: bindingFromApi(e.else_branch.result, mine?.elseBranch?.result) } }
+        : {}),
     } as Expression;
   });
   // Answer in the declared order when the same set of references came back.
@@ -264,7 +296,10 @@ function operationFromApi(op: any, mine: ExpressionOperation | undefined): Expre
       ? {
           branches: {
             branches: op.branches.branches.map((b: any, i: number) => ({
-              conditionGroups: conditionGroupsFromApi(b.condition_groups, mine?.branches?.branches[i]?.conditionGroups),
+              conditionGroups: conditionGroupsFromApi(
+                b.condition_groups,
+                mine?.branches?.branches[i]?.conditionGroups,
+              ),
               result: bindingFromApi(b.result, mine?.branches?.branches[i]?.result),
             })),
             returns: { array: op.branches.returns.array, type: op.branches.returns.type },
@@ -274,11 +309,23 @@ function operationFromApi(op: any, mine: ExpressionOperation | undefined): Expre
     ...(op.cast ? { cast: { returns: { array: op.cast.returns.array, type: op.cast.returns.type } } } : {}),
     ...(op.concatenate ? { concatenate: { reference: op.concatenate.reference } } : {}),
     ...(op.filter
-      ? { filter: { conditionGroups: conditionGroupsFromApi(op.filter.condition_groups, mine?.filter?.conditionGroups) } }
+      ? {
+          filter: {
+            conditionGroups: conditionGroupsFromApi(
+              op.filter.condition_groups,
+              mine?.filter?.conditionGroups,
+            ),
+          },
+        }
       : {}),
     ...(op.navigate ? { navigate: { reference: op.navigate.reference } } : {}),
     ...(op.parse
-      ? { parse: { source: op.parse.source, returns: { array: op.parse.returns.array, type: op.parse.returns.type } } }
+      ? {
+          parse: {
+            source: op.parse.source,
+            returns: { array: op.parse.returns.array, type: op.parse.returns.type },
+          },
+        }
       : {}),
   };
 }

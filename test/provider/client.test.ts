@@ -68,7 +68,9 @@ describe("ApiClient", () => {
       json(res, 201, { custom_field: { id: "1" } });
     });
     const c = new ApiClient({ apiKey: "secret-key", baseUrl: `${url}/` });
-    const out = await c.post<{ custom_field: { id: string } }>("/v2/custom_fields", "create custom field", { name: "x" });
+    const out = await c.post<{ custom_field: { id: string } }>("/v2/custom_fields", "create custom field", {
+      name: "x",
+    });
     expect(out.custom_field.id).toBe("1");
     expect(seen?.headers.authorization).toBe("Bearer secret-key");
     expect(seen?.headers["content-type"]).toBe("application/json");
@@ -85,7 +87,11 @@ describe("ApiClient", () => {
         request_id: "req-123",
         errors: [
           { code: "is_required", message: "is required", source: { field: "name" } },
-          { code: "invalid_value", message: "bad", source: { field: "path.0.if_else.else_path.0.notify_channel" } },
+          {
+            code: "invalid_value",
+            message: "bad",
+            source: { field: "path.0.if_else.else_path.0.notify_channel" },
+          },
         ],
       }),
     );
@@ -106,7 +112,12 @@ describe("ApiClient", () => {
 
   test("404 is distinguishable", async () => {
     const { url, server } = await serve((_req, res) =>
-      json(res, 404, { type: "not_found", status: 404, request_id: "r", errors: [{ code: "not_found", message: "nope" }] }),
+      json(res, 404, {
+        type: "not_found",
+        status: 404,
+        request_id: "r",
+        errors: [{ code: "not_found", message: "nope" }],
+      }),
     );
     const error = await client(url)
       .get("/v2/custom_fields/x", "show custom field")
@@ -126,7 +137,12 @@ describe("ApiClient", () => {
         json(
           res,
           429,
-          { type: "too_many_requests", status: 429, request_id: "r1", errors: [{ code: "too_many_requests", message: "slow down" }] },
+          {
+            type: "too_many_requests",
+            status: 429,
+            request_id: "r1",
+            errors: [{ code: "too_many_requests", message: "slow down" }],
+          },
           { "retry-after": retryAfter },
         );
       } else json(res, 201, { ok: true });
@@ -193,7 +209,9 @@ describe("ApiClient", () => {
   });
 
   test("gives up after maxRetries on persistent 5xx for GET", async () => {
-    const { url, server, hits } = await serve((_req, res) => json(res, 500, { type: "api_error", status: 500, errors: [] }));
+    const { url, server, hits } = await serve((_req, res) =>
+      json(res, 500, { type: "api_error", status: 500, errors: [] }),
+    );
     const error = await client(url, { maxRetries: 3 })
       .get("/v2/x", "list x")
       .catch((e) => e);
@@ -231,7 +249,10 @@ describe("ApiClient", () => {
     const path = await import("node:path");
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "trace-")), "t.jsonl");
     const { url, server } = await serve((_req, res) => json(res, 200, { secret: "s3cr3t" }));
-    await new ApiClient({ apiKey: "very-secret-key", baseUrl: url, traceFile: file }).get("/v1/identity", "identity");
+    await new ApiClient({ apiKey: "very-secret-key", baseUrl: url, traceFile: file }).get(
+      "/v1/identity",
+      "identity",
+    );
     const text = fs.readFileSync(file, "utf8");
     expect(JSON.parse(text.trim())).toMatchObject({ method: "GET", path: "/v1/identity", status: 200 });
     expect(text).not.toContain("very-secret-key");
@@ -279,7 +300,9 @@ describe("header parsing", () => {
   test("Retry-After: seconds, fractional seconds, HTTP date, garbage", () => {
     expect(parseRetryAfter("7")).toBe(7000);
     expect(parseRetryAfter("0.5")).toBe(500);
-    expect(parseRetryAfter("Wed, 21 Oct 2015 07:28:10 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10_000);
+    expect(
+      parseRetryAfter("Wed, 21 Oct 2015 07:28:10 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT")),
+    ).toBe(10_000);
     expect(parseRetryAfter("soon")).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });

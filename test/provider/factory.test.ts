@@ -22,7 +22,11 @@ function fixture() {
     name: z.string().min(1, "must not be empty"),
     kind: z.enum(["a", "b"]).default("a"),
     tags: z.array(z.string()).default([]),
-    nested: z.strictObject({ level: z.strictObject({ items: z.array(z.strictObject({ type: z.enum(["x", "y"]) })) }) }).optional(),
+    nested: z
+      .strictObject({
+        level: z.strictObject({ items: z.array(z.strictObject({ type: z.enum(["x", "y"]) })) }),
+      })
+      .optional(),
     adoptId: z.string().optional(),
   });
   type Args = z.infer<typeof inputs>;
@@ -40,7 +44,12 @@ function fixture() {
     validate: (args) => (args.name === "forbidden" ? [{ path: ["name"], message: "is reserved" }] : []),
     canonical: (args) => ({ ...args, tags: [...(args.tags ?? [])].sort() }),
     idOf: (live) => live.id,
-    toInputs: (live) => ({ name: live.name, kind: live.kind as "a" | "b", tags: live.tags, nested: live.nested as Args["nested"] }),
+    toInputs: (live) => ({
+      name: live.name,
+      kind: live.kind as "a" | "b",
+      tags: live.tags,
+      nested: live.nested as Args["nested"],
+    }),
     computed: (live) => ({ serial: Number(live.id) }),
     api: {
       async create(_ctx, args) {
@@ -54,7 +63,13 @@ function fixture() {
           // The server commits, then the response is lost.
           const live = { id: String(next++), name: args.name, kind: args.kind, tags: args.tags };
           store.set(live.id, live);
-          throw new ApiError({ operation: "create thing", status: 0, type: "network_error", details: [], outcomeUnknown: true });
+          throw new ApiError({
+            operation: "create thing",
+            status: 0,
+            type: "network_error",
+            details: [],
+            outcomeUnknown: true,
+          });
         }
         if (args.name === "invalid") {
           throw new ApiError({
@@ -68,7 +83,13 @@ function fixture() {
             ],
           });
         }
-        const live = { id: String(next++), name: args.name, kind: args.kind, tags: args.tags, nested: args.nested };
+        const live = {
+          id: String(next++),
+          name: args.name,
+          kind: args.kind,
+          tags: args.tags,
+          nested: args.nested,
+        };
         store.set(live.id, live);
         return { live };
       },
@@ -117,7 +138,9 @@ describe("check", () => {
       nested: { level: { items: [{ type: "x" }, { type: "q" }] } },
     });
     expect(failures.map((f) => f.property).sort()).toEqual(["kind", "name", "nested", "tags"]);
-    expect(failures.find((f) => f.property === "nested")?.reason).toMatch(/^nested\.level\.items\[1\]\.type: /);
+    expect(failures.find((f) => f.property === "nested")?.reason).toMatch(
+      /^nested\.level\.items\[1\]\.type: /,
+    );
     expect(failures.find((f) => f.property === "name")?.reason).toBe("name: must not be empty");
   });
 
@@ -155,7 +178,12 @@ describe("diff", () => {
   const olds = { name: "n", kind: "a", tags: ["x", "y"], serial: 1, __provider: "old", __schema: 2 };
   test("always answers changes; no change when only computed outputs or __provider differ", async () => {
     const { provider } = fixture();
-    const out = await provider.diff!("1", olds, { name: "n", kind: "a", tags: ["x", "y"], __provider: "new" });
+    const out = await provider.diff!("1", olds, {
+      name: "n",
+      kind: "a",
+      tags: ["x", "y"],
+      __provider: "new",
+    });
     expect(out).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
   test("canonical form: set order is not a change", async () => {

@@ -39,11 +39,18 @@ describe("normalisation rules (test vectors)", () => {
 
   test("padded lists: trailing empty entries are dropped, inner ones kept", () => {
     const empty = (v: { value?: string }) => v.value === undefined;
-    expect(trimTrailingEmpty([{ value: "a" }, {}, { value: "b" }, {}, {}], empty)).toEqual([{ value: "a" }, {}, { value: "b" }]);
+    expect(trimTrailingEmpty([{ value: "a" }, {}, { value: "b" }, {}, {}], empty)).toEqual([
+      { value: "a" },
+      {},
+      { value: "b" },
+    ]);
   });
 
   test("duplicated entries: repeated read-back entries collapse to one", () => {
-    expect(dedupe([{ users: ["u1"] }, { users: ["u1"] }, { users: ["u2"] }])).toEqual([{ users: ["u1"] }, { users: ["u2"] }]);
+    expect(dedupe([{ users: ["u1"] }, { users: ["u1"] }, { users: ["u2"] }])).toEqual([
+      { users: ["u1"] },
+      { users: ["u2"] },
+    ]);
   });
 
   test("omitted vs empty list: an empty live list reads back as omitted when omitted was declared", () => {

@@ -55,7 +55,9 @@ describe("serialized provider (compiled package, plain node)", () => {
   });
 
   test("is the same text for every kind but the kind name (stable across releases)", () => {
-    const normalised = new Set(Object.entries(seen).map(([type, text]) => text.replaceAll(type.split(":").pop()!, "K")));
+    const normalised = new Set(
+      Object.entries(seen).map(([type, text]) => text.replaceAll(type.split(":").pop()!, "K")),
+    );
     expect(normalised.size).toBe(1);
   });
 
