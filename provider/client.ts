@@ -192,6 +192,7 @@ export class ApiClient {
         throw new ApiError(init);
       } catch (error) {
         if (error instanceof ApiError) throw error;
+        this.bucket.calibrate();
         const code = networkCode(error);
         this.trace(spec, status, started, attempt, code);
         const notSent = NOT_SENT_CODES.has(code);
@@ -240,11 +241,12 @@ export class ApiClient {
     if (limit) {
       const current = this.bucket;
       if (current.capacity !== limit.capacity || current.refillPerSecond !== limit.refillPerSecond) {
-        buckets.set(this.bucketKey, new TokenBucket({ ...limit, now: this.now }));
+        current.reconfigure(limit.capacity, limit.refillPerSecond);
       }
     }
     const remaining = Number(headerValue(headers["x-ratelimit-remaining"]));
     if (headerValue(headers["x-ratelimit-remaining"]) !== undefined) this.bucket.observeRemaining(remaining);
+    this.bucket.calibrate();
   }
 
   private trace(spec: RequestSpec, status: number, started: number, attempt: number, error?: string): void {

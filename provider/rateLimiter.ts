@@ -10,8 +10,8 @@ export interface BucketOptions {
 }
 
 export class TokenBucket {
-  readonly capacity: number;
-  readonly refillPerSecond: number;
+  capacity: number;
+  refillPerSecond: number;
   private tokens: number;
   private updatedAt: number;
   private pausedUntil = 0;
@@ -41,9 +41,33 @@ export class TokenBucket {
     return Math.max(pause, refillWait);
   }
 
+  /**
+   * Until the server has told us how many requests remain, only one request is let through: a
+   * fresh process must not spend a burst the server's bucket may no longer have.
+   */
+  private calibration: "none" | "probing" | "done" = "none";
+  private calibrated?: Promise<void>;
+  private markCalibrated?: () => void;
+
+  /** Records that the server's view is known (any response, with or without rate-limit headers). */
+  calibrate(): void {
+    this.calibration = "done";
+    this.markCalibrated?.();
+  }
+
   /** Waits for a token and takes it. Callers are served in order (FIFO). */
-  take(sleep: (ms: number) => Promise<void> = defaultSleep): Promise<void> {
+  take(sleep: (ms: number) => Promise<void> = defaultSleep, calibrationTimeoutMs = 5000): Promise<void> {
     const turn = this.queue.then(async () => {
+      if (this.calibration === "none") {
+        this.calibration = "probing";
+        this.calibrated = new Promise<void>((resolve) => {
+          this.markCalibrated = resolve;
+        });
+      } else if (this.calibration === "probing") {
+        // A probe is in flight: wait for its answer (bounded, in case it never comes).
+        await Promise.race([this.calibrated, sleep(calibrationTimeoutMs)]);
+        this.calibration = "done";
+      }
       for (;;) {
         const wait = this.delayForNext();
         if (wait <= 0) break;
@@ -53,6 +77,14 @@ export class TokenBucket {
     });
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /** Adopts the server's bucket size and refill rate (from X-RateLimit-Limit). */
+  reconfigure(capacity: number, refillPerSecond: number): void {
+    this.refill();
+    this.capacity = capacity;
+    this.refillPerSecond = refillPerSecond;
+    this.tokens = Math.min(this.tokens, capacity);
   }
 
   /** Lowers the local count when the server says fewer requests remain (it is the authority). */

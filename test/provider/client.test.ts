@@ -270,12 +270,40 @@ describe("TokenBucket", () => {
       waits.push(ms);
       now += ms;
     };
+    bucket.calibrate();
     for (let i = 0; i < 3; i++) await bucket.take(sleep);
     expect(waits).toEqual([]);
     await bucket.take(sleep);
     expect(waits).toEqual([500]);
     await bucket.take(sleep);
     expect(waits).toEqual([500, 500]);
+  });
+
+  test("a fresh bucket lets one probe through, then waits for the server's count", async () => {
+    let now = 0;
+    const bucket = new TokenBucket({ capacity: 100, refillPerSecond: 1, now: () => now });
+    const order: string[] = [];
+    // The calibration timeout never fires here; refill waits advance the fake clock.
+    const sleep = (ms: number) =>
+      ms === 60_000
+        ? new Promise<void>(() => undefined)
+        : new Promise<void>((r) =>
+            setTimeout(() => {
+              now += ms;
+              r();
+            }, 1),
+          );
+    await bucket.take(sleep, 60_000);
+    order.push("probe");
+    const second = bucket.take(sleep, 60_000).then(() => order.push("second"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(["probe"]);
+    bucket.observeRemaining(0); // the server's bucket was nearly empty
+    bucket.calibrate();
+    await second;
+    expect(now).toBe(1000); // it waited for one token to refill
+    expect(order).toEqual(["probe", "second"]);
+    expect(bucket.available()).toBeLessThan(1);
   });
 
   test("a Retry-After pause holds every caller", async () => {
