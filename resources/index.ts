@@ -2,14 +2,24 @@ import type { IncidentProvider } from "../provider/factory";
 import { apiKeyProvider } from "./apiKey";
 import { customFieldProvider } from "./customField";
 import { customFieldOptionProvider } from "./customFieldOption";
+import { escalationPathProvider } from "./escalationPath";
+import { scheduleProvider } from "./schedule";
+import { workflowProvider } from "./workflow";
 
 export * from "./apiKey";
 export * from "./customField";
 export * from "./customFieldOption";
+export * from "./escalationPath";
+export * from "./schedule";
+export * from "./lookups";
+export * from "./workflow";
 
 /** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
 export const providers: Record<string, IncidentProvider> = {
   CustomField: customFieldProvider,
   CustomFieldOption: customFieldOptionProvider,
   ApiKey: apiKeyProvider,
+  EscalationPath: escalationPathProvider,
+  Schedule: scheduleProvider,
+  Workflow: workflowProvider,
 };

@@ -95,7 +95,7 @@ describe("ApiClient", () => {
         ],
       }),
     );
-    const error = await client(url)
+    const error: any = await client(url)
       .post("/v2/x", "create thing", {})
       .catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -119,7 +119,7 @@ describe("ApiClient", () => {
         errors: [{ code: "not_found", message: "nope" }],
       }),
     );
-    const error = await client(url)
+    const error: any = await client(url)
       .get("/v2/custom_fields/x", "show custom field")
       .catch((e) => e);
     expect(error.isNotFound).toBe(true);
@@ -162,7 +162,7 @@ describe("ApiClient", () => {
     const { url, server, hits } = await serve((_req, res) =>
       json(res, 502, { type: "api_error", status: 502, request_id: "r", errors: [] }),
     );
-    const error = await client(url)
+    const error: any = await client(url)
       .post("/v2/x", "create x", {})
       .catch((e) => e);
     expect(hits).toHaveLength(1);
@@ -189,7 +189,7 @@ describe("ApiClient", () => {
     const { url, server, hits } = await serve((req) => {
       req.socket.destroy();
     });
-    const error = await client(url)
+    const error: any = await client(url)
       .post("/v2/x", "create x", {})
       .catch((e) => e);
     expect(hits).toHaveLength(1);
@@ -201,7 +201,7 @@ describe("ApiClient", () => {
   test("retries a POST when the connection was refused (nothing was sent)", async () => {
     const { url, server } = await serve(() => undefined);
     await new Promise<void>((r) => server.close(() => r()));
-    const error = await client(url, { maxRetries: 2 })
+    const error: any = await client(url, { maxRetries: 2 })
       .post("/v2/x", "create x", {})
       .catch((e) => e);
     expect(error.outcomeUnknown).toBe(false);
@@ -212,7 +212,7 @@ describe("ApiClient", () => {
     const { url, server, hits } = await serve((_req, res) =>
       json(res, 500, { type: "api_error", status: 500, errors: [] }),
     );
-    const error = await client(url, { maxRetries: 3 })
+    const error: any = await client(url, { maxRetries: 3 })
       .get("/v2/x", "list x")
       .catch((e) => e);
     expect(hits).toHaveLength(4);

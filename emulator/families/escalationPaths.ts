@@ -1,0 +1,235 @@
+/**
+ * Emulator family: escalation paths (API v2). `GET/POST /v2/escalation_paths`,
+ * `GET/PUT/DELETE /v2/escalation_paths/{id}`.
+ *
+ * Behaviour beyond the reference shapes (which the framework validates first): node ids unique
+ * within the path, repeat nodes pointing at an existing node, the node body matching its `type`,
+ * `attempts` 2..10, retry intervals in whole minutes, `selected_rota_id` exactly for the *_for_rota
+ * modes, user targets that exist (the seeded users of `GET /v2/users`) and schedule targets that
+ * exist. 422 problems name the payload field (`path.0.if_else.else_path.1.level.targets.0.id`).
+ *
+ * Read-back reproduces the real API: `user` targets answered twice (TF provider v5.44.1), targets
+ * that are not schedules answered with `schedule_mode: ""`, condition subjects / operations / binding
+ * values answered as labelled objects, `one_of` answered as `contains_one_of`, a trailing empty
+ * param binding, team ids sorted. Delete archives: an archived path no longer shows or lists.
+ */
+
+/** A 422 problem: the API field path and a message. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+type Json = any;
+
+export interface StoredEscalationPath {
+  id: string;
+  payload: Json;
+  archived: boolean;
+}
+
+/** What the emulator knows about other families, for reference checks. */
+export interface EscalationPathWorld {
+  /** Ids of the seeded users (`GET /v2/users`). */
+  userIds: ReadonlySet<string>;
+  /** Schedule ids, each with its rotation ids. */
+  schedules: ReadonlyMap<string, ReadonlySet<string>>;
+  /** User objects for `current_responders`, by id. */
+  users?: ReadonlyMap<string, Json>;
+}
+
+const BODY_KEY: Record<string, string | undefined> = {
+  level: "level",
+  notify_channel: "notify_channel",
+  if_else: "if_else",
+  repeat: "repeat",
+  delay: "delay",
+  voicemail: undefined,
+};
+const BODY_KEYS = ["level", "notify_channel", "if_else", "repeat", "delay"];
+const FOR_ROTA = new Set(["all_users_for_rota", "currently_on_call_for_rota", "next_on_call_for_rota"]);
+
+/** Behaviour checks beyond the reference shapes. */
+export function escalationPathProblems(body: Json, world: EscalationPathWorld): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (typeof body?.name === "string" && body.name.trim() === "")
+    problems.push({ field: "name", message: "must not be empty" });
+  const ids = new Map<string, string>();
+  const repeats: { field: string; to: string }[] = [];
+  const walk = (nodes: Json, at: string) => {
+    (Array.isArray(nodes) ? nodes : []).forEach((n: Json, i: number) => {
+      const here = `${at}.${i}`;
+      if (typeof n?.id === "string") {
+        if (ids.has(n.id))
+          problems.push({ field: `${here}.id`, message: "node ids must be unique within the path" });
+        else ids.set(n.id, here);
+      }
+      const expected = BODY_KEY[n?.type];
+      for (const key of BODY_KEYS) {
+        if (key !== expected && n?.[key] !== undefined && n?.[key] !== null)
+          problems.push({ field: `${here}.${key}`, message: `not allowed on a ${n?.type} node` });
+      }
+      if (expected && (n?.[expected] === undefined || n?.[expected] === null))
+        problems.push({ field: `${here}.${expected}`, message: `is required for a ${n.type} node` });
+      const targets = (n?.level ?? n?.notify_channel)?.targets;
+      (Array.isArray(targets) ? targets : []).forEach((t: Json, j: number) => {
+        const tf = `${here}.${n.level ? "level" : "notify_channel"}.targets.${j}`;
+        if (t?.type === "user" && !world.userIds.has(t.id))
+          problems.push({ field: `${tf}.id`, message: `no user with id ${JSON.stringify(t.id)}` });
+        if (t?.type === "schedule") {
+          const rotas = world.schedules.get(t.id);
+          if (!rotas)
+            problems.push({ field: `${tf}.id`, message: `no schedule with id ${JSON.stringify(t.id)}` });
+          if (!t.schedule_mode)
+            problems.push({ field: `${tf}.schedule_mode`, message: "is required for schedule targets" });
+          const forRota = FOR_ROTA.has(t.schedule_mode);
+          if (forRota && !t.selected_rota_id)
+            problems.push({ field: `${tf}.selected_rota_id`, message: `is required for ${t.schedule_mode}` });
+          if (!forRota && t.selected_rota_id)
+            problems.push({
+              field: `${tf}.selected_rota_id`,
+              message: "must be omitted for this schedule mode",
+            });
+          if (forRota && t.selected_rota_id && rotas && !rotas.has(t.selected_rota_id))
+            problems.push({ field: `${tf}.selected_rota_id`, message: "no such rotation on the schedule" });
+        } else if (t?.schedule_mode) {
+          problems.push({
+            field: `${tf}.schedule_mode`,
+            message: "only schedule targets take a schedule mode",
+          });
+        }
+      });
+      const retry = n?.level?.retry_config;
+      if (retry) {
+        if (!Number.isInteger(retry.attempts) || retry.attempts < 2 || retry.attempts > 10)
+          problems.push({
+            field: `${here}.level.retry_config.attempts`,
+            message: "must be between 2 and 10",
+          });
+        if (
+          !Number.isInteger(retry.interval_seconds) ||
+          retry.interval_seconds <= 0 ||
+          retry.interval_seconds % 60 !== 0
+        )
+          problems.push({
+            field: `${here}.level.retry_config.interval_seconds`,
+            message: "must be a whole number of minutes (divisible by 60)",
+          });
+      }
+      if (n?.repeat) repeats.push({ field: `${here}.repeat.to_node`, to: n.repeat.to_node });
+      if (n?.if_else) {
+        walk(n.if_else.then_path, `${here}.if_else.then_path`);
+        walk(n.if_else.else_path, `${here}.if_else.else_path`);
+      }
+    });
+  };
+  walk(body?.path, "path");
+  if (Array.isArray(body?.path) && body.path.length === 0)
+    problems.push({ field: "path", message: "must not be empty" });
+  for (const r of repeats) {
+    if (!ids.has(r.to)) problems.push({ field: r.field, message: `no node with id ${JSON.stringify(r.to)}` });
+  }
+  return problems;
+}
+
+export function createEscalationPath(id: string, payload: Json): StoredEscalationPath {
+  return { id, payload: structuredClone(payload), archived: false };
+}
+
+/** A full PUT: the payload replaces the stored one (omitted team ids are kept). */
+export function updateEscalationPath(stored: StoredEscalationPath, payload: Json): StoredEscalationPath {
+  const next = structuredClone(payload);
+  if (next.team_ids === undefined) next.team_ids = stored.payload.team_ids;
+  return { ...stored, payload: next };
+}
+
+/** `{escalation_path}` for a stored path. */
+export function showEscalationPath(stored: StoredEscalationPath, world?: EscalationPathWorld): Json {
+  return { escalation_path: renderEscalationPath(stored, world) };
+}
+
+/** Every path not archived. */
+export function listEscalationPaths(
+  all: Iterable<StoredEscalationPath>,
+  world?: EscalationPathWorld,
+): Json[] {
+  return [...all].filter((p) => !p.archived).map((p) => renderEscalationPath(p, world));
+}
+
+/** `EscalationPathV2` with the API's read-back quirks. */
+export function renderEscalationPath(stored: StoredEscalationPath, world?: EscalationPathWorld): Json {
+  const p = stored.payload;
+  const responders = new Set<string>();
+  const nodes = (list: Json[]): Json[] =>
+    (list ?? []).map((n) =>
+      compact({
+        id: n.id,
+        type: n.type,
+        level: n.level && compact({ ...n.level, targets: targets(n.level.targets, responders) }),
+        notify_channel:
+          n.notify_channel && compact({ ...n.notify_channel, targets: targets(n.notify_channel.targets) }),
+        if_else: n.if_else && {
+          conditions: (n.if_else.conditions ?? []).map(renderCondition),
+          then_path: nodes(n.if_else.then_path),
+          else_path: nodes(n.if_else.else_path),
+        },
+        repeat: n.repeat,
+        delay: n.delay,
+      }),
+    );
+  const path = nodes(p.path);
+  return compact({
+    id: stored.id,
+    name: p.name,
+    path,
+    repeat_config: p.repeat_config,
+    working_hours: p.working_hours,
+    team_ids: [...(p.team_ids ?? [])].sort(),
+    current_responders: [...responders].flatMap((id) => {
+      const u = world?.users?.get(id);
+      return u ? [{ id: u.id, name: u.name, email: u.email, role: u.role ?? "responder" }] : [];
+    }),
+  });
+}
+
+/** Quirks: `user` targets answered twice, `schedule_mode: ""` on non-schedule targets. */
+function targets(list: Json[], responders?: Set<string>): Json[] {
+  return (list ?? []).flatMap((t) => {
+    const out = { ...t, schedule_mode: t.schedule_mode ?? "" };
+    if (t.type === "user") {
+      responders?.add(t.id);
+      return [out, { ...out }];
+    }
+    return [out];
+  });
+}
+
+const OPERATION_ANSWER: Record<string, string> = { one_of: "contains_one_of" };
+
+/** Labelled subject / operation / values, `one_of` answered as `contains_one_of`, a padded binding. */
+export function renderCondition(c: Json): Json {
+  const value = (v: Json) =>
+    compact({ literal: v.literal, reference: v.reference, label: v.literal ?? v.reference ?? "" });
+  const operation = OPERATION_ANSWER[c.operation] ?? c.operation;
+  return {
+    subject: { reference: c.subject, label: humanLabel(c.subject) },
+    operation: { value: operation, label: humanLabel(operation) },
+    param_bindings: [
+      ...(c.param_bindings ?? []).map((b: Json) =>
+        compact({ value: b.value && value(b.value), array_value: b.array_value?.map(value) }),
+      ),
+      {},
+    ],
+  };
+}
+
+function humanLabel(ref: string): string {
+  const last = String(ref).split(".").pop() ?? String(ref);
+  return last.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+function compact(obj: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null) out[k] = v;
+  return out;
+}

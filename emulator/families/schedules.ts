@@ -1,0 +1,242 @@
+/**
+ * Emulator family: schedules (API v2). `GET/POST /v2/schedules`, `GET/PUT/DELETE /v2/schedules/{id}`;
+ * bodies wrapped in `{"schedule": …}`.
+ *
+ * Behaviour beyond the reference shapes: the time zone must be an IANA name and cannot be changed
+ * by an update (422 on `schedule.timezone`, as the real API: TF provider PR #124); a rotation's
+ * versions need distinct `effective_from`; `working_intervals` must not be an empty list; users
+ * must exist (seeded users, by id or e-mail); handover intervals at least 1.
+ *
+ * Read-back reproduces the real API: timestamps answered in UTC (`…Z`, no fraction) whatever offset
+ * was written; a version written without `effective_from` gets the write time; versions superseded
+ * by a later version already in effect are dropped; users answered as full user objects; layers
+ * without id get a server id; the deprecated `working_interval` mirrors `working_intervals`;
+ * `scheduling_mode` answered `sequential` when omitted; team ids sorted. An update that omits
+ * `holidays_public_config` or `team_ids` leaves them unchanged. Delete archives.
+ */
+
+/** A 422 problem: the API field path and a message. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+type Json = any;
+
+export interface StoredSchedule {
+  id: string;
+  schedule: Json;
+  createdAt: string;
+  updatedAt: string;
+  archived: boolean;
+}
+
+/** Seeded users, for user references. */
+export interface ScheduleWorld {
+  users: ReadonlyArray<{ id: string; name: string; email: string; role?: string }>;
+}
+
+function isTimeZone(tz: unknown): boolean {
+  if (typeof tz !== "string" || tz === "") return false;
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Behaviour checks beyond the reference shapes; `existing` is the stored schedule on update. */
+export function scheduleProblems(
+  body: Json,
+  world: ScheduleWorld,
+  existing?: StoredSchedule,
+): FieldProblem[] {
+  const s = body?.schedule ?? {};
+  const problems: FieldProblem[] = [];
+  if (!existing && (typeof s.name !== "string" || s.name.trim() === ""))
+    problems.push({ field: "schedule.name", message: "is required" });
+  if (!existing && !isTimeZone(s.timezone))
+    problems.push({ field: "schedule.timezone", message: "must be an IANA time zone" });
+  if (existing && s.timezone !== undefined && s.timezone !== existing.schedule.timezone)
+    problems.push({ field: "schedule.timezone", message: "cannot be changed once the schedule exists" });
+  const versions = new Map<string, Set<number>>();
+  (s.config?.rotations ?? []).forEach((r: Json, i: number) => {
+    const at = `schedule.config.rotations.${i}`;
+    if (!r.id) problems.push({ field: `${at}.id`, message: "is required" });
+    if (r.effective_from !== undefined && Number.isNaN(Date.parse(r.effective_from)))
+      problems.push({ field: `${at}.effective_from`, message: "must be an RFC 3339 timestamp" });
+    if (r.handover_start_at === undefined || Number.isNaN(Date.parse(r.handover_start_at)))
+      problems.push({ field: `${at}.handover_start_at`, message: "is required (RFC 3339 timestamp)" });
+    const when = r.effective_from === undefined ? -1 : Date.parse(r.effective_from);
+    const seen = versions.get(r.id) ?? new Set<number>();
+    if (seen.has(when))
+      problems.push({
+        field: `${at}.effective_from`,
+        message: "two versions of a rotation take effect at the same time",
+      });
+    seen.add(when);
+    versions.set(r.id, seen);
+    if (!Array.isArray(r.handovers) || r.handovers.length === 0)
+      problems.push({ field: `${at}.handovers`, message: "needs at least one handover" });
+    (r.handovers ?? []).forEach((h: Json, j: number) => {
+      if (!Number.isInteger(h.interval) || h.interval < 1)
+        problems.push({ field: `${at}.handovers.${j}.interval`, message: "must be at least 1" });
+    });
+    if (!Array.isArray(r.layers) || r.layers.length === 0)
+      problems.push({ field: `${at}.layers`, message: "needs at least one layer" });
+    if (Array.isArray(r.working_intervals) && r.working_intervals.length === 0)
+      problems.push({ field: `${at}.working_intervals`, message: "must not be empty (omit it instead)" });
+    (r.users ?? []).forEach((u: Json, j: number) => {
+      if (!findUser(world, u)) problems.push({ field: `${at}.users.${j}`, message: "no such user" });
+    });
+  });
+  for (const [j, c] of (s.holidays_public_config?.country_codes ?? []).entries()) {
+    if (!/^[A-Z]{2}$/.test(c))
+      problems.push({
+        field: `schedule.holidays_public_config.country_codes.${j}`,
+        message: "must be an ISO 3166-1 alpha-2 code",
+      });
+  }
+  return problems;
+}
+
+function findUser(world: ScheduleWorld, ref: Json) {
+  if (ref?.id) return world.users.find((u) => u.id === ref.id);
+  if (ref?.email) return world.users.find((u) => u.email.toLowerCase() === String(ref.email).toLowerCase());
+  return undefined;
+}
+
+const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+let layerSerial = 0;
+
+/** Stores what the server keeps: timestamps in UTC, write time on versions without one, layer ids. */
+function normaliseConfig(config: Json, now: string): Json {
+  return {
+    rotations: (config?.rotations ?? []).map((r: Json) => ({
+      ...r,
+      effective_from: utc(r.effective_from ?? now),
+      handover_start_at: utc(r.handover_start_at),
+      layers: (r.layers ?? []).map((l: Json) => ({
+        id: l.id ?? `01LAYER${String(++layerSerial).padStart(6, "0")}`,
+        name: l.name,
+      })),
+    })),
+  };
+}
+
+export function createSchedule(id: string, body: Json, now: string): StoredSchedule {
+  const s = structuredClone(body.schedule ?? {});
+  return {
+    id,
+    schedule: {
+      name: s.name,
+      timezone: s.timezone,
+      annotations: s.annotations ?? {},
+      config: normaliseConfig(s.config, now),
+      holidays_public_config: s.holidays_public_config,
+      team_ids: s.team_ids ?? [],
+    },
+    createdAt: now,
+    updatedAt: now,
+    archived: false,
+  };
+}
+
+/**
+ * A v2 update: the config sent replaces the whole configuration (future versions included); fields
+ * left out (`holidays_public_config`, `team_ids`, `name`, `annotations`) are unchanged.
+ */
+export function updateSchedule(stored: StoredSchedule, body: Json, now: string): StoredSchedule {
+  const s = structuredClone(body.schedule ?? {});
+  const cur = stored.schedule;
+  return {
+    ...stored,
+    schedule: {
+      name: s.name ?? cur.name,
+      timezone: cur.timezone,
+      annotations: s.annotations ?? cur.annotations,
+      config: s.config !== undefined ? normaliseConfig(s.config, now) : cur.config,
+      holidays_public_config:
+        s.holidays_public_config !== undefined ? s.holidays_public_config : cur.holidays_public_config,
+      team_ids: s.team_ids ?? cur.team_ids,
+    },
+    updatedAt: now,
+  };
+}
+
+export function showSchedule(stored: StoredSchedule, world: ScheduleWorld, now = Date.now()): Json {
+  return { schedule: renderSchedule(stored, world, now) };
+}
+
+export function listSchedules(all: Iterable<StoredSchedule>, world: ScheduleWorld, now = Date.now()): Json[] {
+  return [...all].filter((s) => !s.archived).map((s) => renderSchedule(s, world, now));
+}
+
+/** `ScheduleV2` with the read-back quirks. */
+export function renderSchedule(stored: StoredSchedule, world: ScheduleWorld, now = Date.now()): Json {
+  const s = stored.schedule;
+  const rotations: Json[] = s.config.rotations;
+  // Versions superseded by a later version already in effect are dropped.
+  const kept = rotations.filter((r) => {
+    const t = Date.parse(r.effective_from);
+    return !rotations.some(
+      (o) =>
+        o.id === r.id && o !== r && Date.parse(o.effective_from) > t && Date.parse(o.effective_from) <= now,
+    );
+  });
+  const rendered = kept.map((r) => {
+    const users = (r.users ?? []).flatMap((u: Json) => {
+      const found = findUser(world, u);
+      return found
+        ? [{ id: found.id, name: found.name, email: found.email, role: found.role ?? "responder" }]
+        : [];
+    });
+    return compact({
+      id: r.id,
+      name: r.name,
+      effective_from: r.effective_from,
+      handover_start_at: r.handover_start_at,
+      handovers: r.handovers,
+      layers: r.layers,
+      users,
+      working_intervals: r.working_intervals ?? [],
+      working_interval: r.working_intervals ?? [],
+      scheduling_mode: r.scheduling_mode ?? "sequential",
+    });
+  });
+  const current = rendered
+    .filter((r: Json) => Date.parse(r.effective_from) <= now && r.users.length > 0)
+    .map((r: Json) => ({
+      rotation_id: r.id,
+      layer_id: r.layers[0]?.id,
+      start_at: r.handover_start_at,
+      end_at: utc(new Date(now + 3_600_000).toISOString()),
+      user: r.users[0],
+    }));
+  return compact({
+    id: stored.id,
+    name: s.name,
+    timezone: s.timezone,
+    annotations: s.annotations ?? {},
+    config: { rotations: rendered },
+    holidays_public_config: s.holidays_public_config,
+    team_ids: [...(s.team_ids ?? [])].sort(),
+    permalink: `https://app.incident.io/on-call/schedules/${stored.id}`,
+    created_at: stored.createdAt,
+    updated_at: stored.updatedAt,
+    current_shifts: current,
+  });
+}
+
+/** Rotation ids of a stored schedule (escalation path targets check `selected_rota_id`). */
+export function rotationIds(stored: StoredSchedule): Set<string> {
+  return new Set((stored.schedule.config?.rotations ?? []).map((r: Json) => r.id));
+}
+
+function compact(obj: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null) out[k] = v;
+  return out;
+}

@@ -1,0 +1,872 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { makeProvider } from "../provider/factory";
+import { defineLookup, LookupError } from "../provider/functions";
+import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
+import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
+import type { Path } from "../provider/unknowns";
+import {
+  type Condition,
+  canonicalConditionGroups,
+  condition,
+  conditionGroupsFromApi,
+  conditionGroupsPayload,
+} from "./shared/engine";
+
+// ---------- the recursive path, as TypeScript types ----------
+
+export const TARGET_TYPES = ["user", "schedule", "slack_channel", "msteams_channel"] as const;
+export const SCHEDULE_MODES = [
+  "all_users",
+  "all_users_for_rota",
+  "currently_on_call",
+  "currently_on_call_for_rota",
+  "next_on_call",
+  "next_on_call_for_rota",
+] as const;
+const FOR_ROTA: ReadonlySet<string> = new Set([
+  "all_users_for_rota",
+  "currently_on_call_for_rota",
+  "next_on_call_for_rota",
+]);
+const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+const INTERVAL_CONDITIONS = ["active", "inactive"] as const;
+/** Node kinds: each node sets exactly one of these properties (the API's node `type`). */
+export const NODE_KINDS = ["level", "notifyChannel", "ifElse", "repeat", "delay", "voicemail"] as const;
+const NODE_TYPE: Record<(typeof NODE_KINDS)[number], string> = {
+  level: "level",
+  notifyChannel: "notify_channel",
+  ifElse: "if_else",
+  repeat: "repeat",
+  delay: "delay",
+  voicemail: "voicemail",
+};
+
+/** Who a level (or notify-channel node) pages. */
+export interface EscalationTarget {
+  /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
+  type: (typeof TARGET_TYPES)[number];
+  /** Id of the user, schedule or channel. */
+  id: string;
+  /** Urgency of the page: `high` or `low`. */
+  urgency: "high" | "low";
+  /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
+  scheduleMode?: (typeof SCHEDULE_MODES)[number];
+  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  selectedRotaId?: string;
+}
+
+/** Time-to-acknowledge settings shared by level and notify-channel nodes. */
+export interface TimeToAck {
+  /** Seconds to wait for an acknowledgement before moving on to the next node. */
+  timeToAckSeconds?: number;
+  /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
+  timeToAckIntervalCondition?: "active" | "inactive";
+  /** Id of a `workingHours` entry the time to ack is relative to. */
+  timeToAckWeekdayIntervalConfigId?: string;
+}
+
+/** A level: targets paged together (or in turn, with round robin). */
+export interface EscalationLevel extends TimeToAck {
+  /** Users and schedules to page. */
+  targets: EscalationTarget[];
+  /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
+  ackMode?: "all" | "first";
+  /** Page the level again before moving on. */
+  retryConfig?: {
+    /** Total pages, the first included: 2 to 10. */
+    attempts: number;
+    /** Seconds between attempts: a whole number of minutes. */
+    intervalSeconds: number;
+  };
+  /** Page one target at a time, in turn. */
+  roundRobinConfig?: {
+    /** Whether round robin is on. */
+    enabled: boolean;
+    /** Seconds before rotating to the next target; unset = one target per level. */
+    rotateAfterSeconds?: number;
+  };
+}
+
+/** Notify channels (Slack or Microsoft Teams). */
+export interface EscalationNotifyChannel extends TimeToAck {
+  /** The channels (`slack_channel` / `msteams_channel` targets). */
+  targets: EscalationTarget[];
+}
+
+/** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
+export interface EscalationIfElse<C = Condition> {
+  /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
+  conditions: C[];
+  /** Nodes followed when the conditions hold. */
+  thenPath: EscalationPathNode<C>[];
+  /** Nodes followed otherwise. */
+  elsePath: EscalationPathNode<C>[];
+}
+
+/** Go back to an earlier node. */
+export interface EscalationRepeat {
+  /** How many times to repeat. */
+  repeatTimes: number;
+  /** The `id` of the node to start again from (it must be declared with an explicit id). */
+  toNode: string;
+}
+
+/** Wait before the next node. */
+export interface EscalationDelay {
+  /** Seconds to wait. */
+  delaySeconds?: number;
+  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
+  delayIntervalCondition?: "active" | "inactive";
+  /** Id of a `workingHours` entry the delay is relative to. */
+  delayWeekdayIntervalConfigId?: string;
+}
+
+/**
+ * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
+ * `delay` or `voicemail`. `ifElse` holds further paths, to any depth.
+ */
+export interface EscalationPathNode<C = Condition> {
+  /**
+   * Id of the node, unique within the path; needed only when a `repeat` node points at it. When
+   * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
+   */
+  id?: string;
+  /** Page users and schedules. */
+  level?: EscalationLevel;
+  /** Notify channels. */
+  notifyChannel?: EscalationNotifyChannel;
+  /** Branch on conditions. */
+  ifElse?: EscalationIfElse<C>;
+  /** Repeat from an earlier node. */
+  repeat?: EscalationRepeat;
+  /** Wait. */
+  delay?: EscalationDelay;
+  /** Send to voicemail (no settings): `voicemail: true`. */
+  voicemail?: true;
+}
+/** A node as the program may write it (condition parameter bindings may be omitted). */
+export type EscalationPathNodeArgs = EscalationPathNode<z.input<typeof condition>>;
+
+// ---------- zod: the same tree, validated recursively ----------
+
+const seconds = z.number().int("must be a whole number").min(0, "must not be negative");
+
+const target = z
+  .strictObject({
+    type: z.enum(TARGET_TYPES),
+    id: z.string().min(1, "must not be empty"),
+    urgency: z.enum(["high", "low"]),
+    scheduleMode: z.enum(SCHEDULE_MODES).optional(),
+    selectedRotaId: z.string().min(1).optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.type !== "schedule" && t.scheduleMode !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["scheduleMode"],
+        message: "only schedule targets take a scheduleMode",
+      });
+    if (t.type === "schedule" && t.scheduleMode === undefined)
+      ctx.addIssue({ code: "custom", path: ["scheduleMode"], message: "required for schedule targets" });
+    const forRota = t.scheduleMode !== undefined && FOR_ROTA.has(t.scheduleMode);
+    if (forRota && t.selectedRotaId === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["selectedRotaId"],
+        message: `required when scheduleMode is ${t.scheduleMode}`,
+      });
+    if (!forRota && t.selectedRotaId !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["selectedRotaId"],
+        message: "only allowed with the *_for_rota schedule modes",
+      });
+  });
+
+const timeToAck = {
+  timeToAckSeconds: seconds.optional(),
+  timeToAckIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
+  timeToAckWeekdayIntervalConfigId: z.string().min(1).optional(),
+};
+
+function noDuplicateTargets(targets: EscalationTarget[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  targets.forEach((t, i) => {
+    const key = `${t.type}:${t.id}:${t.scheduleMode ?? ""}:${t.selectedRotaId ?? ""}`;
+    if (seen.has(key))
+      ctx.addIssue({ code: "custom", path: ["targets", i], message: `duplicate target ${t.type} ${t.id}` });
+    seen.add(key);
+  });
+}
+
+const level = z
+  .strictObject({
+    targets: z.array(target).min(1, "a level needs at least one target"),
+    ackMode: z.enum(["all", "first"]).optional(),
+    retryConfig: z
+      .strictObject({
+        attempts: z
+          .number()
+          .int("must be a whole number")
+          .min(2, "must be at least 2")
+          .max(10, "must be at most 10"),
+        intervalSeconds: z
+          .number()
+          .int("must be a whole number")
+          .positive("must be positive")
+          .refine((v) => v % 60 === 0, "must be a whole number of minutes (divisible by 60)"),
+      })
+      .optional(),
+    roundRobinConfig: z
+      .strictObject({ enabled: z.boolean(), rotateAfterSeconds: seconds.optional() })
+      .optional(),
+    ...timeToAck,
+  })
+  .superRefine((l, ctx) => noDuplicateTargets(l.targets, ctx));
+
+const notifyChannel = z
+  .strictObject({
+    targets: z
+      .array(
+        target.refine((t) => t.type === "slack_channel" || t.type === "msteams_channel", {
+          message: "a notifyChannel target must be a slack_channel or msteams_channel",
+          path: ["type"],
+        }),
+      )
+      .min(1, "needs at least one channel"),
+    ...timeToAck,
+  })
+  .superRefine((n, ctx) => noDuplicateTargets(n.targets, ctx));
+
+const repeat = z.strictObject({
+  repeatTimes: z.number().int("must be a whole number").min(1, "must be at least 1"),
+  toNode: z.string().min(1, "must not be empty"),
+});
+
+const delay = z
+  .strictObject({
+    delaySeconds: seconds.optional(),
+    delayIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
+    delayWeekdayIntervalConfigId: z.string().min(1).optional(),
+  })
+  .refine(
+    (d) => d.delaySeconds !== undefined || d.delayWeekdayIntervalConfigId !== undefined,
+    "set delaySeconds or delayWeekdayIntervalConfigId",
+  );
+
+/** One node, recursively: if-else branches hold further paths of the same schema. */
+export const escalationPathNode: z.ZodType<EscalationPathNode, EscalationPathNodeArgs> = z.lazy(() =>
+  z
+    .strictObject({
+      id: z.string().min(1, "must not be empty").optional(),
+      level: level.optional(),
+      notifyChannel: notifyChannel.optional(),
+      ifElse: z
+        .strictObject({
+          conditions: z.array(condition).min(1, "an ifElse node needs at least one condition"),
+          thenPath: z.array(escalationPathNode),
+          elsePath: z.array(escalationPathNode),
+        })
+        .optional(),
+      repeat: repeat.optional(),
+      delay: delay.optional(),
+      voicemail: z.literal(true).optional(),
+    })
+    .superRefine((n, ctx) => {
+      const set = NODE_KINDS.filter((k) => n[k] !== undefined);
+      if (set.length !== 1)
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message:
+            set.length === 0
+              ? `a node needs one of ${NODE_KINDS.join(", ")}`
+              : `a node takes exactly one of ${NODE_KINDS.join(", ")} (got ${set.join(", ")})`,
+        });
+    }),
+);
+
+const weekdayInterval = z.strictObject({
+  /** Day of the week. */
+  weekday: z.enum(WEEKDAYS),
+  /** Start time, 24-hour `HH:MM`. */
+  startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (24-hour)"),
+  /** End time, 24-hour `HH:MM`. */
+  endTime: z.string().regex(/^([01]\d|2[0-4]):[0-5]\d$/, "must be HH:MM (24-hour)"),
+});
+
+/** Inputs of an escalation path (API v2, the only version). */
+export const escalationPathInputs = z.strictObject({
+  /** Name of the escalation path, unique in the account. */
+  name: z.string().min(1, "must not be empty"),
+  /** The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats, delays. */
+  path: z.array(escalationPathNode).min(1, "a path needs at least one node"),
+  /** Repeat the whole escalation after a while. */
+  repeatConfig: z
+    .strictObject({
+      /** Seconds to wait before repeating the escalation. */
+      repeatAfterSeconds: z.number().int("must be a whole number").positive("must be positive"),
+      /** When true, incident activity resets the repeat timer. */
+      delayRepeatOnActivity: z.boolean().default(false),
+    })
+    .optional(),
+  /** Named working-hours windows that levels and delays can refer to by id. */
+  workingHours: z
+    .array(
+      z.strictObject({
+        /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
+        id: z.string().min(1, "must not be empty"),
+        /** Label of the window. */
+        name: z.string().min(1, "must not be empty"),
+        /** IANA time zone the intervals are in. */
+        timezone: z.string().min(1).refine(isTimeZone, "must be an IANA time zone such as Europe/London"),
+        /** The intervals. */
+        weekdayIntervals: z.array(weekdayInterval).min(1, "needs at least one interval"),
+      }),
+    )
+    .optional(),
+  /** Teams owning the path. Order does not matter. */
+  teamIds: z.array(z.string().min(1)).default([]),
+  /** Id of an existing escalation path to take over instead of creating one. */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type EscalationPathInputs = z.infer<typeof escalationPathInputs>;
+export interface EscalationPathArgs extends ResourceArgs<z.input<typeof escalationPathInputs>> {}
+export interface EscalationPathComputed {
+  /** Users on call for this path right now. */
+  currentResponders: { id: string; name: string; email?: string }[];
+}
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------- node ids ----------
+
+/** The id a node without an explicit id gets: derived from its position, so it is stable across runs. */
+export function generatedNodeId(position: readonly (string | number)[]): string {
+  // position: [0] → node-0; [0, "else", 1] → node-0-else-1
+  return `node-${position.join("-")}`;
+}
+
+interface NodeVisit {
+  node: EscalationPathNode<unknown>;
+  /** Input path, e.g. ["path", 0, "ifElse", "elsePath", 1]. */
+  path: Path;
+  id: string;
+}
+
+/** Every node of a path, depth first, with its effective id and input path. */
+export function walkNodes(nodes: readonly EscalationPathNode<unknown>[], root: Path = ["path"]): NodeVisit[] {
+  const out: NodeVisit[] = [];
+  const visit = (list: readonly EscalationPathNode<unknown>[], at: Path, position: (string | number)[]) => {
+    list.forEach((node, i) => {
+      const here = [...position, i];
+      out.push({ node, path: [...at, i], id: node.id ?? generatedNodeId(here) });
+      if (node.ifElse) {
+        visit(node.ifElse.thenPath, [...at, i, "ifElse", "thenPath"], [...here, "then"]);
+        visit(node.ifElse.elsePath, [...at, i, "ifElse", "elsePath"], [...here, "else"]);
+      }
+    });
+  };
+  visit(nodes, root, []);
+  return out;
+}
+
+// ---------- the API shapes ----------
+
+interface ApiTarget {
+  id: string;
+  type: string;
+  urgency: string;
+  schedule_mode?: string;
+  selected_rota_id?: string;
+}
+interface ApiTimeToAck {
+  time_to_ack_seconds?: number;
+  time_to_ack_interval_condition?: string;
+  time_to_ack_weekday_interval_config_id?: string;
+}
+export interface ApiNode {
+  id: string;
+  type: string;
+  level?: ApiTimeToAck & {
+    targets: ApiTarget[];
+    ack_mode?: string;
+    retry_config?: { attempts: number; interval_seconds: number };
+    round_robin_config?: { enabled: boolean; rotate_after_seconds?: number };
+  };
+  notify_channel?: ApiTimeToAck & { targets: ApiTarget[] };
+  if_else?: { conditions: any[]; then_path: ApiNode[]; else_path: ApiNode[] };
+  repeat?: { repeat_times: number; to_node: string };
+  delay?: {
+    delay_seconds?: number;
+    delay_interval_condition?: string;
+    delay_weekday_interval_config_id?: string;
+  };
+}
+interface ApiWorkingHours {
+  id: string;
+  name: string;
+  timezone: string;
+  weekday_intervals: { weekday: string; start_time: string; end_time: string }[];
+}
+export interface ApiEscalationPath {
+  id: string;
+  name: string;
+  path: ApiNode[];
+  repeat_config?: { repeat_after_seconds: number; delay_repeat_on_activity: boolean };
+  working_hours?: ApiWorkingHours[];
+  team_ids: string[];
+  current_responders?: { id: string; name: string; email?: string }[];
+}
+
+// ---------- mapping to the payload ----------
+
+function targetPayload(t: EscalationTarget): ApiTarget {
+  return {
+    id: t.id,
+    type: t.type,
+    urgency: t.urgency,
+    ...(t.scheduleMode !== undefined ? { schedule_mode: t.scheduleMode } : {}),
+    ...(t.selectedRotaId !== undefined ? { selected_rota_id: t.selectedRotaId } : {}),
+  };
+}
+
+function timeToAckPayload(t: TimeToAck): ApiTimeToAck {
+  return {
+    time_to_ack_seconds: t.timeToAckSeconds,
+    time_to_ack_interval_condition: t.timeToAckIntervalCondition,
+    time_to_ack_weekday_interval_config_id: t.timeToAckWeekdayIntervalConfigId,
+  };
+}
+
+function nodesPayload(nodes: readonly EscalationPathNode[], position: (string | number)[]): ApiNode[] {
+  return nodes.map((n, i) => {
+    const here = [...position, i];
+    const kind = NODE_KINDS.find((k) => n[k] !== undefined) ?? "level";
+    const node: ApiNode = { id: n.id ?? generatedNodeId(here), type: NODE_TYPE[kind] };
+    if (n.level) {
+      node.level = {
+        targets: n.level.targets.map(targetPayload),
+        ack_mode: n.level.ackMode,
+        retry_config: n.level.retryConfig && {
+          attempts: n.level.retryConfig.attempts,
+          interval_seconds: n.level.retryConfig.intervalSeconds,
+        },
+        round_robin_config: n.level.roundRobinConfig && {
+          enabled: n.level.roundRobinConfig.enabled,
+          rotate_after_seconds: n.level.roundRobinConfig.rotateAfterSeconds,
+        },
+        ...timeToAckPayload(n.level),
+      };
+    }
+    if (n.notifyChannel) {
+      node.notify_channel = {
+        targets: n.notifyChannel.targets.map(targetPayload),
+        ...timeToAckPayload(n.notifyChannel),
+      };
+    }
+    if (n.ifElse) {
+      node.if_else = {
+        conditions: conditionGroupsPayload([{ conditions: n.ifElse.conditions }])[0]?.conditions ?? [],
+        then_path: nodesPayload(n.ifElse.thenPath, [...here, "then"]),
+        else_path: nodesPayload(n.ifElse.elsePath, [...here, "else"]),
+      };
+    }
+    if (n.repeat) node.repeat = { repeat_times: n.repeat.repeatTimes, to_node: n.repeat.toNode };
+    if (n.delay) {
+      node.delay = {
+        delay_seconds: n.delay.delaySeconds,
+        delay_interval_condition: n.delay.delayIntervalCondition,
+        delay_weekday_interval_config_id: n.delay.delayWeekdayIntervalConfigId,
+      };
+    }
+    return node;
+  });
+}
+
+/** The create/update payload (EscalationsCreatePathPayloadV2 / EscalationsUpdatePathPayloadV2). */
+export function escalationPathPayload(args: EscalationPathInputs): Props {
+  return JSON.parse(
+    JSON.stringify({
+      name: args.name,
+      path: nodesPayload(args.path, []),
+      repeat_config: args.repeatConfig && {
+        repeat_after_seconds: args.repeatConfig.repeatAfterSeconds,
+        delay_repeat_on_activity: args.repeatConfig.delayRepeatOnActivity,
+      },
+      working_hours: args.workingHours?.map((w) => ({
+        id: w.id,
+        name: w.name,
+        timezone: w.timezone,
+        weekday_intervals: w.weekdayIntervals.map((i) => ({
+          weekday: i.weekday,
+          start_time: i.startTime,
+          end_time: i.endTime,
+        })),
+      })),
+      team_ids: args.teamIds,
+    }),
+  );
+}
+
+// ---------- read-back, with the named normalisation rules ----------
+
+/**
+ * Rule "duplicated target users": the API answers a level's targets with the `user` targets
+ * repeated (TF provider v5.44.1). Repeated entries carry no meaning (check rejects a declared
+ * duplicate), so they are dropped, keeping the first occurrence.
+ *
+ * Rule "empty schedule mode": the API answers `schedule_mode: ""` for targets that are not
+ * schedules; it reads back as unset.
+ */
+export function targetsFromApi(live: readonly ApiTarget[]): EscalationTarget[] {
+  const mapped = live.map(
+    (t): EscalationTarget => ({
+      type: t.type as EscalationTarget["type"],
+      id: t.id,
+      urgency: t.urgency as EscalationTarget["urgency"],
+      ...(t.schedule_mode ? { scheduleMode: t.schedule_mode as EscalationTarget["scheduleMode"] } : {}),
+      ...(t.selected_rota_id ? { selectedRotaId: t.selected_rota_id } : {}),
+    }),
+  );
+  return dedupe(mapped) ?? [];
+}
+
+function timeToAckFromApi(t: ApiTimeToAck): TimeToAck {
+  return {
+    timeToAckSeconds: t.time_to_ack_seconds,
+    timeToAckIntervalCondition: t.time_to_ack_interval_condition as TimeToAck["timeToAckIntervalCondition"],
+    timeToAckWeekdayIntervalConfigId: t.time_to_ack_weekday_interval_config_id || undefined,
+  };
+}
+
+/**
+ * Rule "generated node ids": a node the user wrote without an id was sent with the id derived from
+ * its position; reading that id back gives "no id", so the program's spelling stays diff-free.
+ */
+function nodesFromApi(
+  live: readonly ApiNode[],
+  declared: readonly EscalationPathNode[] | undefined,
+  position: (string | number)[],
+): EscalationPathNode[] {
+  return live.map((n, i) => {
+    const here = [...position, i];
+    const mine = declared?.[i];
+    const id = mine?.id === undefined && n.id === generatedNodeId(here) ? undefined : n.id;
+    const node: EscalationPathNode = id === undefined ? {} : { id };
+    switch (n.type) {
+      case "level":
+        if (n.level) {
+          node.level = {
+            targets: targetsFromApi(n.level.targets),
+            ackMode: n.level.ack_mode as EscalationLevel["ackMode"],
+            retryConfig: n.level.retry_config && {
+              attempts: n.level.retry_config.attempts,
+              intervalSeconds: n.level.retry_config.interval_seconds,
+            },
+            roundRobinConfig: n.level.round_robin_config && {
+              enabled: n.level.round_robin_config.enabled,
+              rotateAfterSeconds: n.level.round_robin_config.rotate_after_seconds,
+            },
+            ...timeToAckFromApi(n.level),
+          };
+        }
+        break;
+      case "notify_channel":
+        if (n.notify_channel) {
+          node.notifyChannel = {
+            targets: targetsFromApi(n.notify_channel.targets),
+            ...timeToAckFromApi(n.notify_channel),
+          };
+        }
+        break;
+      case "if_else":
+        if (n.if_else) {
+          node.ifElse = {
+            // Engine rules (labelled subjects/operations, operation aliases, padded bindings, JSON literals).
+            conditions:
+              conditionGroupsFromApi(
+                [{ conditions: n.if_else.conditions ?? [] }],
+                mine?.ifElse ? [{ conditions: mine.ifElse.conditions }] : undefined,
+              )[0]?.conditions ?? [],
+            thenPath: nodesFromApi(n.if_else.then_path ?? [], mine?.ifElse?.thenPath, [...here, "then"]),
+            elsePath: nodesFromApi(n.if_else.else_path ?? [], mine?.ifElse?.elsePath, [...here, "else"]),
+          };
+        }
+        break;
+      case "repeat":
+        if (n.repeat) node.repeat = { repeatTimes: n.repeat.repeat_times, toNode: n.repeat.to_node };
+        break;
+      case "delay":
+        node.delay = {
+          delaySeconds: n.delay?.delay_seconds,
+          delayIntervalCondition: n.delay
+            ?.delay_interval_condition as EscalationDelay["delayIntervalCondition"],
+          delayWeekdayIntervalConfigId: n.delay?.delay_weekday_interval_config_id || undefined,
+        };
+        break;
+      case "voicemail":
+        node.voicemail = true;
+        break;
+    }
+    return node;
+  });
+}
+
+export function escalationPathFromApi(
+  live: ApiEscalationPath,
+  declared: EscalationPathInputs | undefined,
+): EscalationPathInputs {
+  return {
+    name: live.name,
+    path: nodesFromApi(live.path ?? [], declared?.path, []),
+    repeatConfig: live.repeat_config && {
+      repeatAfterSeconds: live.repeat_config.repeat_after_seconds,
+      delayRepeatOnActivity: live.repeat_config.delay_repeat_on_activity,
+    },
+    // Rule "omitted vs empty": no working hours declared and none live reads back as omitted.
+    workingHours:
+      declared?.workingHours === undefined && (live.working_hours ?? []).length === 0
+        ? undefined
+        : (live.working_hours ?? []).map((w) => ({
+            id: w.id,
+            name: w.name,
+            timezone: w.timezone,
+            weekdayIntervals: w.weekday_intervals.map((i) => ({
+              weekday: i.weekday as (typeof WEEKDAYS)[number],
+              startTime: i.start_time,
+              endTime: i.end_time,
+            })),
+          })),
+    // Rule "unordered sets": team ids compare as a set and read back in the declared order.
+    teamIds: keepDeclaredOrder(live.team_ids ?? [], declared?.teamIds) ?? [],
+  };
+}
+
+/** Canonical form for diffs: explicit ids everywhere, conditions by meaning, team ids as a set. */
+function canonicalNodes(nodes: readonly EscalationPathNode[], position: (string | number)[]): unknown[] {
+  return nodes.map((n, i) => {
+    const here = [...position, i];
+    return {
+      ...n,
+      id: n.id ?? generatedNodeId(here),
+      level: n.level && { ...n.level, targets: dedupe(n.level.targets) },
+      ifElse: n.ifElse && {
+        conditions: (
+          canonicalConditionGroups([{ conditions: n.ifElse.conditions }]) as { conditions: unknown }[]
+        )[0]?.conditions,
+        thenPath: canonicalNodes(n.ifElse.thenPath ?? [], [...here, "then"]),
+        elsePath: canonicalNodes(n.ifElse.elsePath ?? [], [...here, "else"]),
+      },
+    };
+  });
+}
+
+export function canonicalEscalationPath(args: EscalationPathInputs): Props {
+  return {
+    ...args,
+    path: canonicalNodes(args.path ?? [], []),
+    repeatConfig: args.repeatConfig && {
+      ...args.repeatConfig,
+      delayRepeatOnActivity: args.repeatConfig.delayRepeatOnActivity ?? false,
+    },
+    workingHours: args.workingHours?.length ? args.workingHours : undefined,
+    teamIds: unorderedSet(args.teamIds ?? []),
+  };
+}
+
+/** Rules over the whole tree: unique node ids, repeat targets that exist, working-hours references. */
+export function validateEscalationPath(args: EscalationPathInputs): { path: Path; message: string }[] {
+  const problems: { path: Path; message: string }[] = [];
+  const nodes = walkNodes(args.path);
+  const firstWithId = new Map<string, Path>();
+  for (const v of nodes) {
+    const prior = firstWithId.get(v.id);
+    if (prior) {
+      problems.push({
+        path: v.node.id !== undefined ? [...v.path, "id"] : v.path,
+        message: `duplicate node id ${JSON.stringify(v.id)} (also used by ${formatPathText(prior)})`,
+      });
+    } else firstWithId.set(v.id, v.path);
+  }
+  const explicit = new Set(nodes.filter((v) => v.node.id !== undefined).map((v) => v.id));
+  const windows = new Set((args.workingHours ?? []).map((w) => w.id));
+  (args.workingHours ?? []).forEach((w, i) => {
+    if ((args.workingHours ?? []).findIndex((o) => o.id === w.id) !== i)
+      problems.push({
+        path: ["workingHours", i, "id"],
+        message: `duplicate working hours id ${JSON.stringify(w.id)}`,
+      });
+  });
+  const windowRef = (ref: string | undefined, path: Path) => {
+    if (ref !== undefined && !windows.has(ref))
+      problems.push({ path, message: `no workingHours entry has id ${JSON.stringify(ref)}` });
+  };
+  for (const v of nodes) {
+    const n = v.node;
+    if (n.repeat) {
+      const to = n.repeat.toNode;
+      if (!firstWithId.has(to)) {
+        problems.push({
+          path: [...v.path, "repeat", "toNode"],
+          message: `no node has id ${JSON.stringify(to)}`,
+        });
+      } else if (!explicit.has(to)) {
+        problems.push({
+          path: [...v.path, "repeat", "toNode"],
+          message: `${JSON.stringify(to)} is a generated id; give the node an explicit id to repeat from it`,
+        });
+      }
+    }
+    for (const kind of ["level", "notifyChannel"] as const) {
+      const body = n[kind];
+      if (body)
+        windowRef(body.timeToAckWeekdayIntervalConfigId, [
+          ...v.path,
+          kind,
+          "timeToAckWeekdayIntervalConfigId",
+        ]);
+    }
+    if (n.delay)
+      windowRef(n.delay.delayWeekdayIntervalConfigId, [...v.path, "delay", "delayWeekdayIntervalConfigId"]);
+  }
+  return problems;
+}
+
+function formatPathText(path: Path): string {
+  return path.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+}
+
+// ---------- the API calls ----------
+
+const pathOf = (id: string) => `/v2/escalation_paths/${encodeURIComponent(id)}`;
+
+async function readPath(ctx: ApiContext, id: string): Promise<ApiEscalationPath | undefined> {
+  try {
+    return (await ctx.client.get<{ escalation_path: ApiEscalationPath }>(pathOf(id), "show escalation path"))
+      .escalation_path;
+  } catch (error) {
+    if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
+    throw error;
+  }
+}
+
+export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalationPath> = {
+  kind: "EscalationPath",
+  title: "escalation path",
+  schemaVersion: 1,
+  inputs: escalationPathInputs,
+  // Every field is updatable in place (PUT sends the whole path).
+  replaceOnChanges: [],
+  secretOutputs: [],
+  computedOutputs: ["currentResponders"],
+  validate: validateEscalationPath,
+  canonical: canonicalEscalationPath,
+  idOf: (live) => live.id,
+  toInputs: escalationPathFromApi,
+  computed: (live) => ({
+    currentResponders: (live.current_responders ?? []).map((u) => ({
+      id: u.id,
+      name: u.name,
+      email: u.email,
+    })),
+  }),
+  api: {
+    async create(ctx, args) {
+      const body = await ctx.client.post<{ escalation_path: ApiEscalationPath }>(
+        "/v2/escalation_paths",
+        "create escalation path",
+        escalationPathPayload(args),
+      );
+      return { live: body.escalation_path };
+    },
+    read: (ctx, id) => readPath(ctx, id),
+    async update(ctx, id, args) {
+      const body = await ctx.client.put<{ escalation_path: ApiEscalationPath }>(
+        pathOf(id),
+        "update escalation path",
+        escalationPathPayload(args),
+      );
+      return { live: body.escalation_path };
+    },
+    async delete(ctx, id) {
+      await ctx.client.delete(pathOf(id), "delete escalation path");
+    },
+    async findCreated(ctx, args) {
+      const all = await ctx.client.listAll<ApiEscalationPath>(
+        "/v2/escalation_paths",
+        "escalation_paths",
+        "list escalation paths",
+      );
+      return all.find((p) => p.name === args.name);
+    },
+  },
+};
+
+export const escalationPathProvider = makeProvider(escalationPathSpec);
+
+/**
+ * An escalation path (API v2, the only version the API has): who is paged, in which order, with
+ * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
+ * nodes of the same type.
+ *
+ * Adopt an existing path: set `adoptId` to its id (from the dashboard URL or
+ * `GET /v2/escalation_paths`); the first `pulumi up` takes it over and updates it to the declared
+ * configuration.
+ */
+export interface EscalationPath extends ResourceOutputs<EscalationPathInputs & EscalationPathComputed> {}
+export class EscalationPath extends IncidentResource {
+  constructor(name: string, args: EscalationPathArgs, opts?: pulumi.CustomResourceOptions) {
+    super(escalationPathSpec, name, args, opts);
+  }
+}
+
+// ---------- lookup ----------
+
+/** What `getEscalationPath` answers. */
+export interface EscalationPathResult {
+  id: string;
+  name: string;
+  teamIds: string[];
+  path: EscalationPathNode[];
+}
+
+const escalationPathLookup = defineLookup({
+  name: "getEscalationPath",
+  args: z.strictObject({
+    /** Exact name of the escalation path. */
+    name: z.string().min(1, "must not be empty"),
+  }),
+  async run(client, args): Promise<EscalationPathResult> {
+    const all = await client.listAll<ApiEscalationPath>(
+      "/v2/escalation_paths",
+      "escalation_paths",
+      "list escalation paths",
+    );
+    const found = all.filter((p) => p.name === args.name);
+    if (found.length === 0)
+      throw new LookupError("getEscalationPath", `no escalation path is named ${JSON.stringify(args.name)}`);
+    if (found.length > 1)
+      throw new LookupError(
+        "getEscalationPath",
+        `${found.length} escalation paths are named ${JSON.stringify(args.name)}: ${found.map((p) => p.id).join(", ")}`,
+      );
+    const p = found[0] as ApiEscalationPath;
+    const inputs = escalationPathFromApi(p, undefined);
+    return { id: p.id, name: p.name, teamIds: inputs.teamIds, path: inputs.path };
+  },
+});
+/** Finds an escalation path by its exact name (read-only; uses the stack's credentials). */
+export const getEscalationPath = escalationPathLookup.get;
+/** `getEscalationPath` as an Output. */
+export const getEscalationPathOutput = escalationPathLookup.getOutput;

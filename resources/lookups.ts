@@ -1,0 +1,140 @@
+/**
+ * Read-only lookups ("data sources") run in the Pulumi program: find an existing user by e-mail or a
+ * custom field by name, to use their ids in resources. Each comes as `getX(args)` (a Promise) and
+ * `getXOutput(args)` (an Output).
+ */
+import { z } from "zod";
+import type { ApiClient } from "../provider/client";
+import { defineLookup, LookupError } from "../provider/functions";
+
+// ---------- getUser ----------
+
+/** Arguments of `getUser`. */
+export const getUserArgs = z.strictObject({
+  /** E-mail address of the user (compared case-insensitively). */
+  email: z.string().min(1, "must not be empty").includes("@", { message: "must be an e-mail address" }),
+});
+export type GetUserArgs = z.input<typeof getUserArgs>;
+
+/** A user of the account. */
+export interface GetUserResult {
+  /** The user's id: use it in schedules, escalation paths and workflow bindings. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** E-mail address, as the API holds it. */
+  email: string;
+  /** DEPRECATED in the API (no longer updated since March 2023): the user's base role. */
+  role: string;
+  /** The user's id in the connected chat product, when there is one. */
+  slackUserId: string | undefined;
+}
+
+interface ApiUser {
+  id: string;
+  name: string;
+  email?: string;
+  role: string;
+  slack_user_id?: string;
+}
+
+/**
+ * Finds a user by e-mail: `GET /v2/users?email=…` (API v2, the only version of the users list),
+ * following pagination. The match is made again here, case-insensitively, so the result is exactly
+ * the user asked for whatever the server's filter does.
+ */
+export async function findUserByEmail(client: ApiClient, email: string): Promise<GetUserResult> {
+  const users = await client.listAll<ApiUser>("/v2/users", "users", "list users", { email });
+  const wanted = email.trim().toLowerCase();
+  const matches = users.filter((u) => (u.email ?? "").trim().toLowerCase() === wanted);
+  if (matches.length === 0) throw new LookupError("getUser", `no user with e-mail ${JSON.stringify(email)}`);
+  if (matches.length > 1) {
+    throw new LookupError(
+      "getUser",
+      `${matches.length} users have e-mail ${JSON.stringify(email)}: ${matches.map((u) => u.id).join(", ")}`,
+    );
+  }
+  const u = matches[0]!;
+  return { id: u.id, name: u.name, email: u.email ?? email, role: u.role, slackUserId: u.slack_user_id };
+}
+
+const userLookup = defineLookup({
+  name: "getUser",
+  args: getUserArgs,
+  run: (client, args) => findUserByEmail(client, args.email),
+});
+
+/** Finds a user of the account by e-mail address; fails when there is none. */
+export const getUser = userLookup.get;
+/** `getUser` taking Inputs and answering an Output. */
+export const getUserOutput = userLookup.getOutput;
+
+// ---------- getCustomField ----------
+
+/** Arguments of `getCustomField`. */
+export const getCustomFieldArgs = z.strictObject({
+  /** Exact name of the custom field (names are unique in an account). */
+  name: z.string().min(1, "must not be empty"),
+});
+export type GetCustomFieldArgs = z.input<typeof getCustomFieldArgs>;
+
+/** A custom field of the account. */
+export interface GetCustomFieldResult {
+  /** The field's id: use it in conditions (`incident.custom_field["<id>"]`) and workflow bindings. */
+  id: string;
+  name: string;
+  description: string;
+  /** `single_select`, `multi_select`, `text`, `link` or `numeric`. */
+  fieldType: string;
+  /** For catalog-backed fields, the catalog type. */
+  catalogTypeId: string | undefined;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ApiCustomFieldV2 {
+  id: string;
+  name: string;
+  description: string;
+  field_type: string;
+  catalog_type_id?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Finds a custom field by exact name: `GET /v2/custom_fields` (API v2; v1 is deprecated; unpaginated). */
+export async function findCustomFieldByName(client: ApiClient, name: string): Promise<GetCustomFieldResult> {
+  const body = await client.get<{ custom_fields: ApiCustomFieldV2[] }>(
+    "/v2/custom_fields",
+    "list custom fields",
+  );
+  const fields = body.custom_fields ?? [];
+  const field = fields.find((f) => f.name === name);
+  if (!field) {
+    const near = fields.find((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
+    throw new LookupError(
+      "getCustomField",
+      `no custom field named ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near.name)}?)` : ""}`,
+    );
+  }
+  return {
+    id: field.id,
+    name: field.name,
+    description: field.description,
+    fieldType: field.field_type,
+    catalogTypeId: field.catalog_type_id,
+    createdAt: field.created_at,
+    updatedAt: field.updated_at,
+  };
+}
+
+const customFieldLookup = defineLookup({
+  name: "getCustomField",
+  args: getCustomFieldArgs,
+  run: (client, args) => findCustomFieldByName(client, args.name),
+});
+
+/** Finds a custom field by name; fails when there is none. */
+export const getCustomField = customFieldLookup.get;
+/** `getCustomField` taking Inputs and answering an Output. */
+export const getCustomFieldOutput = customFieldLookup.getOutput;

@@ -1,0 +1,451 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { makeProvider } from "../provider/factory";
+import { compact } from "../provider/naming";
+import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
+import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
+import type { Props, ResourceSpec } from "../provider/spec";
+import {
+  bindingPayload,
+  bindingsFromApi,
+  canonicalBinding,
+  canonicalConditionGroups,
+  canonicalExpressions,
+  conditionGroup,
+  conditionGroupsFromApi,
+  conditionGroupsPayload,
+  expression,
+  expressionsFromApi,
+  expressionsPayload,
+  isEmptyBinding,
+  paramBinding,
+} from "./shared/engine";
+
+/** Incident modes a workflow can run on. */
+export const WORKFLOW_INCIDENT_MODES = ["retrospective", "standard", "test"] as const;
+/** Which incidents a workflow applies to. */
+export const WORKFLOW_RUNS_ON = ["newly_created", "newly_created_and_active"] as const;
+/** Which private incidents a workflow acts on. */
+export const WORKFLOW_PRIVATE_SCOPES = ["all", "none", "owning_teams"] as const;
+/**
+ * States a user can set. The API also reports `error` (a workflow it could not run); that is never
+ * written, so a live `error` shows as drift and the next `up` sets the declared state again.
+ */
+export const WORKFLOW_STATES = ["active", "disabled", "draft"] as const;
+
+/** The private incident scope the API applies when none is sent (rule "private incident scope"). */
+const DEFAULT_PRIVATE_SCOPE = "none";
+
+/** One step of the workflow. */
+export const workflowStep = z.strictObject({
+  /** Unique id of this step within the workflow (any short string you choose, e.g. `notify`). */
+  id: z.string().min(1, "must not be empty"),
+  /** The engine step to run, e.g. `slack.post_message` or `pagerduty.escalate`. */
+  name: z.string().min(1, "must not be empty"),
+  /**
+   * The step's parameters, in the step's parameter order. JSON literals are compared by meaning;
+   * trailing empty bindings the API adds on read are ignored.
+   */
+  paramBindings: z.array(paramBinding).default([]),
+  /** Reference of an expression returning a list: the step runs once per item. */
+  forEach: z.string().min(1).optional(),
+});
+export type WorkflowStep = z.infer<typeof workflowStep>;
+
+/**
+ * Inputs of a workflow (API v2, the only version of the workflows API). The trigger cannot be
+ * changed in place: the API accepts it on create only, so changing it replaces the workflow.
+ */
+export const workflowInputs = z.strictObject({
+  /** Name of the workflow, shown in the dashboard. */
+  name: z.string().min(1, "must not be empty"),
+  /** What starts the workflow, e.g. `incident.updated`. Create-only in the API: changing it replaces the workflow. */
+  trigger: z.string().min(1, "must not be empty"),
+  /** Steps executed in order. */
+  steps: z.array(workflowStep).default([]),
+  /** The workflow runs when any one group holds (all conditions of a group must hold). Empty = always. */
+  conditionGroups: z.array(conditionGroup).default([]),
+  /** Expressions that make values available to steps (`expressions["<reference>"]`). Order does not matter. */
+  expressions: z.array(expression).default([]),
+  /** Run at most once for each distinct value of these references, e.g. `incident.url`. Order does not matter. */
+  onceFor: z.array(z.string().min(1, "must not be empty")).default([]),
+  /** Which incidents the workflow applies to: only newly created ones, or also already active ones. */
+  runsOnIncidents: z.enum(WORKFLOW_RUNS_ON).default("newly_created"),
+  /** Incident modes the workflow runs on. Order does not matter. */
+  runsOnIncidentModes: z
+    .array(z.enum(WORKFLOW_INCIDENT_MODES))
+    .min(1, "must name at least one mode")
+    .default(["standard"]),
+  /** Keep running later steps when one fails. */
+  continueOnStepError: z.boolean().default(false),
+  /** Delay between the trigger firing and the workflow running. */
+  delay: z
+    .strictObject({
+      /** Seconds to wait (0 or more). */
+      forSeconds: z.number().int("must be a whole number").min(0, "must be 0 or more"),
+      /** Check the conditions again when the delay is over. */
+      conditionsApplyOverDelay: z.boolean().default(false),
+    })
+    .optional(),
+  /** `active`, `draft` or `disabled`. */
+  state: z.enum(WORKFLOW_STATES).default("active"),
+  /** Folder the dashboard shows the workflow in. */
+  folder: z.string().min(1, "must not be empty").optional(),
+  /** For manually triggered workflows: the shortform that triggers it (e.g. `page-the-ceo`). */
+  shortform: z.string().min(1, "must not be empty").optional(),
+  /** Teams that own the workflow. Order does not matter. Unset = not managed here. */
+  owningTeamIds: z.array(z.string().min(1, "must not be empty")).optional(),
+  /**
+   * Which private incidents the workflow acts on: `all`, `owning_teams` (those an owning team can
+   * see) or `none`. Unset = `none` (unless the deprecated `includePrivateIncidents` is set).
+   */
+  privateIncidentScope: z.enum(WORKFLOW_PRIVATE_SCOPES).optional(),
+  /**
+   * DEPRECATED: use `privateIncidentScope`. `true` = act on private incidents, `false` = do not.
+   * May be set together with `privateIncidentScope` only when they agree.
+   */
+  includePrivateIncidents: z.boolean().optional(),
+  /** Act on private escalations too. Unset = `false`. */
+  includePrivateEscalations: z.boolean().optional(),
+  /** Id of an existing workflow to take over instead of creating one (from the dashboard URL or `GET /v2/workflows`). */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type WorkflowInputs = z.infer<typeof workflowInputs>;
+export interface WorkflowArgs extends ResourceArgs<z.input<typeof workflowInputs>> {}
+
+/** Outputs beyond the inputs. */
+export interface WorkflowComputed {
+  /** Revision of the workflow; the API increments it on every change. */
+  version: number;
+  /** Human-readable label of the trigger (e.g. `Incident updated`). */
+  triggerLabel: string;
+  /** The time from which the workflow runs on incidents, when the API reports one. */
+  runsFrom: string | undefined;
+  /** The API's `include_private_incidents` as it is now (derived from the scope). */
+  currentIncludePrivateIncidents: boolean;
+  /** Who manages the workflow according to the API (`dashboard`, `external`, `terraform`). */
+  managedBy: string | undefined;
+}
+
+interface ApiBindingValue {
+  literal?: string;
+  reference?: string;
+  label?: string;
+}
+interface ApiBinding {
+  value?: ApiBindingValue;
+  array_value?: ApiBindingValue[];
+}
+interface ApiWorkflowV2 {
+  id: string;
+  name: string;
+  trigger: { name: string; label: string };
+  steps: { id: string; name: string; label: string; param_bindings: ApiBinding[]; for_each?: string }[];
+  condition_groups: any[];
+  expressions: any[];
+  once_for: { key: string; label: string; type: string; array: boolean }[];
+  runs_on_incidents: string;
+  runs_on_incident_modes: string[];
+  continue_on_step_error: boolean;
+  delay?: { for_seconds: number; conditions_apply_over_delay: boolean };
+  state: string;
+  folder?: string;
+  shortform?: string;
+  owning_team_ids?: string[];
+  private_incident_scope: string;
+  include_private_incidents: boolean;
+  include_private_escalations: boolean;
+  runs_from?: string;
+  version: number;
+}
+/** The live object: the workflow and its management metadata. */
+export interface LiveWorkflow {
+  workflow: ApiWorkflowV2;
+  managementMeta?: { managed_by: string; annotations?: Record<string, string> };
+}
+
+/** The private incident scope the user means, from either spelling (undefined: the API default). */
+export function effectivePrivateScope(
+  args: Pick<WorkflowInputs, "privateIncidentScope" | "includePrivateIncidents">,
+) {
+  if (args.privateIncidentScope !== undefined) return args.privateIncidentScope;
+  if (args.includePrivateIncidents !== undefined) return args.includePrivateIncidents ? "all" : "none";
+  return undefined;
+}
+
+/** The API payload (create when `forCreate`, else update: full PUT without the create-only trigger). */
+export function workflowPayload(args: WorkflowInputs, forCreate: boolean): Props {
+  return compact({
+    name: args.name,
+    ...(forCreate ? { trigger: args.trigger } : {}),
+    steps: args.steps.map((s) =>
+      compact({
+        id: s.id,
+        name: s.name,
+        param_bindings: s.paramBindings.map(bindingPayload),
+        for_each: s.forEach,
+      }),
+    ),
+    condition_groups: conditionGroupsPayload(args.conditionGroups),
+    expressions: expressionsPayload(args.expressions),
+    once_for: args.onceFor,
+    runs_on_incidents: args.runsOnIncidents,
+    runs_on_incident_modes: args.runsOnIncidentModes,
+    continue_on_step_error: args.continueOnStepError,
+    delay: args.delay && {
+      for_seconds: args.delay.forSeconds,
+      conditions_apply_over_delay: args.delay.conditionsApplyOverDelay,
+    },
+    state: args.state,
+    folder: args.folder,
+    shortform: args.shortform,
+    owning_team_ids: args.owningTeamIds,
+    // The non-deprecated field is always sent (the deprecated one only when the user set it), so an
+    // omitted scope means `none` on create and on update alike.
+    private_incident_scope: effectivePrivateScope(args) ?? DEFAULT_PRIVATE_SCOPE,
+    include_private_incidents: args.includePrivateIncidents,
+    include_private_escalations: args.includePrivateEscalations ?? false,
+  });
+}
+
+/**
+ * Read-back mapped to the inputs. Named rules applied:
+ * - "padded param bindings" + "canonical JSON literals" (steps, conditions, expressions: shared engine);
+ * - "operation aliases" (conditions: shared engine);
+ * - "engine labels": the API answers trigger, subjects, operations, values and once-for references as
+ *   `{reference|value|name, label}` objects: read back as the plain reference the user wrote;
+ * - "unordered sets": `onceFor`, `runsOnIncidentModes`, `owningTeamIds`, expressions (by reference);
+ * - "omitted vs empty": unset `owningTeamIds` and an empty live list are the same;
+ * - "private incident scope": the deprecated `include_private_incidents` is always echoed, derived from
+ *   the scope: it reads back only when the user wrote it, the scope only when the user wrote it or it is
+ *   not the default `none`;
+ * - "defaulted booleans": `includePrivateEscalations` false reads back as unset when unset.
+ */
+export function workflowFromApi(live: LiveWorkflow, declared: WorkflowInputs | undefined): WorkflowInputs {
+  const w = live.workflow;
+  const scope = w.private_incident_scope as WorkflowInputs["privateIncidentScope"];
+  const declaredScope = declared?.privateIncidentScope;
+  const declaredInclude = declared?.includePrivateIncidents;
+  let privateIncidentScope: WorkflowInputs["privateIncidentScope"];
+  let includePrivateIncidents: boolean | undefined;
+  if (declaredScope !== undefined) privateIncidentScope = scope;
+  else if (declaredInclude !== undefined) {
+    // Written the deprecated way: `true` means any scope that includes private incidents.
+    includePrivateIncidents = w.include_private_incidents;
+  } else if (scope !== DEFAULT_PRIVATE_SCOPE) privateIncidentScope = scope;
+  if (declaredScope !== undefined && declaredInclude !== undefined) {
+    includePrivateIncidents = w.include_private_incidents;
+  }
+  return {
+    name: w.name,
+    trigger: w.trigger.name,
+    steps: w.steps.map((s, i) => {
+      const mine = declared?.steps.find((d) => d.id === s.id) ?? declared?.steps[i];
+      return {
+        id: s.id,
+        name: s.name,
+        paramBindings: bindingsFromApi(s.param_bindings, mine?.paramBindings),
+        ...(s.for_each ? { forEach: s.for_each } : {}),
+      };
+    }),
+    conditionGroups: conditionGroupsFromApi(w.condition_groups, declared?.conditionGroups),
+    expressions: expressionsFromApi(w.expressions, declared?.expressions),
+    onceFor:
+      keepDeclaredOrder(
+        w.once_for.map((r) => r.key),
+        declared?.onceFor,
+      ) ?? [],
+    runsOnIncidents: w.runs_on_incidents as WorkflowInputs["runsOnIncidents"],
+    runsOnIncidentModes: keepDeclaredOrder(
+      w.runs_on_incident_modes,
+      declared?.runsOnIncidentModes,
+    ) as WorkflowInputs["runsOnIncidentModes"],
+    continueOnStepError: w.continue_on_step_error,
+    delay: w.delay && {
+      forSeconds: w.delay.for_seconds,
+      conditionsApplyOverDelay: w.delay.conditions_apply_over_delay,
+    },
+    state: w.state as WorkflowInputs["state"],
+    folder: w.folder === "" && declared?.folder === undefined ? undefined : w.folder,
+    shortform: w.shortform === "" && declared?.shortform === undefined ? undefined : w.shortform,
+    owningTeamIds: omittedWhenEmpty(
+      keepDeclaredOrder(w.owning_team_ids, declared?.owningTeamIds),
+      declared?.owningTeamIds,
+    ),
+    privateIncidentScope,
+    includePrivateIncidents,
+    includePrivateEscalations:
+      declared?.includePrivateEscalations === undefined && !w.include_private_escalations
+        ? undefined
+        : w.include_private_escalations,
+  };
+}
+
+/** Canonical form for diffs: sets sorted, padded bindings trimmed, JSON literals by meaning, scope resolved. */
+export function canonicalWorkflow(args: WorkflowInputs): Props {
+  return {
+    ...args,
+    steps: (args.steps ?? []).map((s) => ({
+      ...s,
+      paramBindings: trimBindings(s.paramBindings ?? []).map(canonicalBinding),
+    })),
+    conditionGroups: canonicalConditionGroups(args.conditionGroups),
+    expressions: canonicalExpressions(args.expressions),
+    onceFor: setOf(args.onceFor ?? []),
+    runsOnIncidentModes: setOf(args.runsOnIncidentModes ?? []),
+    owningTeamIds: args.owningTeamIds?.length ? setOf(args.owningTeamIds) : undefined,
+    // Both spellings of the private incident scope compare by what they mean.
+    privateIncidentScope:
+      args.privateIncidentScope ??
+      (args.includePrivateIncidents === undefined ? DEFAULT_PRIVATE_SCOPE : undefined),
+    includePrivateIncidents:
+      args.includePrivateIncidents ??
+      (args.privateIncidentScope ? args.privateIncidentScope !== "none" : false),
+    includePrivateEscalations: args.includePrivateEscalations ?? false,
+  };
+}
+
+/** A set compared regardless of order; a preview's unknown value (not a list) is compared as is. */
+function setOf<T>(values: readonly T[] | unknown): T[] | unknown {
+  return Array.isArray(values) ? unorderedSet(values) : values;
+}
+
+function trimBindings(bindings: WorkflowStep["paramBindings"]): WorkflowStep["paramBindings"] {
+  let end = bindings.length;
+  while (end > 0 && isEmptyBinding(bindings[end - 1]!)) end--;
+  return bindings.slice(0, end);
+}
+
+/** Cross-field rules, with the input path of each problem. */
+export function validateWorkflow(
+  args: WorkflowInputs,
+): Array<{ path: (string | number)[]; message: string }> {
+  const problems: Array<{ path: (string | number)[]; message: string }> = [];
+  if (args.privateIncidentScope !== undefined && args.includePrivateIncidents !== undefined) {
+    const agrees = args.includePrivateIncidents === (args.privateIncidentScope !== "none");
+    if (!agrees) {
+      problems.push({
+        path: ["includePrivateIncidents"],
+        message: `contradicts privateIncidentScope ${JSON.stringify(args.privateIncidentScope)} (deprecated: set only privateIncidentScope)`,
+      });
+    }
+  }
+  const stepIds = new Set<string>();
+  args.steps.forEach((s, i) => {
+    if (stepIds.has(s.id))
+      problems.push({ path: ["steps", i, "id"], message: `duplicate step id ${JSON.stringify(s.id)}` });
+    stepIds.add(s.id);
+  });
+  const refs = new Set<string>();
+  args.expressions.forEach((e, i) => {
+    if (refs.has(e.reference)) {
+      problems.push({
+        path: ["expressions", i, "reference"],
+        message: `duplicate expression reference ${JSON.stringify(e.reference)}`,
+      });
+    }
+    refs.add(e.reference);
+  });
+  args.steps.forEach((s, i) => {
+    if (s.forEach !== undefined && !refs.has(s.forEach)) {
+      problems.push({
+        path: ["steps", i, "forEach"],
+        message: `names no expression of this workflow (known: ${[...refs].join(", ") || "none"})`,
+      });
+    }
+  });
+  const seen = new Set<string>();
+  args.runsOnIncidentModes.forEach((m, i) => {
+    if (seen.has(m)) problems.push({ path: ["runsOnIncidentModes", i], message: `duplicate mode ${m}` });
+    seen.add(m);
+  });
+  return problems;
+}
+
+const path = (id: string) => `/v2/workflows/${encodeURIComponent(id)}`;
+
+interface ShowResult {
+  workflow: ApiWorkflowV2;
+  management_meta?: LiveWorkflow["managementMeta"];
+}
+const toLive = (body: ShowResult): LiveWorkflow => ({
+  workflow: body.workflow,
+  managementMeta: body.management_meta,
+});
+
+export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
+  kind: "Workflow",
+  title: "workflow",
+  schemaVersion: 1,
+  inputs: workflowInputs,
+  // The API takes the trigger on create only (the update payload has no trigger field).
+  replaceOnChanges: ["trigger"],
+  // Names are not unique for workflows: the replacement can exist next to the old one for a moment.
+  deleteBeforeReplace: false,
+  secretOutputs: [],
+  computedOutputs: ["version", "triggerLabel", "runsFrom", "currentIncludePrivateIncidents", "managedBy"],
+  validate: validateWorkflow,
+  canonical: canonicalWorkflow,
+  idOf: (live) => live.workflow.id,
+  toInputs: workflowFromApi,
+  computed: (live) => ({
+    version: live.workflow.version,
+    triggerLabel: live.workflow.trigger.label,
+    runsFrom: live.workflow.runs_from,
+    currentIncludePrivateIncidents: live.workflow.include_private_incidents,
+    managedBy: live.managementMeta?.managed_by,
+  }),
+  api: {
+    async create(ctx, args) {
+      const body = await ctx.client.post<ShowResult>(
+        "/v2/workflows",
+        "create workflow",
+        workflowPayload(args, true),
+      );
+      return { live: toLive(body) };
+    },
+    async read(ctx, id) {
+      try {
+        return toLive(await ctx.client.get<ShowResult>(path(id), "show workflow"));
+      } catch (error) {
+        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
+        throw error;
+      }
+    },
+    async update(ctx, id, args) {
+      const body = await ctx.client.put<ShowResult>(
+        path(id),
+        "update workflow",
+        workflowPayload(args, false),
+      );
+      return { live: toLive(body) };
+    },
+    async delete(ctx, id) {
+      // The API archives the workflow: it no longer runs, lists or shows.
+      await ctx.client.delete(path(id), "delete workflow");
+    },
+    async findCreated(ctx, args) {
+      const body = await ctx.client.get<{
+        workflows: { id: string; name: string; trigger: { name: string } }[];
+      }>("/v2/workflows", "list workflows");
+      const found = body.workflows.find((w) => w.name === args.name && w.trigger?.name === args.trigger);
+      if (!found) return undefined;
+      return toLive(await ctx.client.get<ShowResult>(path(found.id), "show workflow"));
+    },
+  },
+};
+
+export const workflowProvider = makeProvider(workflowSpec);
+
+/**
+ * A workflow (API v2): a trigger, conditions, expressions and steps the platform runs on incidents.
+ * Changing `trigger` replaces the workflow (the API accepts it on create only); destroying it archives
+ * it. Adopt an existing workflow with `adoptId` (its id from the dashboard URL or `GET /v2/workflows`).
+ */
+export interface Workflow extends ResourceOutputs<WorkflowInputs & WorkflowComputed> {}
+export class Workflow extends IncidentResource {
+  constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
+    super(workflowSpec, name, args, opts);
+  }
+}
