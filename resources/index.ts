@@ -10,8 +10,8 @@ export * from "./apiKey";
 export * from "./customField";
 export * from "./customFieldOption";
 export * from "./escalationPath";
-export * from "./schedule";
 export * from "./lookups";
+export * from "./schedule";
 export * from "./workflow";
 
 /** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */

@@ -1,3 +1,6 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { closeAllConnections } from "../../provider/client";
 import { setCredentials } from "../../provider/credentials";
 import {
@@ -463,5 +466,62 @@ describe("provider against the emulator family", () => {
       rotations: [{ id: "primary", name: "Primary" }],
     });
     await expect(getSchedule({ name: "Nope" })).rejects.toThrow(/getSchedule: no schedule is named "Nope"/);
+  });
+});
+
+/**
+ * Lifecycle through the real dynamic-provider host (test/harness). Skipped until the harness is in
+ * the tree; it drives test/fixtures/schedule/program against the API stand-in.
+ */
+const harnessPath = path.join(__dirname, "../harness/index.ts");
+(fs.existsSync(harnessPath) ? describe : describe.skip)("lifecycle through the harness", () => {
+  const program = path.join(__dirname, "../fixtures/schedule/program");
+  const stateFile = path.join(os.tmpdir(), `schedule-lifecycle-${process.pid}.json`);
+  let server: MiniServer;
+  let harness: any;
+  const config = (over: Record<string, string> = {}) => ({
+    "incident:apiKey": "lifecycle-key",
+    "incident:baseUrl": server.url,
+    ...over,
+  });
+  const ops = (result: any) => (result.steps ?? []).map((s: any) => s.op ?? s.kind);
+
+  beforeAll(async () => {
+    harness = require(harnessPath);
+    server = await startMiniServer();
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(stateFile, { force: true });
+  });
+
+  test("create → same → out-of-band drift → restore → update → destroy; adoption", async () => {
+    const first = await harness.up({ program, stateFile, config: config() });
+    expect(first.errors ?? []).toEqual([]);
+    const id = [...server.schedules.keys()][0] as string;
+    const second = await harness.up({ program, stateFile, config: config() });
+    expect(ops(second).filter((o: string) => o !== "same")).toEqual([]);
+    expect((second.apiCalls ?? []).filter((c: any) => c.method !== "GET")).toEqual([]);
+
+    server.schedules.get(id)!.schedule.config.rotations[0].handovers = [
+      { interval: 5, interval_type: "daily" },
+    ];
+    expect(ops(await harness.refresh({ program, stateFile, config: config() }))).toContain("update");
+    await harness.up({ program, stateFile, config: config() });
+    expect(server.schedules.get(id)!.schedule.config.rotations[0].handovers).toEqual([
+      { interval: 1, interval_type: "weekly" },
+    ]);
+
+    await harness.up({ program, stateFile, config: config({ "schedule-lifecycle:variant": "updated" }) });
+    expect(server.schedules.get(id)!.schedule.config.rotations).toHaveLength(2);
+    expect(server.schedules.get(id)!.schedule.config.rotations[0].users).toHaveLength(3);
+
+    await harness.destroy({ program, stateFile, config: config() });
+    expect([...server.schedules.values()].every((s) => s.archived)).toBe(true);
+
+    server.schedules.set(id, { ...server.schedules.get(id)!, archived: false });
+    await harness.up({ program, stateFile, config: config({ "schedule-lifecycle:adoptId": id }) });
+    expect([...server.schedules.values()].filter((s) => !s.archived).map((s) => s.id)).toEqual([id]);
+    await harness.destroy({ program, stateFile, config: config() });
   });
 });
