@@ -1,4 +1,7 @@
 import type { IncidentProvider } from "../provider/factory";
+import { alertAttributeProvider } from "./alertAttribute";
+import { alertRouteProvider } from "./alertRoute";
+import { alertSourceProvider } from "./alertSource";
 import { apiKeyProvider } from "./apiKey";
 import { customFieldProvider } from "./customField";
 import { customFieldOptionProvider } from "./customFieldOption";
@@ -6,6 +9,9 @@ import { escalationPathProvider } from "./escalationPath";
 import { scheduleProvider } from "./schedule";
 import { workflowProvider } from "./workflow";
 
+export * from "./alertAttribute";
+export * from "./alertRoute";
+export * from "./alertSource";
 export * from "./apiKey";
 export * from "./customField";
 export * from "./customFieldOption";
@@ -16,6 +22,9 @@ export * from "./workflow";
 
 /** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
 export const providers: Record<string, IncidentProvider> = {
+  AlertAttribute: alertAttributeProvider,
+  AlertRoute: alertRouteProvider,
+  AlertSource: alertSourceProvider,
   CustomField: customFieldProvider,
   CustomFieldOption: customFieldOptionProvider,
   ApiKey: apiKeyProvider,

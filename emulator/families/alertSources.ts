@@ -1,0 +1,355 @@
+/**
+ * Emulator family: alert sources (API v2). `GET/POST /v2/alert_sources`,
+ * `GET/PUT/DELETE /v2/alert_sources/{id}`.
+ *
+ * Read-back reproduces what the real API does to what was written (so the provider's normalisation
+ * rules are exercised):
+ * - title/description rich-text literals are re-encoded (keys sorted, `>` as `\u003e`) and every
+ *   varSpec gains the dashboard's display attrs (`label`, `missing: false`); a source authored in the
+ *   dashboard (`dashboardAuthored`) answers them wrapped in the `{schema_version, text_node}` envelope
+ *   (TF PR #462);
+ * - write-only options are never echoed (TF #339, #353): `http_custom_options` and
+ *   `auto_resolve_incident_alerts` are absent, `email_options` answers only the generated
+ *   `email_address` (with empty `redactions`);
+ * - sets come back in another order: `owning_team_ids`, `template.attributes`, `template.expressions`;
+ * - binding JSON literals are re-encoded; binding values carry a `label`;
+ * - heartbeat options: omitted `failure_threshold` / `grace_period_seconds` are filled with server
+ *   defaults (1 and 0) and a `ping_url` is added; omitted `merge_strategy` becomes `first_wins`;
+ * - `secret_token` and `alert_events_url` are generated for webhook-style sources.
+ * Names are unique (422 on `name`); each source type's options are required for that type and
+ * rejected for others (422 on the option); bound attribute ids must exist.
+ *
+ * `AlertConfigGate`: the account has one alert configuration; a write to it (alert source or alert
+ * attribute) that arrives while another is in flight is rejected with 409, as the real API rejects
+ * "whoever is second". A test server holds the gate for `latencyMs` per write to make this visible.
+ */
+import type { StoredAlertAttribute } from "./alertAttributes";
+
+type Json = any;
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export interface StoredAlertSource {
+  id: string;
+  payload: Json;
+  sourceType: string;
+  secretToken: string;
+  disabled: boolean;
+  archived: boolean;
+  /** Created or last edited in the dashboard: title/description answered in the envelope form. */
+  dashboardAuthored: boolean;
+}
+
+const OPTIONS_FOR: Record<string, string> = {
+  heartbeat_options: "heartbeat",
+  email_options: "email",
+  http_custom_options: "http_custom",
+  jira_options: "jira",
+};
+/** Types that receive events through an integration or e-mail, not a webhook URL. */
+const NO_WEBHOOK = new Set(["email", "jira", "heartbeat", "incoming_calls"]);
+
+export interface AlertSourceWorld {
+  sources: Iterable<StoredAlertSource>;
+  attributes: Iterable<StoredAlertAttribute>;
+}
+
+/** Behaviour checks beyond the reference shapes (the payload type is validated first). */
+export function alertSourceProblems(
+  body: Json,
+  world: AlertSourceWorld,
+  stored?: StoredAlertSource,
+): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const sourceType: string = stored?.sourceType ?? body?.source_type;
+  if (typeof body?.name === "string") {
+    if (body.name.trim() === "") problems.push({ field: "name", message: "must not be empty" });
+    for (const s of world.sources) {
+      if (!s.archived && s.id !== stored?.id && s.payload.name === body.name) {
+        problems.push({ field: "name", message: `an alert source named "${body.name}" already exists` });
+      }
+    }
+  }
+  for (const [key, type] of Object.entries(OPTIONS_FOR)) {
+    if (body?.[key] !== undefined && sourceType !== type) {
+      problems.push({ field: key, message: `only valid for ${type} sources` });
+    }
+    if (body?.[key] === undefined && sourceType === type && key !== "email_options") {
+      problems.push({ field: key, message: `required for ${type} sources` });
+    }
+  }
+  if (body?.disabled !== undefined && sourceType !== "heartbeat") {
+    problems.push({ field: "disabled", message: "only heartbeat sources can be disabled" });
+  }
+  const attributeIds = new Set([...world.attributes].filter((a) => !a.deleted).map((a) => a.id));
+  (body?.template?.attributes ?? []).forEach((a: Json, i: number) => {
+    if (typeof a?.alert_attribute_id === "string" && !attributeIds.has(a.alert_attribute_id)) {
+      problems.push({
+        field: `template.attributes.${i}.alert_attribute_id`,
+        message: `no alert attribute with id ${a.alert_attribute_id}`,
+      });
+    }
+  });
+  for (const key of ["title", "description"]) {
+    const literal = body?.template?.[key]?.literal;
+    if (typeof literal === "string" && !isJsonObject(literal)) {
+      problems.push({ field: `template.${key}.literal`, message: "must be a rich text document (JSON)" });
+    }
+  }
+  return problems;
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const v = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+export function createAlertSource(id: string, body: Json, secretToken: string): StoredAlertSource {
+  return {
+    id,
+    payload: structuredClone(body),
+    sourceType: body.source_type,
+    secretToken,
+    disabled: false,
+    archived: false,
+    dashboardAuthored: false,
+  };
+}
+
+/** v2 update: full replacement of everything but source_type (template included). */
+export function updateAlertSource(stored: StoredAlertSource, body: Json): StoredAlertSource {
+  const { disabled, ...rest } = body;
+  return {
+    ...stored,
+    payload: { ...structuredClone(rest), source_type: stored.sourceType },
+    disabled: typeof disabled === "boolean" ? disabled : stored.disabled,
+    dashboardAuthored: false,
+  };
+}
+
+/** AlertSourceV2 as the API answers it. */
+export function renderAlertSource(s: StoredAlertSource, baseUrl = "https://api.incident.io"): Json {
+  const p = s.payload;
+  const t = p.template ?? {};
+  const out: Json = {
+    id: s.id,
+    name: p.name,
+    source_type: s.sourceType,
+    template: {
+      title: renderRichText(t.title, s.dashboardAuthored),
+      description: renderRichText(t.description, s.dashboardAuthored),
+      attributes: [...(t.attributes ?? [])].reverse().map((a: Json) => ({
+        alert_attribute_id: a.alert_attribute_id,
+        binding: {
+          ...renderBinding(a.binding),
+          merge_strategy: a.binding?.merge_strategy ?? "first_wins",
+        },
+      })),
+      expressions: [...(t.expressions ?? [])].reverse().map(renderExpression),
+      is_private: t.is_private ?? false,
+      ...(t.visible_to_teams ? { visible_to_teams: renderBinding(t.visible_to_teams) } : {}),
+    },
+  };
+  if (p.heartbeat_options) {
+    out.heartbeat_options = {
+      interval_seconds: p.heartbeat_options.interval_seconds,
+      failure_threshold: p.heartbeat_options.failure_threshold ?? 1,
+      grace_period_seconds: p.heartbeat_options.grace_period_seconds ?? 0,
+      ping_url: `${baseUrl}/v2/alert_events/heartbeat/${s.id}/ping`,
+    };
+  }
+  if (s.sourceType === "email") {
+    // Write-only: redactions and the transform expression are not echoed.
+    out.email_options = { email_address: `alerts-${s.id.toLowerCase()}@alerts.example.com`, redactions: [] };
+  }
+  if (p.jira_options) out.jira_options = { project_ids: [...p.jira_options.project_ids] };
+  if (p.auto_resolve_timeout_minutes !== undefined)
+    out.auto_resolve_timeout_minutes = p.auto_resolve_timeout_minutes;
+  if (p.owning_team_ids !== undefined) out.owning_team_ids = [...p.owning_team_ids].reverse();
+  if (!NO_WEBHOOK.has(s.sourceType)) {
+    out.secret_token = s.secretToken;
+    out.alert_events_url = `${baseUrl}/v2/alert_events/${s.sourceType}/${s.id}`;
+  }
+  return out;
+}
+
+export function showAlertSource(s: StoredAlertSource, baseUrl?: string): Json {
+  return { alert_source: renderAlertSource(s, baseUrl) };
+}
+
+export function listAlertSources(all: Iterable<StoredAlertSource>, baseUrl?: string): Json {
+  return { alert_sources: [...all].filter((s) => !s.archived).map((s) => renderAlertSource(s, baseUrl)) };
+}
+
+/** What a dashboard edit does to a source: its title/description are answered in the envelope form. */
+export function markDashboardAuthored(s: StoredAlertSource): StoredAlertSource {
+  return { ...s, dashboardAuthored: true };
+}
+
+// ---------- rich text and bindings ----------
+
+function renderRichText(value: Json, envelope: boolean): Json {
+  if (!value || typeof value.literal !== "string") return { label: value?.reference ?? "", ...value };
+  let doc: Json;
+  try {
+    doc = JSON.parse(value.literal);
+  } catch {
+    return { label: value.literal, literal: value.literal };
+  }
+  const decorated = decorate(doc);
+  const stored = envelope
+    ? {
+        schema_version: "1.0.0",
+        feature_set: "rich",
+        markdown: plainText(decorated),
+        text_node: decorated,
+      }
+    : decorated;
+  return { label: plainText(decorated), literal: reencodeJson(JSON.stringify(stored)) };
+}
+
+/** The dashboard's display attrs on every varSpec. */
+function decorate(node: Json): Json {
+  if (Array.isArray(node)) return node.map(decorate);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) out[k] = decorate(v);
+  if (out.type === "varSpec" && out.attrs && typeof out.attrs === "object") {
+    out.attrs = { label: humanLabel(String(out.attrs.name ?? "")), missing: false, ...out.attrs };
+  }
+  return out;
+}
+
+function plainText(node: Json): string {
+  if (!node || typeof node !== "object") return "";
+  if (node.type === "text") return String(node.text ?? "");
+  if (node.type === "varSpec") return `{{${node.attrs?.name ?? ""}}}`;
+  if (node.type === "lineBreak") return "\n";
+  const parts = (node.content ?? []).map(plainText);
+  return node.type === "doc" ? parts.join("\n\n") : parts.join("");
+}
+
+function renderBinding(b: Json): Json {
+  if (!b) return {};
+  return {
+    ...(b.value ? { value: renderValue(b.value) } : {}),
+    ...(b.array_value ? { array_value: b.array_value.map(renderValue) } : {}),
+  };
+}
+
+function renderValue(v: Json): Json {
+  if (typeof v.literal === "string") return { label: v.literal, literal: reencodeJson(v.literal) };
+  return { label: humanLabel(v.reference ?? ""), reference: v.reference };
+}
+
+function renderExpression(e: Json): Json {
+  const returns = { array: false, type: "String" };
+  return {
+    label: e.label,
+    reference: e.reference,
+    root_reference: e.root_reference,
+    returns,
+    operations: (e.operations ?? []).map((op: Json) => ({
+      operation_type: op.operation_type,
+      returns: op.branches?.returns ?? op.parse?.returns ?? op.cast?.returns ?? returns,
+      ...(op.branches
+        ? {
+            branches: {
+              returns: op.branches.returns,
+              branches: op.branches.branches.map((b: Json) => ({
+                condition_groups: (b.condition_groups ?? []).map((g: Json) => ({
+                  conditions: g.conditions.map((c: Json) => ({
+                    subject: { label: humanLabel(c.subject), reference: c.subject },
+                    operation: { label: c.operation, value: c.operation },
+                    param_bindings: (c.param_bindings ?? []).map(renderBinding),
+                  })),
+                })),
+                result: renderBinding(b.result),
+              })),
+            },
+          }
+        : {}),
+      ...(op.filter
+        ? {
+            filter: {
+              condition_groups: (op.filter.condition_groups ?? []).map((g: Json) => ({
+                conditions: g.conditions.map((c: Json) => ({
+                  subject: { label: humanLabel(c.subject), reference: c.subject },
+                  operation: { label: c.operation, value: c.operation },
+                  param_bindings: (c.param_bindings ?? []).map(renderBinding),
+                })),
+              })),
+            },
+          }
+        : {}),
+      ...(op.navigate
+        ? {
+            navigate: {
+              reference: op.navigate.reference,
+              reference_label: humanLabel(op.navigate.reference),
+            },
+          }
+        : {}),
+      ...(op.parse ? { parse: { source: op.parse.source, returns: op.parse.returns } } : {}),
+    })),
+    ...(e.else_branch ? { else_branch: { result: renderBinding(e.else_branch.result) } } : {}),
+  };
+}
+
+/** JSON text re-encoded as the API stores it: keys sorted, `>` `<` `&` escaped. Non-JSON as written. */
+export function reencodeJson(text: string): string {
+  try {
+    return JSON.stringify(sortKeys(JSON.parse(text)))
+      .replace(/>/g, "\\u003e")
+      .replace(/</g, "\\u003c")
+      .replace(/&/g, "\\u0026");
+  } catch {
+    return text;
+  }
+}
+
+function sortKeys(v: Json): Json {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object") {
+    const out: Json = {};
+    for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
+    return out;
+  }
+  return v;
+}
+
+function humanLabel(reference: string): string {
+  const last = reference.split(".").pop() ?? reference;
+  return last.replace(/_/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+}
+
+// ---------- the account's one alert configuration ----------
+
+/** Rejects a write to the alert configuration while another is in flight (409, "whoever is second"). */
+export class AlertConfigGate {
+  private busy = 0;
+  /** How many writes were rejected because another was in flight. */
+  conflicts = 0;
+
+  /** Runs the write, holding the gate for `latencyMs`; undefined when the gate was busy (answer 409). */
+  async write<T>(latencyMs: number, work: () => T): Promise<{ value: T } | undefined> {
+    if (this.busy > 0) {
+      this.conflicts++;
+      return undefined;
+    }
+    this.busy++;
+    try {
+      if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+      return { value: work() };
+    } finally {
+      this.busy--;
+    }
+  }
+}

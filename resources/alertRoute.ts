@@ -1,0 +1,889 @@
+/**
+ * AlertRoute: which alerts (by source and conditions) escalate to whom, open which incidents and post
+ * where. API v3 (`GET/POST /v3/alert_routes`, `GET/PUT/DELETE /v3/alert_routes/{id}`).
+ *
+ * API version: v2 and v3 coexist and neither is deprecated; v3 is the newest and the only one with
+ * alert grouping (`grouping_config`), message destinations (`message_config`) and escalation on
+ * joining alerts (`when_alert_joins_group`). v2's flat incident template cannot express these, and a
+ * route written through v3 and read through v2 loses them. Accounts the API has not migrated yet
+ * answer 403 `api_not_yet_available` on v3: the error says so.
+ *
+ * Concurrency: every update carries `version` = latest + 1. The provider sends the version its state
+ * last saw + 1; on 409 it reads the route again and retries with the right version only when the live
+ * route still equals what the state last saw. When someone else changed it, the update fails and
+ * asks for `pulumi refresh`: never overwrites another person's change blindly. Writes to one route
+ * are serialised in-process (keyed mutex), so two updates of the same route in one deployment never
+ * race each other into a 409.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError } from "../provider/errors";
+import { makeProvider } from "../provider/factory";
+import { namedMutex } from "../provider/mutex";
+import { compact } from "../provider/naming";
+import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
+import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
+import { type ApiContext, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
+import {
+  bindingFromApi,
+  bindingPayload,
+  canonicalBinding,
+  canonicalConditionGroups,
+  canonicalExpressions,
+  conditionGroup,
+  conditionGroupsFromApi,
+  conditionGroupsPayload,
+  expression,
+  expressionsFromApi,
+  expressionsPayload,
+  type ParamBinding,
+  paramBinding,
+} from "./shared/engine";
+import {
+  canonicalRichText,
+  keepDeclaredTemplate,
+  templateError,
+  templateToRichText,
+} from "./shared/richText";
+
+export const ALERT_ROUTE_CHANNEL_VISIBILITIES = [
+  "assistant",
+  "dm",
+  "group_chat",
+  "private",
+  "public",
+] as const;
+export const ALERT_ROUTE_JOIN_MODES = ["on_each_new_alert", "on_priority_increase"] as const;
+export const ALERT_ROUTE_WINDOW_TYPES = ["fixed", "rolling"] as const;
+export const ALERT_ROUTE_CUSTOM_FIELD_MERGE = ["append", "first-wins", "last-wins"] as const;
+export const ALERT_ROUTE_SEVERITY_MERGE = ["first-wins", "max"] as const;
+
+/** A template string (`{{ alert.title }} on {{ alert.attributes.service }}`), checked at `check`. */
+const richTextTemplate = z
+  .string()
+  .min(1, "must not be empty")
+  .superRefine((value, ctx) => {
+    const problem = templateError(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** A chat channel target. */
+const channelTarget = z.strictObject({
+  /** The channel(s): a literal channel id or a reference (e.g. an expression result). */
+  binding: paramBinding,
+  /** Visibility of the channel: `public`, `private`, `dm`, `group_chat` or `assistant`. */
+  channelVisibility: z.enum(ALERT_ROUTE_CHANNEL_VISIBILITIES),
+  /** Render grouped alerts as one group-summary message per channel. */
+  groupAlertsSummary: z.boolean().optional(),
+});
+
+/** Incident template: what incidents created from this route look like. */
+const incidentTemplate = z.strictObject({
+  /** Incident title as a template (rich text in the API), e.g. `{{ alert.title }}`. */
+  title: richTextTemplate.optional(),
+  /** Let the platform generate the title (AI). */
+  generateTitle: z.boolean().default(false),
+  /** Incident summary as a template (rich text in the API). */
+  description: richTextTemplate.optional(),
+  /** Let the platform generate the summary (AI). */
+  generateDescription: z.boolean().default(false),
+  /** Severity binding and how severities of several alerts merge (`first-wins` or `max`). */
+  severity: z
+    .strictObject({
+      /** The severity (a literal severity id or a reference). */
+      binding: paramBinding.optional(),
+      /** `first-wins` or `max`. */
+      mergeStrategy: z.enum(ALERT_ROUTE_SEVERITY_MERGE),
+    })
+    .optional(),
+  /** Custom field values set on the incident. */
+  customFields: z
+    .array(
+      z.strictObject({
+        /** Id of the custom field. */
+        customFieldId: z.string().min(1, "must not be empty"),
+        /** The value(s). */
+        binding: paramBinding,
+        /** `append`, `first-wins` or `last-wins`. */
+        mergeStrategy: z.enum(ALERT_ROUTE_CUSTOM_FIELD_MERGE),
+      }),
+    )
+    .optional(),
+  /** Incident type binding. */
+  incidentType: paramBinding.optional(),
+  /** Incident mode binding. */
+  incidentMode: paramBinding.optional(),
+  /** Whether incidents start in triage (binding to a `true`/`false` literal or a reference). */
+  startInTriage: paramBinding.optional(),
+  /** Teams to add as incident members. */
+  membershipTeams: paramBinding.optional(),
+});
+
+/** Inputs of an alert route (API v3). */
+export const alertRouteInputs = z.strictObject({
+  /** Name of the route, for people. Unique names let an interrupted create be recovered. */
+  name: z.string().min(1, "must not be empty"),
+  /** Whether the route is active. */
+  enabled: z.boolean().default(true),
+  /** Private routes only create private incidents. */
+  isPrivate: z.boolean().default(false),
+  /** Alert sources this route matches, each with conditions its alerts must meet. Order does not matter. */
+  alertSources: z
+    .array(
+      z.strictObject({
+        /** Id of the alert source (e.g. `alertSource.id`). */
+        alertSourceId: z.string().min(1, "must not be empty"),
+        /** Conditions alerts from this source must meet (any group; all conditions of a group). Empty = all. */
+        conditionGroups: z.array(conditionGroup).default([]),
+      }),
+    )
+    .min(1, "a route needs at least one alert source"),
+  /** Conditions every alert must meet for the route to fire. Empty = always. */
+  conditionGroups: z.array(conditionGroup).default([]),
+  /** Expressions bindings can refer to (`expressions["<reference>"]`). Order does not matter. */
+  expressions: z.array(expression).default([]),
+  /** Whom to escalate to. */
+  escalationConfig: z
+    .strictObject({
+      /** Cancel escalations when all alerts are resolved. */
+      autoCancelEscalations: z.boolean().default(false),
+      /** Escalation targets: escalation paths and/or users, each a binding. */
+      escalationTargets: z
+        .array(
+          z.strictObject({
+            /** Escalation path id(s) (literal) or a reference. */
+            escalationPaths: paramBinding.optional(),
+            /** User id(s) (literal) or a reference. */
+            users: paramBinding.optional(),
+          }),
+        )
+        .default([]),
+      /** When an alert joins an existing group, when to escalate again. */
+      whenAlertJoinsGroup: z
+        .strictObject({
+          /** `on_each_new_alert` or `on_priority_increase`. */
+          mode: z.enum(ALERT_ROUTE_JOIN_MODES),
+          /** Seconds to wait before escalating (0–3600). Only for `on_each_new_alert`. */
+          gracePeriodSeconds: z
+            .number()
+            .int("must be a whole number")
+            .min(0, "must be 0 or more")
+            .max(3600, "must be at most 3600")
+            .optional(),
+        })
+        .optional(),
+    })
+    .default({ autoCancelEscalations: false, escalationTargets: [] }),
+  /** Alert grouping. */
+  groupingConfig: z
+    .strictObject({
+      /** Whether alerts are grouped. */
+      enabled: z.boolean(),
+      /** Alert references to group on, e.g. `alert.attributes.service`. Only when enabled. */
+      groupingKeys: z.array(z.string().min(1, "must not be empty")).optional(),
+      /** Grouping window in seconds (60–172800). Only when enabled. */
+      windowSeconds: z
+        .number()
+        .int("must be a whole number")
+        .min(60, "must be at least 60")
+        .max(172800, "must be at most 172800")
+        .optional(),
+      /** `rolling` (window extends with each alert) or `fixed`. Only when enabled. */
+      windowType: z.enum(ALERT_ROUTE_WINDOW_TYPES).optional(),
+    })
+    .default({ enabled: false }),
+  /** Incident creation. */
+  incidentConfig: z
+    .strictObject({
+      /** Whether the route creates incidents. */
+      enabled: z.boolean(),
+      /** Decline triage incidents when their alerts resolve. Only when enabled; unset = `false`. */
+      autoDeclineEnabled: z.boolean().optional(),
+      /** Conditions for creating an incident. Only when enabled; unset = always. */
+      conditionGroups: z.array(conditionGroup).optional(),
+      /** The incident template. Only when enabled. */
+      template: incidentTemplate.optional(),
+    })
+    .default({ enabled: false }),
+  /** Where alert messages are posted. */
+  messageConfig: z
+    .strictObject({
+      /** Chat destinations, each with conditions. */
+      destinations: z
+        .array(
+          z.strictObject({
+            /** Conditions for this destination. Empty = always. */
+            conditionGroups: z.array(conditionGroup).default([]),
+            /** Slack channels. */
+            slackTargets: channelTarget.optional(),
+            /** Microsoft Teams channels. */
+            msTeamsTargets: channelTarget.optional(),
+          }),
+        )
+        .default([]),
+      /** Message template binding. */
+      template: paramBinding.optional(),
+    })
+    .default({ destinations: [] }),
+  /** Teams that own the route. Order does not matter. Unset = not managed here. */
+  owningTeamIds: z.array(z.string().min(1, "must not be empty")).optional(),
+  /** Id of an existing alert route to take over instead of creating one (from `GET /v3/alert_routes`). */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type AlertRouteInputs = z.infer<typeof alertRouteInputs>;
+export interface AlertRouteArgs extends ResourceArgs<z.input<typeof alertRouteInputs>> {}
+type IncidentTemplate = z.infer<typeof incidentTemplate>;
+
+/** Outputs beyond the inputs. */
+export interface AlertRouteComputed {
+  /** The route's version; the API increments it on every change (updates send it + 1). */
+  version: number;
+  /** When the route was created. */
+  createdAt: string | undefined;
+  /** When the route was last updated. */
+  updatedAt: string | undefined;
+}
+
+/** The live `AlertRouteV3` (engine blocks in their response shapes). */
+export interface ApiAlertRouteV3 {
+  id: string;
+  name: string;
+  enabled: boolean;
+  is_private: boolean;
+  alert_sources: { alert_source_id: string; condition_groups: any[] }[];
+  condition_groups: any[];
+  expressions: any[];
+  escalation_config: {
+    auto_cancel_escalations: boolean;
+    escalation_targets: { escalation_paths?: any; users?: any }[];
+    when_alert_joins_group?: { mode: string; grace_period_seconds?: number };
+  };
+  grouping_config: {
+    default: {
+      enabled: boolean;
+      grouping_keys?: { reference: string }[];
+      window_seconds?: number;
+      window_type?: string;
+    };
+  };
+  incident_config: {
+    enabled: boolean;
+    auto_decline_enabled?: boolean;
+    condition_groups?: any[];
+    template?: any;
+  };
+  message_config: { destinations: any[]; template?: any };
+  owning_team_ids?: string[];
+  version: number;
+  created_at?: string;
+  updated_at?: string;
+}
+
+// ---------- payload ----------
+
+const literalBinding = (template: string) => ({ value: { literal: templateToRichText(template) } });
+
+function templatePayload(t: IncidentTemplate): Props {
+  const b = (x: ParamBinding | undefined) => (x ? { binding: bindingPayload(x) } : undefined);
+  return compact({
+    name: compact({ autogenerated: t.generateTitle, binding: t.title ? literalBinding(t.title) : undefined }),
+    summary:
+      t.description !== undefined || t.generateDescription
+        ? compact({
+            autogenerated: t.generateDescription,
+            binding: t.description ? literalBinding(t.description) : undefined,
+          })
+        : undefined,
+    severity:
+      t.severity &&
+      compact({
+        binding: t.severity.binding && bindingPayload(t.severity.binding),
+        merge_strategy: t.severity.mergeStrategy,
+      }),
+    custom_fields: t.customFields?.map((f) => ({
+      custom_field_id: f.customFieldId,
+      binding: bindingPayload(f.binding),
+      merge_strategy: f.mergeStrategy,
+    })),
+    incident_type: b(t.incidentType),
+    incident_mode: b(t.incidentMode),
+    start_in_triage: b(t.startInTriage),
+    membership_teams: b(t.membershipTeams),
+  });
+}
+
+function targetPayload(t: z.infer<typeof channelTarget> | undefined): Props | undefined {
+  return (
+    t &&
+    compact({
+      binding: bindingPayload(t.binding),
+      channel_visibility: t.channelVisibility,
+      group_alerts_summary: t.groupAlertsSummary,
+    })
+  );
+}
+
+/** The `AlertRoutesCreatePayloadV3` (and, with `version`, the `AlertRoutesUpdatePayloadV3`). */
+export function alertRoutePayload(args: AlertRouteInputs, version?: number): Props {
+  const g = args.groupingConfig;
+  const ic = args.incidentConfig;
+  const jg = args.escalationConfig.whenAlertJoinsGroup;
+  return compact({
+    name: args.name,
+    enabled: args.enabled,
+    is_private: args.isPrivate,
+    alert_sources: args.alertSources.map((s) => ({
+      alert_source_id: s.alertSourceId,
+      condition_groups: conditionGroupsPayload(s.conditionGroups),
+    })),
+    condition_groups: conditionGroupsPayload(args.conditionGroups),
+    expressions: expressionsPayload(args.expressions),
+    escalation_config: compact({
+      auto_cancel_escalations: args.escalationConfig.autoCancelEscalations,
+      escalation_targets: args.escalationConfig.escalationTargets.map((t) =>
+        compact({
+          escalation_paths: t.escalationPaths && bindingPayload(t.escalationPaths),
+          users: t.users && bindingPayload(t.users),
+        }),
+      ),
+      when_alert_joins_group: jg && compact({ mode: jg.mode, grace_period_seconds: jg.gracePeriodSeconds }),
+    }),
+    grouping_config: {
+      default: compact({
+        enabled: g.enabled,
+        grouping_keys: g.groupingKeys?.map((reference) => ({ reference })),
+        window_seconds: g.windowSeconds,
+        window_type: g.windowType,
+      }),
+    },
+    incident_config: ic.enabled
+      ? compact({
+          enabled: true,
+          auto_decline_enabled: ic.autoDeclineEnabled ?? false,
+          condition_groups: ic.conditionGroups && conditionGroupsPayload(ic.conditionGroups),
+          template: ic.template && templatePayload(ic.template),
+        })
+      : { enabled: false },
+    message_config: compact({
+      destinations: args.messageConfig.destinations.map((d) =>
+        compact({
+          condition_groups: conditionGroupsPayload(d.conditionGroups),
+          slack_targets: targetPayload(d.slackTargets),
+          ms_teams_targets: targetPayload(d.msTeamsTargets),
+        }),
+      ),
+      template: args.messageConfig.template && bindingPayload(args.messageConfig.template),
+    }),
+    owning_team_ids: args.owningTeamIds,
+    version,
+  });
+}
+
+// ---------- read-back ----------
+
+/** Rule "rich text vs template": the declared template when the stored document means the same. */
+function templateFromApi(live: any, declared: string | undefined): string | undefined {
+  const literal = live?.binding?.value?.literal;
+  return typeof literal === "string" ? keepDeclaredTemplate(literal, declared) : undefined;
+}
+
+function optBinding(live: any, declared: ParamBinding | undefined): ParamBinding | undefined {
+  return live ? bindingFromApi(live, declared) : undefined;
+}
+
+function templateFromLive(live: any, declared: IncidentTemplate | undefined): IncidentTemplate {
+  const fields: any[] | undefined = live.custom_fields;
+  return compact({
+    title: templateFromApi(live.name, declared?.title),
+    generateTitle: live.name?.autogenerated ?? false,
+    description: templateFromApi(live.summary, declared?.description),
+    generateDescription: live.summary?.autogenerated ?? false,
+    severity: live.severity && {
+      ...compact({ binding: optBinding(live.severity.binding, declared?.severity?.binding) }),
+      mergeStrategy: live.severity.merge_strategy,
+    },
+    customFields: fields?.map((f) => {
+      const mine = declared?.customFields?.find((d) => d.customFieldId === f.custom_field_id);
+      return {
+        customFieldId: f.custom_field_id,
+        binding: bindingFromApi(f.binding, mine?.binding),
+        mergeStrategy: f.merge_strategy,
+      };
+    }),
+    incidentType: optBinding(live.incident_type?.binding, declared?.incidentType),
+    incidentMode: optBinding(live.incident_mode?.binding, declared?.incidentMode),
+    startInTriage: optBinding(live.start_in_triage?.binding, declared?.startInTriage),
+    membershipTeams: optBinding(live.membership_teams?.binding, declared?.membershipTeams),
+  }) as IncidentTemplate;
+}
+
+function targetFromApi(live: any, declared: z.infer<typeof channelTarget> | undefined) {
+  return (
+    live &&
+    compact({
+      binding: bindingFromApi(live.binding, declared?.binding),
+      channelVisibility: live.channel_visibility,
+      groupAlertsSummary: live.group_alerts_summary,
+    })
+  );
+}
+
+/**
+ * Maps the live route to inputs, keeping the declared spelling where the meaning is equal (rules
+ * documented in docs/resources/AlertRoute.md and tested as vectors).
+ */
+export function alertRouteFromApi(
+  live: ApiAlertRouteV3,
+  declared: AlertRouteInputs | undefined,
+): AlertRouteInputs {
+  // Rule "alert sources as a set": matched by id, answered in the declared order.
+  const sources = live.alert_sources.map((s) => {
+    const mine = declared?.alertSources.find((d) => d.alertSourceId === s.alert_source_id);
+    return {
+      alertSourceId: s.alert_source_id,
+      conditionGroups: conditionGroupsFromApi(s.condition_groups, mine?.conditionGroups),
+    };
+  });
+  if (declared) {
+    const order = new Map(declared.alertSources.map((s, i) => [s.alertSourceId, i]));
+    sources.sort((a, b) => (order.get(a.alertSourceId) ?? 1e9) - (order.get(b.alertSourceId) ?? 1e9));
+  }
+  const ec = live.escalation_config;
+  const jg = ec.when_alert_joins_group;
+  const declaredJg = declared?.escalationConfig.whenAlertJoinsGroup;
+  const g = live.grouping_config.default;
+  const ic = live.incident_config;
+  const dic = declared?.incidentConfig;
+  const mc = live.message_config;
+  return {
+    name: live.name,
+    enabled: live.enabled,
+    isPrivate: live.is_private,
+    alertSources: sources,
+    conditionGroups: conditionGroupsFromApi(live.condition_groups, declared?.conditionGroups),
+    expressions: expressionsFromApi(live.expressions, declared?.expressions),
+    escalationConfig: compact({
+      autoCancelEscalations: ec.auto_cancel_escalations,
+      escalationTargets: ec.escalation_targets.map((t, i) => {
+        const mine = declared?.escalationConfig.escalationTargets[i];
+        return compact({
+          escalationPaths: optBinding(t.escalation_paths, mine?.escalationPaths),
+          users: optBinding(t.users, mine?.users),
+        });
+      }),
+      whenAlertJoinsGroup: jg && {
+        mode: jg.mode as (typeof ALERT_ROUTE_JOIN_MODES)[number],
+        // Rule "default grace period": the API answers 0 for an unset grace period.
+        ...(jg.grace_period_seconds === undefined ||
+        (jg.grace_period_seconds === 0 &&
+          declaredJg !== undefined &&
+          declaredJg.gracePeriodSeconds === undefined)
+          ? {}
+          : { gracePeriodSeconds: jg.grace_period_seconds }),
+      },
+    }) as AlertRouteInputs["escalationConfig"],
+    groupingConfig: compact({
+      enabled: g.enabled,
+      // Grouping keys are ordered as written (the API keeps their order).
+      groupingKeys: g.grouping_keys?.map((k) => k.reference),
+      windowSeconds: g.window_seconds,
+      windowType: g.window_type as (typeof ALERT_ROUTE_WINDOW_TYPES)[number] | undefined,
+    }) as AlertRouteInputs["groupingConfig"],
+    incidentConfig: compact({
+      enabled: ic.enabled,
+      // Rule "defaulted when unset": `auto_decline_enabled` is sent as false when unset.
+      autoDeclineEnabled:
+        ic.auto_decline_enabled === false && dic?.autoDeclineEnabled === undefined
+          ? undefined
+          : ic.auto_decline_enabled,
+      // Rule "omitted vs empty list": an unset condition list is answered as [].
+      conditionGroups:
+        ic.condition_groups === undefined
+          ? undefined
+          : omittedWhenEmpty(
+              conditionGroupsFromApi(ic.condition_groups, dic?.conditionGroups),
+              dic?.conditionGroups,
+            ),
+      template: ic.template && templateFromLive(ic.template, dic?.template),
+    }) as AlertRouteInputs["incidentConfig"],
+    messageConfig: compact({
+      destinations: (mc.destinations ?? []).map((d: any, i: number) => {
+        const mine = declared?.messageConfig.destinations[i];
+        return compact({
+          conditionGroups: conditionGroupsFromApi(d.condition_groups, mine?.conditionGroups),
+          slackTargets: targetFromApi(d.slack_targets, mine?.slackTargets),
+          msTeamsTargets: targetFromApi(d.ms_teams_targets, mine?.msTeamsTargets),
+        });
+      }),
+      template: optBinding(mc.template, declared?.messageConfig.template),
+    }) as AlertRouteInputs["messageConfig"],
+    // Rule "unordered sets": owning team ids in the declared order when the members are equal.
+    owningTeamIds: omittedWhenEmpty(
+      keepDeclaredOrder(live.owning_team_ids, declared?.owningTeamIds),
+      declared?.owningTeamIds,
+    ),
+  } as AlertRouteInputs;
+}
+
+// ---------- canonical ----------
+
+const canonBinding = (b: ParamBinding | undefined) => (b ? canonicalBinding(b) : undefined);
+const canonTemplate = (t: string | undefined) => (t === undefined ? undefined : canonicalRichText(t));
+
+/** Canonical form for diffs: every normalisation rule applied to both sides. */
+export function canonicalAlertRoute(args: AlertRouteInputs): Props {
+  const t = args.incidentConfig?.template;
+  const jg = args.escalationConfig?.whenAlertJoinsGroup;
+  return {
+    ...args,
+    alertSources: [...(args.alertSources ?? [])]
+      .map((s) => ({
+        alertSourceId: s.alertSourceId,
+        conditionGroups: canonicalConditionGroups(s.conditionGroups),
+      }))
+      .sort((a, b) => a.alertSourceId.localeCompare(b.alertSourceId)),
+    conditionGroups: canonicalConditionGroups(args.conditionGroups),
+    expressions: canonicalExpressions(args.expressions),
+    escalationConfig: args.escalationConfig && {
+      ...args.escalationConfig,
+      escalationTargets: args.escalationConfig.escalationTargets?.map((x) => ({
+        escalationPaths: canonBinding(x.escalationPaths),
+        users: canonBinding(x.users),
+      })),
+      whenAlertJoinsGroup: jg && {
+        mode: jg.mode,
+        gracePeriodSeconds: jg.gracePeriodSeconds === 0 ? undefined : jg.gracePeriodSeconds,
+      },
+    },
+    incidentConfig: args.incidentConfig && {
+      ...args.incidentConfig,
+      autoDeclineEnabled: args.incidentConfig.enabled
+        ? (args.incidentConfig.autoDeclineEnabled ?? false)
+        : undefined,
+      conditionGroups:
+        args.incidentConfig.conditionGroups && args.incidentConfig.conditionGroups.length > 0
+          ? canonicalConditionGroups(args.incidentConfig.conditionGroups)
+          : undefined,
+      template: t && {
+        ...t,
+        title: canonTemplate(t.title),
+        description: canonTemplate(t.description),
+        severity: t.severity && { ...t.severity, binding: canonBinding(t.severity.binding) },
+        customFields: t.customFields
+          ?.map((f) => ({ ...f, binding: canonicalBinding(f.binding) }))
+          .sort((a, b) => a.customFieldId.localeCompare(b.customFieldId)),
+        incidentType: canonBinding(t.incidentType),
+        incidentMode: canonBinding(t.incidentMode),
+        startInTriage: canonBinding(t.startInTriage),
+        membershipTeams: canonBinding(t.membershipTeams),
+      },
+    },
+    messageConfig: args.messageConfig && {
+      destinations: args.messageConfig.destinations?.map((d) => ({
+        ...d,
+        conditionGroups: canonicalConditionGroups(d.conditionGroups),
+        slackTargets: d.slackTargets && {
+          ...d.slackTargets,
+          binding: canonicalBinding(d.slackTargets.binding),
+        },
+        msTeamsTargets: d.msTeamsTargets && {
+          ...d.msTeamsTargets,
+          binding: canonicalBinding(d.msTeamsTargets.binding),
+        },
+      })),
+      template: canonBinding(args.messageConfig.template),
+    },
+    owningTeamIds:
+      args.owningTeamIds && args.owningTeamIds.length > 0 ? unorderedSet(args.owningTeamIds) : undefined,
+  };
+}
+
+// ---------- cross-field rules ----------
+
+function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const jg = args.escalationConfig.whenAlertJoinsGroup;
+  if (jg?.mode === "on_priority_increase" && jg.gracePeriodSeconds !== undefined) {
+    problems.push({
+      path: ["escalationConfig", "whenAlertJoinsGroup", "gracePeriodSeconds"],
+      message: "only applies when mode is on_each_new_alert; unset it for on_priority_increase",
+    });
+  }
+  args.escalationConfig.escalationTargets.forEach((t, i) => {
+    if (!t.escalationPaths && !t.users) {
+      problems.push({
+        path: ["escalationConfig", "escalationTargets", i],
+        message: "set escalationPaths or users",
+      });
+    }
+  });
+  const g = args.groupingConfig;
+  if (!g.enabled) {
+    for (const key of ["groupingKeys", "windowSeconds", "windowType"] as const) {
+      if (g[key] !== undefined) {
+        problems.push({ path: ["groupingConfig", key], message: "only applies when grouping is enabled" });
+      }
+    }
+  }
+  const ic = args.incidentConfig;
+  if (!ic.enabled) {
+    for (const key of ["autoDeclineEnabled", "conditionGroups", "template"] as const) {
+      if (ic[key] !== undefined) {
+        problems.push({
+          path: ["incidentConfig", key],
+          message: "only applies when incident creation is enabled",
+        });
+      }
+    }
+  } else if (!ic.template) {
+    problems.push({
+      path: ["incidentConfig", "template"],
+      message: "is required when incident creation is enabled",
+    });
+  } else if (ic.template.title === undefined && !ic.template.generateTitle) {
+    problems.push({ path: ["incidentConfig", "template", "title"], message: "set title or generateTitle" });
+  }
+  args.messageConfig.destinations.forEach((d, i) => {
+    if (!d.slackTargets && !d.msTeamsTargets) {
+      problems.push({
+        path: ["messageConfig", "destinations", i],
+        message: "set slackTargets or msTeamsTargets",
+      });
+    }
+  });
+  const ids = new Set<string>();
+  args.alertSources.forEach((s, i) => {
+    if (ids.has(s.alertSourceId)) {
+      problems.push({ path: ["alertSources", i, "alertSourceId"], message: "lists this alert source twice" });
+    }
+    ids.add(s.alertSourceId);
+  });
+  const refs = new Set<string>();
+  args.expressions.forEach((e, i) => {
+    if (refs.has(e.reference)) {
+      problems.push({
+        path: ["expressions", i, "reference"],
+        message: "expression references must be unique",
+      });
+    }
+    refs.add(e.reference);
+  });
+  return problems;
+}
+
+// ---------- API ----------
+
+const BASE = "/v3/alert_routes";
+const routePath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+
+/** Writes to one route run one at a time in this process (the API would 409 the second). */
+export function alertRouteLock(id: string) {
+  return namedMutex(`alert-route:${id}`);
+}
+
+/**
+ * API field paths whose input path differs beyond case: the flattened `grouping_config.default`,
+ * and the template's `name`/`summary` (inputs `title`/`description`).
+ */
+function renameApiField(field: string): string {
+  return field
+    .replace(/^grouping_config\.default(\.|$)/, "grouping_config$1")
+    .replace(/^incident_config\.template\.name(\.binding.*)?$/, "incident_config.template.title")
+    .replace(/^incident_config\.template\.summary(\.binding.*)?$/, "incident_config.template.description");
+}
+
+async function withApiErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 403 && error.details.some((d) => d.code === "api_not_yet_available")) {
+      throw new ApiError(
+        {
+          operation: error.operation,
+          status: error.status,
+          type: error.type,
+          requestId: error.requestId,
+          details: error.details,
+        },
+        `${error.operation}: 403 api_not_yet_available: this account has not been migrated to the v3 alert routes API yet; AlertRoute needs it`,
+      );
+    }
+    if (error.details.some((d) => d.field)) {
+      throw new ApiError({
+        operation: error.operation,
+        status: error.status,
+        type: error.type,
+        requestId: error.requestId,
+        details: error.details.map((d) => (d.field ? { ...d, field: renameApiField(d.field) } : d)),
+        retryAfterSeconds: error.retryAfterSeconds,
+        outcomeUnknown: error.outcomeUnknown,
+      });
+    }
+    throw error;
+  }
+}
+
+async function readRoute(ctx: ApiContext, id: string): Promise<ApiAlertRouteV3 | undefined> {
+  try {
+    return (await ctx.client.get<{ alert_route: ApiAlertRouteV3 }>(routePath(id), "show alert route"))
+      .alert_route;
+  } catch (error) {
+    if (error instanceof ApiError && error.isNotFound) return undefined;
+    throw error;
+  }
+}
+
+/** The inputs part of a prior state (what the state last saw of the live route). */
+function priorInputs(olds: Props): AlertRouteInputs | undefined {
+  const parsed = alertRouteInputs.safeParse(pickInputs(olds));
+  return parsed.success ? parsed.data : undefined;
+}
+
+function pickInputs(props: Props): Props {
+  const out: Props = {};
+  for (const key of Object.keys(alertRouteInputs.shape)) {
+    if (key !== "adoptId" && props[key] !== undefined) out[key] = props[key];
+  }
+  return out;
+}
+
+/** Did someone change the live route since the state last saw it? */
+function changedSince(live: ApiAlertRouteV3, seen: AlertRouteInputs | undefined): boolean {
+  if (!seen) return false;
+  const a = JSON.stringify(sortDeep(canonicalAlertRoute(alertRouteFromApi(live, seen))));
+  const b = JSON.stringify(sortDeep(canonicalAlertRoute(seen)));
+  return a !== b;
+}
+
+function sortDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortDeep);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(
+      Object.keys(v)
+        .filter((k) => (v as Props)[k] !== undefined)
+        .sort()
+        .map((k) => [k, sortDeep((v as Props)[k])]),
+    );
+  }
+  return v;
+}
+
+/** How many 409s an update absorbs (each after a fresh read showing nobody else changed the route). */
+const CONFLICT_RETRIES = 3;
+
+/**
+ * The update with the API's version counter: send the version the state last saw + 1; on 409 read
+ * again and retry with the live version + 1 only when the live route still equals what the state
+ * last saw; otherwise fail and ask for a refresh (someone else's change is never overwritten).
+ */
+export async function updateAlertRouteWithVersion(
+  ctx: ApiContext,
+  id: string,
+  args: AlertRouteInputs,
+  olds: Props,
+): Promise<ApiAlertRouteV3> {
+  let seen = olds[RECOVERED] === true ? undefined : priorInputs(olds);
+  let version: number | undefined = typeof olds.version === "number" ? olds.version : undefined;
+  for (let attempt = 0; ; attempt++) {
+    if (version === undefined) {
+      const live = await readRoute(ctx, id);
+      if (!live) {
+        throw new ApiError({
+          operation: "update alert route",
+          status: 404,
+          type: "not_found",
+          details: [{ code: "not_found", message: `alert route ${id} no longer exists` }],
+        });
+      }
+      if (changedSince(live, seen)) throw staleError(id, live.version, olds.version);
+      version = live.version;
+      seen = undefined; // checked: what we saw is what is live
+    }
+    try {
+      return (
+        await ctx.client.put<{ alert_route: ApiAlertRouteV3 }>(
+          routePath(id),
+          "update alert route",
+          alertRoutePayload(args, version + 1),
+        )
+      ).alert_route;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 409 || attempt >= CONFLICT_RETRIES) throw error;
+      // Stale version: read again (next loop) and decide.
+      seen = seen ?? priorInputs(olds);
+      version = undefined;
+    }
+  }
+}
+
+function staleError(id: string, liveVersion: number, seenVersion: unknown): Error {
+  return new Error(
+    `alert route ${id} was changed outside this stack (live version ${liveVersion}, last seen version ${String(
+      seenVersion ?? "unknown",
+    )}): run \`pulumi refresh\` to see the change, then \`pulumi up\` again; not overwriting it blindly`,
+  );
+}
+
+export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
+  kind: "AlertRoute",
+  title: "alert route",
+  schemaVersion: 1,
+  inputs: alertRouteInputs,
+  validate: validateAlertRoute,
+  replaceOnChanges: [],
+  secretOutputs: [],
+  computedOutputs: ["version", "createdAt", "updatedAt"],
+  idOf: (live) => live.id,
+  toInputs: alertRouteFromApi,
+  canonical: canonicalAlertRoute,
+  computed: (live) => ({ version: live.version, createdAt: live.created_at, updatedAt: live.updated_at }),
+  api: {
+    create: (ctx, args) =>
+      withApiErrors(async () => ({
+        live: (
+          await ctx.client.post<{ alert_route: ApiAlertRouteV3 }>(
+            BASE,
+            "create alert route",
+            alertRoutePayload(args),
+          )
+        ).alert_route,
+      })),
+    read: (ctx, id) => withApiErrors(() => readRoute(ctx, id)),
+    update: (ctx, id, args, olds) =>
+      withApiErrors(() =>
+        alertRouteLock(id).run(async () => ({
+          live: await updateAlertRouteWithVersion(ctx, id, args, olds),
+        })),
+      ),
+    delete: (ctx, id) =>
+      withApiErrors(() =>
+        alertRouteLock(id).run(() => ctx.client.delete(routePath(id), "delete alert route")),
+      ),
+    findCreated: (ctx, args) =>
+      withApiErrors(async () => {
+        const slim = await ctx.client.listAll<{ id: string; name: string }>(
+          BASE,
+          "alert_routes",
+          "list alert routes",
+        );
+        const match = slim.filter((r) => r.name === args.name);
+        return match.length === 1 ? readRoute(ctx, (match[0] as { id: string }).id) : undefined;
+      }),
+  },
+};
+
+export const alertRouteProvider = makeProvider(alertRouteSpec);
+
+/**
+ * An alert route (API v3): which alerts, from which alert sources, escalate to whom, create which
+ * incidents and post to which channels. Updates honour the API's version counter and never overwrite
+ * a change made elsewhere. Adopt an existing route with `adoptId` (its id from `GET /v3/alert_routes`).
+ */
+export interface AlertRoute extends ResourceOutputs<AlertRouteInputs & AlertRouteComputed> {}
+export class AlertRoute extends IncidentResource {
+  constructor(name: string, args: AlertRouteArgs, opts?: pulumi.CustomResourceOptions) {
+    super(alertRouteSpec, name, args, opts);
+  }
+}

@@ -1,0 +1,611 @@
+/**
+ * AlertSource: where alerts come from (`GET/POST /v2/alert_sources`, `GET/PUT/DELETE
+ * /v2/alert_sources/{id}`).
+ *
+ * API version: v2. v2 and v3 coexist and neither is deprecated. v2 is chosen because its `template`
+ * carries the whole alert configuration (title, description, attribute bindings, expressions) in one
+ * write that fully replaces it, so this resource maps to one API call per operation and can never be
+ * left half-applied; v3 moves attribute bindings to a separate sub-resource (each binding its own
+ * write, each bumping the source version) and the official provider still ships it as beta. The cost
+ * of v2 is the lack of `expected_version`: writes are serialised instead (below).
+ *
+ * Writes run under the process-wide "alert-config" lock shared with AlertAttribute: the API keeps one
+ * alert configuration per account and rejects whichever of two parallel writes comes second. The
+ * dynamic-provider host runs every resource of a deployment concurrently in one process, so without
+ * the lock a program with several sources and attributes fails at random.
+ *
+ * Normalisation rules (read-back → declared spelling; each has a test vector):
+ * - "rich text vs template": `template.title` / `template.description` are template strings; the API
+ *   stores rich-text documents (possibly envelope-wrapped by the dashboard). See shared/richText.ts.
+ * - "write-only options": `httpCustomOptions`, `emailOptions` (redactions, transform expression) and
+ *   `autoResolveIncidentAlerts` are never echoed: the declared/prior value is kept (TF #339, #353).
+ * - "unordered sets": `owningTeamIds`, `template.attributes` (keyed by attribute id) and
+ *   `template.expressions` (keyed by reference) compare as sets and read back in the declared order.
+ * - "canonical JSON literals": binding literals compare by meaning (engine.ts).
+ * - "server defaults": heartbeat `failureThreshold` / `gracePeriodSeconds` and a binding's
+ *   `mergeStrategy` are filled in by the server when omitted; they read back as omitted.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { ApiClient } from "../provider/client";
+import { makeProvider } from "../provider/factory";
+import { defineLookup } from "../provider/functions";
+import { compact } from "../provider/naming";
+import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
+import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
+import type { Props, ResourceSpec } from "../provider/spec";
+import { alertConfigLock } from "./alertAttribute";
+import {
+  bindingFromApi,
+  bindingPayload,
+  bindingValue,
+  canonicalBinding,
+  canonicalExpressions,
+  expression,
+  expressionsFromApi,
+  expressionsPayload,
+  paramBinding,
+} from "./shared/engine";
+import {
+  canonicalRichText,
+  keepDeclaredTemplate,
+  templateError,
+  templateToRichText,
+} from "./shared/richText";
+
+export const ALERT_SOURCE_TYPES = [
+  "alertmanager",
+  "app_optics",
+  "azure_monitor",
+  "big_panda",
+  "bugsnag",
+  "checkly",
+  "chronosphere",
+  "cloudflare",
+  "cloudwatch",
+  "coralogix",
+  "cronitor",
+  "crowdstrike_falcon",
+  "dash0",
+  "datadog",
+  "dynatrace",
+  "elasticsearch",
+  "email",
+  "expel",
+  "github_issue",
+  "google_cloud",
+  "grafana",
+  "heartbeat",
+  "honeycomb",
+  "http",
+  "http_custom",
+  "incoming_calls",
+  "jira",
+  "jsm",
+  "monte_carlo",
+  "nagios",
+  "new_relic",
+  "opsgenie",
+  "pager_duty",
+  "panther",
+  "pingdom",
+  "prtg",
+  "runscope",
+  "sentry",
+  "sentry_metric",
+  "service_now",
+  "sns",
+  "splunk",
+  "status_cake",
+  "status_page_views",
+  "sumo_logic",
+  "uptime",
+  "vercel",
+  "wiz",
+  "zendesk",
+] as const;
+
+export const MERGE_STRATEGIES = ["append", "first_wins", "last_wins", "max", "min"] as const;
+export const EMAIL_REDACTIONS = [
+  "credit_card_numbers",
+  "phone_numbers",
+  "us_social_security_numbers",
+] as const;
+
+/** Options that belong to exactly one source type. */
+const OPTIONS_FOR: Record<string, string> = {
+  heartbeatOptions: "heartbeat",
+  emailOptions: "email",
+  httpCustomOptions: "http_custom",
+  jiraOptions: "jira",
+};
+
+/** A template string (`{{ reference }}` placeholders) or a raw rich-text JSON document. */
+const richTextTemplate = z.string().superRefine((value, ctx) => {
+  const problem = templateError(value);
+  if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
+});
+
+const attributeBinding = z.strictObject({
+  /** The alert attribute this binding sets (an `AlertAttribute` id). */
+  alertAttributeId: z.string().min(1, "must not be empty"),
+  /** How the value is set: `value` (one) or `arrayValue` (several; for array attributes). */
+  binding: z
+    .strictObject({
+      /** The single value: a literal or a reference into the alert payload, e.g. `alert.attributes.service`. */
+      value: bindingValue.optional(),
+      /** Several values. */
+      arrayValue: z.array(bindingValue).optional(),
+      /** How the attribute is merged when the alert is updated; the source type's default when unset. */
+      mergeStrategy: z.enum(MERGE_STRATEGIES).optional(),
+    })
+    .refine(
+      (b) => !(b.value !== undefined && b.arrayValue !== undefined),
+      "set value or arrayValue, not both",
+    )
+    .refine((b) => b.value !== undefined || b.arrayValue !== undefined, "set value or arrayValue"),
+});
+
+/** Inputs of an alert source (API v2). */
+export const alertSourceInputs = z.strictObject({
+  /** Unique name of the alert source. */
+  name: z.string().min(1, "must not be empty"),
+  /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
+  sourceType: z.enum(ALERT_SOURCE_TYPES),
+  /** How alerts from this source are built. */
+  template: z.strictObject({
+    /**
+     * Alert title as a template: text with `{{ reference }}` placeholders (filters `| truncate: N`,
+     * `| omit_if_unset`), e.g. `"{{ alert.title }} in {{ alert.attributes.service }}"`. A raw rich-text
+     * JSON document is also accepted and sent as written.
+     */
+    title: richTextTemplate,
+    /** Alert description as a template (same syntax as `title`; a blank line starts a new paragraph). */
+    description: richTextTemplate,
+    /** Attributes set on every alert, each with the binding that computes it. Order does not matter. */
+    attributes: z.array(attributeBinding).default([]),
+    /** Expressions usable in the bindings (`expressions["<reference>"]`). Order does not matter. */
+    expressions: z.array(expression).default([]),
+    /** Whether alerts from this source are private. */
+    isPrivate: z.boolean().default(false),
+    /** Teams that can see private alerts (a binding of team ids). */
+    visibleToTeams: paramBinding.optional(),
+  }),
+  /** For `heartbeat` sources (required there): the ping schedule. */
+  heartbeatOptions: z
+    .strictObject({
+      /** How often a ping is expected, in seconds. */
+      intervalSeconds: z.number().int("must be a whole number").positive(),
+      /** Consecutive missed pings before an alert fires (server default when unset). */
+      failureThreshold: z.number().int("must be a whole number").positive().optional(),
+      /** Seconds after a missed ping before it counts as late; 0 = failing at once (server default when unset). */
+      gracePeriodSeconds: z.number().int("must be a whole number").min(0).optional(),
+    })
+    .optional(),
+  /** For `email` sources (required there). Write-only: never echoed by the API. */
+  emailOptions: z
+    .strictObject({
+      /** PII types redacted from incoming e-mail before storage. */
+      redactions: z.array(z.enum(EMAIL_REDACTIONS)).default([]),
+      /** JavaScript expression turning e-mail fields into alert fields. */
+      transformExpression: z.string().min(1).optional(),
+    })
+    .optional(),
+  /** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+  httpCustomOptions: z
+    .strictObject({
+      /** JSON path of the deduplication key in the payload. */
+      deduplicationKeyPath: z.string().min(1, "must not be empty"),
+      /** JavaScript expression returning an object with every alert field. */
+      transformExpression: z.string().min(1, "must not be empty"),
+    })
+    .optional(),
+  /** For `jira` sources (required there): the projects watched for new issues. */
+  jiraOptions: z
+    .strictObject({
+      /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */
+      projectIds: z.array(z.string().min(1)).min(1, "needs at least one project"),
+    })
+    .optional(),
+  /** Alerts from this source resolve automatically after this many minutes. */
+  autoResolveTimeoutMinutes: z.number().int("must be a whole number").positive().optional(),
+  /** Whether incident alerts auto-resolve with the alert (API default true). Write-only: never echoed. Needs `autoResolveTimeoutMinutes`. */
+  autoResolveIncidentAlerts: z.boolean().optional(),
+  /** Ids of the teams that own this source. Order does not matter. */
+  owningTeamIds: z.array(z.string().min(1)).optional(),
+  /** For `heartbeat` sources: pause monitoring. Write-only (sent on update only; a create is followed by one update). */
+  disabled: z.boolean().optional(),
+  /** Id of an existing alert source to take over instead of creating one (`pulumi import` does not work for dynamic resources). */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type AlertSourceInputs = z.infer<typeof alertSourceInputs>;
+export interface AlertSourceArgs extends ResourceArgs<z.input<typeof alertSourceInputs>> {}
+type AttributeBinding = z.infer<typeof attributeBinding>;
+
+/** Outputs beyond the inputs. */
+export interface AlertSourceComputed {
+  /** Secret token senders must include (query string or `Authorization` header); secret. */
+  secretToken: string | undefined;
+  /** URL alert events are sent to (webhook/HTTP sources). */
+  alertEventsUrl: string | undefined;
+  /** E-mail address of an `email` source. */
+  emailAddress: string | undefined;
+  /** Ping URL of a `heartbeat` source. */
+  pingUrl: string | undefined;
+}
+
+/** AlertSourceV2 (the parts read here). */
+export interface ApiAlertSource {
+  id: string;
+  name: string;
+  source_type: string;
+  template: {
+    title: { literal?: string; reference?: string; label?: string };
+    description: { literal?: string; reference?: string; label?: string };
+    attributes: { alert_attribute_id: string; binding: any }[];
+    expressions: any[];
+    is_private: boolean;
+    visible_to_teams?: any;
+  };
+  heartbeat_options?: {
+    interval_seconds: number;
+    failure_threshold: number;
+    grace_period_seconds: number;
+    ping_url: string;
+  };
+  email_options?: { email_address: string; redactions: string[]; transform_expression?: string };
+  http_custom_options?: { deduplication_key_path: string; transform_expression: string };
+  jira_options?: { project_ids: string[] };
+  auto_resolve_timeout_minutes?: number;
+  auto_resolve_incident_alerts?: boolean;
+  owning_team_ids?: string[];
+  secret_token?: string;
+  alert_events_url?: string;
+}
+
+const path = (id: string) => `/v2/alert_sources/${encodeURIComponent(id)}`;
+
+// ---------- mapping ----------
+
+function attributePayload(a: AttributeBinding): Props {
+  return {
+    alert_attribute_id: a.alertAttributeId,
+    binding: {
+      ...bindingPayload({ value: a.binding.value, arrayValue: a.binding.arrayValue }),
+      ...(a.binding.mergeStrategy ? { merge_strategy: a.binding.mergeStrategy } : {}),
+    },
+  };
+}
+
+/** AlertSourcesCreatePayloadV2 (forCreate) or AlertSourcesUpdatePayloadV2. */
+export function alertSourcePayload(args: AlertSourceInputs, forCreate: boolean): Props {
+  const t = args.template;
+  return compact({
+    name: args.name,
+    ...(forCreate ? { source_type: args.sourceType } : {}),
+    template: compact({
+      title: { literal: templateToRichText(t.title) },
+      description: { literal: templateToRichText(t.description) },
+      attributes: t.attributes.map(attributePayload),
+      expressions: expressionsPayload(t.expressions),
+      is_private: t.isPrivate,
+      visible_to_teams: t.visibleToTeams && bindingPayload(t.visibleToTeams),
+    }),
+    heartbeat_options:
+      args.heartbeatOptions &&
+      compact({
+        interval_seconds: args.heartbeatOptions.intervalSeconds,
+        failure_threshold: args.heartbeatOptions.failureThreshold,
+        grace_period_seconds: args.heartbeatOptions.gracePeriodSeconds,
+      }),
+    email_options:
+      args.emailOptions &&
+      compact({
+        redactions: args.emailOptions.redactions,
+        transform_expression: args.emailOptions.transformExpression,
+      }),
+    http_custom_options: args.httpCustomOptions && {
+      deduplication_key_path: args.httpCustomOptions.deduplicationKeyPath,
+      transform_expression: args.httpCustomOptions.transformExpression,
+    },
+    jira_options: args.jiraOptions && { project_ids: args.jiraOptions.projectIds },
+    auto_resolve_timeout_minutes: args.autoResolveTimeoutMinutes,
+    auto_resolve_incident_alerts: args.autoResolveIncidentAlerts,
+    owning_team_ids: args.owningTeamIds,
+    ...(forCreate ? {} : { disabled: args.disabled }),
+  });
+}
+
+/** A title/description binding read back: a literal through the rich-text rule, a reference as-is. */
+function richTextFromApi(
+  live: { literal?: string; reference?: string },
+  declared: string | undefined,
+): string {
+  if (live.literal !== undefined) return keepDeclaredTemplate(live.literal, declared) ?? "";
+  return live.reference ?? "";
+}
+
+function attributesFromApi(
+  live: ApiAlertSource["template"]["attributes"] | undefined,
+  declared: AttributeBinding[] | undefined,
+): AttributeBinding[] {
+  const list = (live ?? []).map((a) => {
+    const mine = declared?.find((d) => d.alertAttributeId === a.alert_attribute_id);
+    const binding = bindingFromApi(a.binding ?? {}, mine?.binding);
+    // Rule "server defaults": a merge strategy the user left unset reads back as unset.
+    const mergeStrategy =
+      mine && mine.binding.mergeStrategy === undefined ? undefined : a.binding?.merge_strategy;
+    return {
+      alertAttributeId: a.alert_attribute_id,
+      binding: { ...binding, ...(mergeStrategy ? { mergeStrategy } : {}) },
+    } as AttributeBinding;
+  });
+  // Rule "unordered sets": answer in the declared order.
+  if (declared) {
+    const order = new Map(declared.map((d, i) => [d.alertAttributeId, i]));
+    list.sort((a, b) => (order.get(a.alertAttributeId) ?? 1e9) - (order.get(b.alertAttributeId) ?? 1e9));
+  }
+  return list;
+}
+
+export function alertSourceFromApi(
+  live: ApiAlertSource,
+  declared: AlertSourceInputs | undefined,
+): AlertSourceInputs {
+  const t = live.template;
+  const hb = live.heartbeat_options;
+  const dhb = declared?.heartbeatOptions;
+  return {
+    name: live.name,
+    sourceType: live.source_type as AlertSourceInputs["sourceType"],
+    template: {
+      title: richTextFromApi(t.title, declared?.template.title),
+      description: richTextFromApi(t.description, declared?.template.description),
+      attributes: attributesFromApi(t.attributes, declared?.template.attributes),
+      expressions: expressionsFromApi(t.expressions, declared?.template.expressions),
+      isPrivate: t.is_private,
+      ...(t.visible_to_teams
+        ? { visibleToTeams: bindingFromApi(t.visible_to_teams, declared?.template.visibleToTeams) }
+        : {}),
+    },
+    heartbeatOptions: hb && {
+      intervalSeconds: hb.interval_seconds,
+      // Rule "server defaults": what the user left unset reads back as unset.
+      failureThreshold: dhb && dhb.failureThreshold === undefined ? undefined : hb.failure_threshold,
+      gracePeriodSeconds: dhb && dhb.gracePeriodSeconds === undefined ? undefined : hb.grace_period_seconds,
+    },
+    // Rule "write-only options": never echoed, keep the declared/prior value.
+    emailOptions: writeOnly(declared?.emailOptions),
+    httpCustomOptions: writeOnly(declared?.httpCustomOptions),
+    autoResolveIncidentAlerts: writeOnly(declared?.autoResolveIncidentAlerts),
+    disabled: writeOnly(declared?.disabled),
+    jiraOptions: live.jira_options && { projectIds: live.jira_options.project_ids },
+    autoResolveTimeoutMinutes: live.auto_resolve_timeout_minutes,
+    // Rule "unordered sets"; an empty live list reads back as unset when unset was declared.
+    owningTeamIds:
+      declared?.owningTeamIds === undefined && (live.owning_team_ids ?? []).length === 0
+        ? undefined
+        : keepDeclaredOrder(live.owning_team_ids ?? [], declared?.owningTeamIds),
+  };
+}
+
+/** Canonical form for diffs: rich text by meaning, sets sorted, JSON literals by meaning. */
+export function canonicalAlertSource(args: AlertSourceInputs): Props {
+  const t = args.template;
+  return {
+    ...args,
+    template: {
+      ...t,
+      title: canonicalRichText(t.title),
+      description: canonicalRichText(t.description),
+      attributes: [...(t.attributes ?? [])]
+        .sort((a, b) => a.alertAttributeId.localeCompare(b.alertAttributeId))
+        .map((a) => ({
+          alertAttributeId: a.alertAttributeId,
+          binding: {
+            ...canonicalBinding({ value: a.binding.value, arrayValue: a.binding.arrayValue }),
+            mergeStrategy: a.binding.mergeStrategy,
+          },
+        })),
+      expressions: canonicalExpressions(t.expressions),
+      visibleToTeams: t.visibleToTeams && canonicalBinding(t.visibleToTeams),
+    },
+    owningTeamIds: unorderedSet(args.owningTeamIds),
+  };
+}
+
+export function validateAlertSource(
+  args: AlertSourceInputs,
+): Array<{ path: (string | number)[]; message: string }> {
+  const problems: Array<{ path: (string | number)[]; message: string }> = [];
+  for (const [key, type] of Object.entries(OPTIONS_FOR)) {
+    const set = args[key as keyof AlertSourceInputs] !== undefined;
+    if (set && args.sourceType !== type) {
+      problems.push({
+        path: [key],
+        message: `only allowed when sourceType is ${type} (got ${args.sourceType})`,
+      });
+    }
+    // email options are optional for email sources (redactions default to none).
+    if (!set && args.sourceType === type && key !== "emailOptions") {
+      problems.push({ path: [key], message: `required when sourceType is ${type}` });
+    }
+  }
+  if (args.disabled !== undefined && args.sourceType !== "heartbeat") {
+    problems.push({ path: ["disabled"], message: "only heartbeat sources can be disabled" });
+  }
+  if (args.autoResolveIncidentAlerts !== undefined && args.autoResolveTimeoutMinutes === undefined) {
+    problems.push({
+      path: ["autoResolveIncidentAlerts"],
+      message: "only meaningful with autoResolveTimeoutMinutes",
+    });
+  }
+  const seenAttr = new Set<string>();
+  args.template.attributes.forEach((a, i) => {
+    if (seenAttr.has(a.alertAttributeId)) {
+      problems.push({
+        path: ["template", "attributes", i, "alertAttributeId"],
+        message: "attribute bound twice",
+      });
+    }
+    seenAttr.add(a.alertAttributeId);
+  });
+  const seenExpr = new Set<string>();
+  args.template.expressions.forEach((e, i) => {
+    if (seenExpr.has(e.reference)) {
+      problems.push({
+        path: ["template", "expressions", i, "reference"],
+        message: "duplicate expression reference",
+      });
+    }
+    seenExpr.add(e.reference);
+  });
+  return problems;
+}
+
+// ---------- API ----------
+
+async function show(client: ApiClient, id: string): Promise<ApiAlertSource> {
+  return (await client.get<{ alert_source: ApiAlertSource }>(path(id), "show alert source")).alert_source;
+}
+
+async function put(client: ApiClient, id: string, args: AlertSourceInputs): Promise<ApiAlertSource> {
+  return (
+    await client.put<{ alert_source: ApiAlertSource }>(
+      path(id),
+      "update alert source",
+      alertSourcePayload(args, false),
+    )
+  ).alert_source;
+}
+
+export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = {
+  kind: "AlertSource",
+  title: "alert source",
+  schemaVersion: 1,
+  inputs: alertSourceInputs,
+  // source_type is create-only (not in the update payload).
+  replaceOnChanges: ["sourceType"],
+  // Names are unique: the replacement can only be created once the old source is gone.
+  deleteBeforeReplace: true,
+  secretOutputs: ["secretToken"],
+  computedOutputs: ["secretToken", "alertEventsUrl", "emailAddress", "pingUrl"],
+  validate: validateAlertSource,
+  canonical: canonicalAlertSource,
+  idOf: (live) => live.id,
+  toInputs: alertSourceFromApi,
+  computed: (live) => ({
+    secretToken: live.secret_token,
+    alertEventsUrl: live.alert_events_url,
+    emailAddress: live.email_options?.email_address,
+    pingUrl: live.heartbeat_options?.ping_url,
+  }),
+  api: {
+    create: (ctx, args) =>
+      alertConfigLock.run(async () => {
+        const body = await ctx.client.post<{ alert_source: ApiAlertSource }>(
+          "/v2/alert_sources",
+          "create alert source",
+          alertSourcePayload(args, true),
+        );
+        // `disabled` is update-only.
+        if (args.disabled === true) return { live: await put(ctx.client, body.alert_source.id, args) };
+        return { live: body.alert_source };
+      }),
+    async read(ctx, id) {
+      try {
+        return await show(ctx.client, id);
+      } catch (error) {
+        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
+        throw error;
+      }
+    },
+    update: (ctx, id, args) => alertConfigLock.run(async () => ({ live: await put(ctx.client, id, args) })),
+    delete: (ctx, id) => alertConfigLock.run(() => ctx.client.delete(path(id), "delete alert source")),
+    async findCreated(ctx, args) {
+      return (await listAlertSources(ctx.client)).find((s) => s.name === args.name);
+    },
+  },
+};
+
+export const alertSourceProvider = makeProvider(alertSourceSpec);
+
+/**
+ * An alert source (API v2): its type, how alerts are built from what it receives (title,
+ * description, attributes, expressions), per-type options, auto-resolution and owning teams.
+ * `secretToken` is a secret output; `alertEventsUrl`, `emailAddress` and `pingUrl` are outputs.
+ *
+ * Adopt an existing source: set `adoptId` to its id (from `GET /v2/alert_sources` or
+ * `getAlertSources`); the first `pulumi up` takes it over and updates it to the declared configuration.
+ */
+export interface AlertSource extends ResourceOutputs<AlertSourceInputs & AlertSourceComputed> {}
+export class AlertSource extends IncidentResource {
+  constructor(name: string, args: AlertSourceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(alertSourceSpec, name, args, opts);
+  }
+}
+
+// ---------- getAlertSources ----------
+
+async function listAlertSources(client: ApiClient): Promise<ApiAlertSource[]> {
+  const body = await client.get<{ alert_sources: ApiAlertSource[] }>(
+    "/v2/alert_sources",
+    "list alert sources",
+  );
+  return body.alert_sources ?? [];
+}
+
+/** Arguments of `getAlertSources`. */
+export const getAlertSourcesArgs = z.strictObject({
+  /** Only sources of this type (all when unset). */
+  sourceType: z.enum(ALERT_SOURCE_TYPES).optional(),
+});
+export type GetAlertSourcesArgs = z.input<typeof getAlertSourcesArgs>;
+
+/** One alert source of the account (the secret token is not included). */
+export interface GetAlertSourcesItem {
+  /** The source's id: use it in alert routes and as an `adoptId`. */
+  id: string;
+  name: string;
+  sourceType: string;
+  /** URL alert events are sent to, when the source type has one. */
+  alertEventsUrl: string | undefined;
+  /** Ids of the owning teams. */
+  owningTeamIds: string[];
+}
+
+/** The alert sources of the account, optionally of one type. */
+export interface GetAlertSourcesResult {
+  alertSources: GetAlertSourcesItem[];
+}
+
+/** Lists alert sources: `GET /v2/alert_sources` (API v2, unpaginated), filtered by type here. */
+export async function findAlertSources(
+  client: ApiClient,
+  sourceType?: string,
+): Promise<GetAlertSourcesResult> {
+  const all = await listAlertSources(client);
+  return {
+    alertSources: all
+      .filter((s) => sourceType === undefined || s.source_type === sourceType)
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        sourceType: s.source_type,
+        alertEventsUrl: s.alert_events_url,
+        owningTeamIds: s.owning_team_ids ?? [],
+      })),
+  };
+}
+
+const alertSourcesLookup = defineLookup({
+  name: "getAlertSources",
+  args: getAlertSourcesArgs,
+  run: (client, args) => findAlertSources(client, args.sourceType),
+});
+
+/** Lists the account's alert sources, optionally only those of `sourceType`. */
+export const getAlertSources = alertSourcesLookup.get;
+/** `getAlertSources` taking Inputs and answering an Output. */
+export const getAlertSourcesOutput = alertSourcesLookup.getOutput;
