@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { renderAlertRoute } from "../../emulator/families/alertRoutes";
+import * as engineEmulator from "../../emulator/families/shared/engine";
 import { closeAllConnections } from "../../provider/client";
 import { setCredentials } from "../../provider/credentials";
 import { UNKNOWN } from "../../provider/unknowns";
@@ -299,6 +300,45 @@ describe("normalisation rules", () => {
   });
 });
 
+describe("emulator shared engine read-back (emulator/families/shared/engine.ts)", () => {
+  const condition = {
+    subject: "alert.title",
+    operation: "one_of",
+    param_bindings: [{ value: { literal: '{"b":1,"a":"<x>"}' } }],
+  };
+  test("v2 shapes: labelled subject, operation, values; every quirk on by default", () => {
+    const [group] = engineEmulator.renderConditionGroups([{ conditions: [condition] }]);
+    expect(shapeProblems(group, "ConditionGroupV2")).toEqual([]);
+    const c = group.conditions[0];
+    expect(c.subject).toEqual({ reference: "alert.title", label: "Title" });
+    expect(c.operation.value).toBe("contains_one_of");
+    expect(c.param_bindings[0].value.literal).toBe('{"a":"\\u003cx\\u003e","b":1}');
+    expect(c.param_bindings.slice(1)).toEqual([{}, { array_value: [] }]);
+  });
+  test("v3 shapes (no value labels) and quirks can be switched off", () => {
+    const q = { version: "v3", aliasOperations: false, reencodeJson: false, padBindings: false } as const;
+    const [group] = engineEmulator.renderConditionGroups([{ conditions: [condition] }], q);
+    expect(shapeProblems(group, "ConditionGroupV3")).toEqual([]);
+    expect(group.conditions[0].operation.value).toBe("one_of");
+    expect(group.conditions[0].param_bindings).toEqual([{ value: { literal: '{"b":1,"a":"<x>"}' } }]);
+    const exprs = [
+      { label: "A", reference: "a", root_reference: "x", operations: [{ operation_type: "first" }] },
+      { label: "B", reference: "b", root_reference: "y", operations: [{ operation_type: "count" }] },
+    ];
+    const rendered = engineEmulator.renderExpressions(exprs, { version: "v3" });
+    expect(rendered.map((e: any) => e.reference)).toEqual(["b", "a"]);
+    for (const e of rendered) expect(shapeProblems(e, "ExpressionV3")).toEqual([]);
+  });
+  test("behaviour checks name the API field", () => {
+    expect(
+      engineEmulator.conditionGroupProblems(
+        [{ conditions: [{ subject: "", operation: "x", param_bindings: [] }] }],
+        "cg",
+      ),
+    ).toEqual([{ field: "cg.0.conditions.0.subject", message: "must not be empty" }]);
+  });
+});
+
 describe("check", () => {
   let server: RouteServer;
   beforeAll(async () => {
@@ -314,7 +354,7 @@ describe("check", () => {
     const before = server.calls.length;
     const r = await alertRouteProvider.check!({}, raw);
     expect(server.calls.length).toBe(before); // zero API calls
-    return r.failures.map((f) => f.reason);
+    return (r.failures ?? []).map((f) => f.reason);
   };
 
   test.each([

@@ -24,8 +24,13 @@ export interface EngineProblem {
   message: string;
 }
 
-/** Which read-back quirks to reproduce; every one defaults to on. */
+/**
+ * Which read-back quirks to reproduce (every one defaults to on), and which API version's response
+ * shapes to answer with (`v2` default: binding values carry a `label`; `v3` values do not).
+ */
 export interface EngineQuirks {
+  /** Response shapes of this API version: `v2` (default) or `v3`. */
+  version?: "v2" | "v3";
   /** Answer `contains_one_of` for `one_of` and the reverse. */
   aliasOperations?: boolean;
   /** Re-encode JSON literals (sorted keys, HTML-escaped `<`, `>`, `&`). */
@@ -37,6 +42,7 @@ export interface EngineQuirks {
 }
 
 const ON: Required<EngineQuirks> = {
+  version: "v2",
   aliasOperations: true,
   reencodeJson: true,
   padBindings: true,
@@ -93,13 +99,20 @@ export function humanLabel(reference: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** `EngineParamBindingValueV2`: a written value with its `label`; JSON literals re-encoded. */
+/**
+ * `EngineParamBindingValueV2` (with its `label`) or `EngineParamBindingValueV3` (without) for a
+ * written value; JSON literals re-encoded.
+ */
 export function renderBindingValue(v: Json, q?: EngineQuirks): Json {
-  const { reencodeJson: reencode } = quirks(q);
+  const { reencodeJson: reencode, version } = quirks(q);
+  const labelled = version === "v2";
   if (v?.literal !== undefined) {
-    return { literal: reencode ? reencodeJson(String(v.literal)) : v.literal, label: String(v.literal) };
+    const literal = reencode ? reencodeJson(String(v.literal)) : v.literal;
+    return labelled ? { literal, label: String(v.literal) } : { literal };
   }
-  return { reference: v?.reference, label: humanLabel(v?.reference ?? "") };
+  return labelled
+    ? { reference: v?.reference, label: humanLabel(v?.reference ?? "") }
+    : { reference: v?.reference };
 }
 
 /** `EngineParamBindingV2` for one written binding (`value` and/or `array_value`). */
