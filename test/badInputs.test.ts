@@ -4,16 +4,17 @@
  */
 import { setCredentials } from "../provider/credentials";
 import { providers } from "../resources";
+import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
 import type { BadInputCase } from "./corpus/types";
 
-const corpus: BadInputCase[] = [...foundationCases];
+const corpus: BadInputCase[] = [...foundationCases, ...familyCases];
 
 // Any API call would go to this closed port and fail the test loudly.
 beforeAll(() => setCredentials({ apiKey: "corpus", baseUrl: "http://127.0.0.1:9" }));
 
 test("the corpus is large and covers every resource kind it names", () => {
-  expect(corpus.length).toBeGreaterThanOrEqual(30);
+  expect(corpus.length).toBeGreaterThanOrEqual(100);
   for (const c of corpus) expect(Object.keys(providers)).toContain(c.kind);
 });
 
