@@ -1,0 +1,188 @@
+/**
+ * Roles and what they allow. An API key holds account-level roles (`role_names`) and team-level
+ * roles (`team_role_names`, for the teams in `team_ids`). Every route declares whether it reads or
+ * writes; the family's entry in `ROLE_TABLE` says which roles allow that:
+ *
+ * - `global_access` allows everything;
+ * - a role listed under `write` also allows reading;
+ * - `any_key` means any valid key, whatever its roles (identity, users, teams).
+ *
+ * Team roles count where a family lists them (`teamRead` / `teamWrite`); which of the family's
+ * records such a key may then touch is the family's business (API keys: only keys of its teams).
+ *
+ * | family                      | read (besides the write roles)                    | write                                   |
+ * |-----------------------------|---------------------------------------------------|-----------------------------------------|
+ * | custom_fields               | viewer                                            | manage_settings                         |
+ * | custom_field_options        | viewer                                            | manage_settings                         |
+ * | api_keys                    | –                                                 | api_keys_manage (account or team)       |
+ * | identity, users, teams      | any valid key                                     | –                                       |
+ * | alert_sources/attributes/routes | viewer                                        | manage_settings                         |
+ * | escalation_paths            | viewer, on_call_viewer                            | on_call_editor (account or team)        |
+ * | schedules (+ sync, rotations)| viewer, on_call_viewer, schedules_reader (+team) | schedules_editor, on_call_editor (+team)|
+ * | workflows                   | viewer, workflows_viewer                          | workflows_editor, private_workflows_editor (+team) |
+ * | catalog_*                   | viewer, catalog_viewer                            | catalog_editor (account or team)        |
+ * | severities, incident_roles, incident_statuses, incident_types, maintenance_windows | viewer | manage_settings |
+ * | secrets                     | secrets_use (+team)                               | secrets_manage (account or team)        |
+ */
+
+/** Which roles allow a family's reads and writes. */
+export interface FamilyRoles {
+  /** Account roles that allow reading (the write roles do too). `"any_key"`: every valid key. */
+  read: readonly string[] | "any_key";
+  /** Account roles that allow writing. */
+  write: readonly string[];
+  /** Team roles that allow reading (the team write roles do too). */
+  teamRead?: readonly string[];
+  /** Team roles that allow writing. */
+  teamWrite?: readonly string[];
+}
+
+const config = (extraRead: string[] = []): FamilyRoles => ({
+  read: ["viewer", ...extraRead],
+  write: ["manage_settings"],
+});
+
+/** The role table, by family name (the `name` of a family module). */
+export const ROLE_TABLE: Record<string, FamilyRoles> = {
+  custom_fields: config(),
+  custom_field_options: config(),
+  api_keys: { read: [], write: ["api_keys_manage"], teamWrite: ["api_keys_manage"] },
+  identity: { read: "any_key", write: [] },
+  users: { read: "any_key", write: [] },
+  teams: { read: "any_key", write: [] },
+  // Families implemented later follow the same table.
+  alert_sources: config(),
+  alert_source_attributes: config(),
+  alert_attributes: config(),
+  alert_routes: config(),
+  escalation_paths: {
+    read: ["viewer", "on_call_viewer"],
+    write: ["on_call_editor"],
+    teamWrite: ["on_call_editor"],
+  },
+  schedules: {
+    read: ["viewer", "on_call_viewer", "schedules_reader"],
+    write: ["schedules_editor", "on_call_editor"],
+    teamRead: ["schedules_reader"],
+    teamWrite: ["schedules_editor", "on_call_editor"],
+  },
+  workflows: {
+    read: ["viewer", "workflows_viewer"],
+    write: ["workflows_editor", "private_workflows_editor"],
+    teamWrite: ["workflows_editor", "private_workflows_editor"],
+  },
+  catalog_types: {
+    read: ["viewer", "catalog_viewer"],
+    write: ["catalog_editor"],
+    teamWrite: ["catalog_editor"],
+  },
+  catalog_entries: {
+    read: ["viewer", "catalog_viewer"],
+    write: ["catalog_editor"],
+    teamWrite: ["catalog_editor"],
+  },
+  severities: config(),
+  incident_roles: config(),
+  incident_statuses: config(),
+  incident_types: config(),
+  maintenance_windows: config(),
+  secrets: {
+    read: ["secrets_use"],
+    write: ["secrets_manage"],
+    teamRead: ["secrets_use"],
+    teamWrite: ["secrets_manage"],
+  },
+};
+ROLE_TABLE.schedule_rotations = ROLE_TABLE.schedules!;
+ROLE_TABLE.schedule_sync_targets = ROLE_TABLE.schedules!;
+ROLE_TABLE.schedule_sync_rules = ROLE_TABLE.schedules!;
+
+/** Human descriptions of the account-level roles (`APIKeyRoleV1.description`). */
+export const ROLE_DESCRIPTIONS: Record<string, string> = {
+  act_on_behalf_of_users: "Act on behalf of users, e.g. when creating incidents",
+  api_keys_manage: "Create, edit, rotate and delete API keys",
+  call_transcripts_viewer: "View call transcripts",
+  catalog_editor: "Edit catalog types and entries",
+  catalog_viewer: "View catalog types and entries",
+  escalation_creator: "Create escalations",
+  global_access: "Full access to every API endpoint",
+  incident_creator: "Create incidents",
+  incident_editor: "Edit incidents",
+  incident_memberships_editor: "Manage memberships of private incidents",
+  incident_workload_private_viewer: "View incident workload, including private incidents",
+  incident_workload_viewer: "View incident workload",
+  investigation_download: "Download investigation data",
+  manage_settings: "Manage the organisation's settings (custom fields, alerts, severities, …)",
+  notification_methods_manage: "Manage users' notification methods",
+  notification_methods_unredacted_viewer: "View users' notification methods unredacted",
+  on_call_editor: "Edit on-call configuration (schedules, escalation paths)",
+  on_call_viewer: "View on-call configuration",
+  post_incident_flow_opt_out: "Opt incidents out of the post-incident flow",
+  postmortems_manage: "Manage post-mortem documents",
+  private_escalation_workflows_editor: "Edit workflows that escalate from private incidents",
+  private_workflows_editor: "Edit workflows that run on private incidents",
+  schedule_overrides_editor: "Create and edit schedule overrides",
+  schedules_editor: "Create and edit schedules",
+  schedules_reader: "View schedules",
+  secrets_manage: "Create, edit, rotate and delete secrets",
+  secrets_use: "Use secrets in workflows",
+  security_settings_editor: "Edit security settings",
+  status_page_publisher: "Publish to status pages",
+  team_memberships_manage: "Manage team memberships",
+  viewer: "View data like public incidents and follow-ups",
+  workflows_editor: "Create and edit workflows",
+  workflows_viewer: "View workflows",
+};
+
+/** Human descriptions of the team-level roles (`APIKeyTeamRoleV1.description`). */
+export const TEAM_ROLE_DESCRIPTIONS: Record<string, string> = {
+  api_keys_manage: "Create, edit, rotate and delete API keys of the key's teams",
+  catalog_editor: "Edit catalog entries owned by the key's teams",
+  escalation_creator: "Create escalations for the key's teams",
+  on_call_editor: "Edit on-call configuration owned by the key's teams",
+  private_workflows_editor: "Edit private workflows owned by the key's teams",
+  schedule_overrides_editor: "Edit overrides of schedules owned by the key's teams",
+  schedules_editor: "Edit schedules owned by the key's teams",
+  schedules_reader: "View schedules owned by the key's teams",
+  secrets_manage: "Manage secrets owned by the key's teams",
+  secrets_use: "Use secrets owned by the key's teams",
+  workflows_editor: "Edit workflows owned by the key's teams",
+};
+
+/** What the pipeline knows about the calling key. */
+export interface Caller {
+  keyId: string;
+  name: string;
+  roles: ReadonlySet<string>;
+  teamRoles: ReadonlySet<string>;
+  teamIds: readonly string[];
+}
+
+export type Access = "read" | "write" | "any_key";
+
+/** True when the caller may perform `access` on a family with these roles. */
+export function allows(caller: Caller, roles: FamilyRoles | undefined, access: Access): boolean {
+  if (access === "any_key") return true;
+  if (caller.roles.has("global_access")) return true;
+  if (!roles) return false;
+  const write = roles.write;
+  const teamWrite = roles.teamWrite ?? [];
+  if (access === "write") {
+    return write.some((r) => caller.roles.has(r)) || teamWrite.some((r) => caller.teamRoles.has(r));
+  }
+  if (roles.read === "any_key") return true;
+  return (
+    [...roles.read, ...write].some((r) => caller.roles.has(r)) ||
+    [...(roles.teamRead ?? []), ...teamWrite].some((r) => caller.teamRoles.has(r))
+  );
+}
+
+/** The roles that would allow `access`, for 403 messages. */
+export function rolesAllowing(roles: FamilyRoles | undefined, access: Access): string[] {
+  if (!roles || access === "any_key") return ["global_access"];
+  const account =
+    access === "write" || roles.read === "any_key" ? roles.write : [...roles.read, ...roles.write];
+  const team =
+    access === "write" ? (roles.teamWrite ?? []) : [...(roles.teamRead ?? []), ...(roles.teamWrite ?? [])];
+  return ["global_access", ...new Set(account), ...[...new Set(team)].map((r) => `${r} (team)`)];
+}

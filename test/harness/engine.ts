@@ -1,0 +1,862 @@
+/**
+ * The engine half of the harness (runs inside the runner child process): a resource monitor object
+ * for the SDK's mock machinery (`settings.setMockOptions`) that turns each RegisterResource of a
+ * dynamic resource into the engine's steps against the real dynamic-provider host, the refresh
+ * pass, the final deletes (dependents first) and the state snapshot.
+ *
+ * Engine behaviour reproduced (pkg/resource/deploy + pkg/resource/plugin/provider_plugin.go):
+ * Check(old inputs, news) → Diff(id, old inputs, old outputs, checked) → same / update / replace
+ * (create-then-delete, the old copy deleted with the final deletes; delete-then-create when the diff
+ * or the resource option asks) / create; DIFF_UNKNOWN falls back to comparing inputs; replaceOnChanges
+ * and ignoreChanges (top-level paths); a resource with init errors is updated even with no diff;
+ * preview: no Create/Update/Delete, create/update answer the checked inputs (the host does not
+ * support provider previews), unknowns as the sentinel; acceptSecrets=false: secrets stripped from
+ * every request and copied back (annotateSecrets) + additionalSecretOutputs; ErrorResourceInitFailed
+ * recorded as a half-created resource; stop starting steps after an error (unless continueOnError)
+ * and skip the deletes; state written after every step.
+ */
+import type { ProviderError, ProviderHost, Sdk } from "./host";
+import { type Crypter, type LoadedState, type ResourceState, saveState } from "./state";
+import type { HarnessError, Operation, Step, StepOp } from "./types";
+import {
+  annotateSecrets,
+  changedKeys,
+  clone,
+  forProvider,
+  markSecretOutputs,
+  structSafe,
+  type WireMap,
+} from "./wire";
+
+export interface EngineOptions {
+  operation: Operation;
+  project: string;
+  stack: string;
+  config: Record<string, string>;
+  stateFile: string;
+  refresh: boolean;
+  continueOnError: boolean;
+}
+
+interface Registration {
+  urn: string;
+  type: string;
+  name: string;
+  parent?: string;
+  custom: boolean;
+  inputs: WireMap;
+  dependencies: string[];
+  propertyDependencies: Record<string, string[]>;
+  protect: boolean;
+  deleteBeforeReplace: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  additionalSecretOutputs: string[];
+  retainOnDelete: boolean;
+  importId: string;
+  acceptSecrets: boolean;
+}
+
+/** An error already reported in `errors`: the SDK gets it as the RegisterResource failure. */
+class StepFailed extends Error {}
+
+const STACK_TYPE = "pulumi:pulumi:Stack";
+const isDynamic = (type: string) => type.startsWith("pulumi-nodejs:dynamic");
+const unique = (xs: string[]) => [...new Set(xs.filter(Boolean))];
+
+export class Engine {
+  readonly steps: Step[] = [];
+  readonly errors: HarnessError[] = [];
+  readonly warnings: string[] = [];
+  readonly timings: Record<string, number> = {};
+  stackOutputs: WireMap | undefined;
+  readonly preview: boolean;
+
+  /** Old state entries still live (not replaced copies), by URN. */
+  private readonly olds = new Map<string, ResourceState>();
+  /** Old copies awaiting deletion (replaced create-before-delete, or left by an earlier run). */
+  private pendingDeletes: ResourceState[] = [];
+  /** Resources registered by this run, in registration order. */
+  private readonly news = new Map<string, ResourceState>();
+  private readonly seen = new Set<string>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private hostPromise?: Promise<ProviderHost>;
+  /** Registrations wait for this (the refresh of `up --refresh` runs while the program loads). */
+  private gate: Promise<unknown> = Promise.resolve();
+  private host?: ProviderHost;
+  private failed = false;
+  readonly providerRef: string;
+
+  constructor(
+    private readonly sdk: Sdk,
+    private readonly opts: EngineOptions,
+    loaded: LoadedState,
+    private readonly crypter: Crypter,
+    private readonly t0: number,
+  ) {
+    this.preview = opts.operation === "preview";
+    for (const r of loaded.resources) {
+      if (r.delete) this.pendingDeletes.push(r);
+      else this.olds.set(r.urn, r);
+    }
+    this.providerRef = `urn:pulumi:${opts.stack}::${opts.project}::pulumi:providers:pulumi-nodejs::default`;
+  }
+
+  private now(): number {
+    return Date.now() - this.t0;
+  }
+
+  get ok(): boolean {
+    return this.errors.length === 0;
+  }
+
+  // ---------------------------------------------------------------- provider host
+
+  /** Starts the host (once) and configures it with the whole stack config. */
+  startHost(start: () => Promise<ProviderHost>): void {
+    if (this.hostPromise) return;
+    const began = this.now();
+    this.hostPromise = (async () => {
+      const host = await start();
+      this.host = host;
+      this.timings.hostStartMs = host.startMs;
+      await host.getPluginInfo().catch(() => undefined);
+      await host.configure(this.opts.config);
+      this.timings.hostReadyAtMs = this.now();
+      this.timings.hostReadyMs = this.now() - began;
+      return host;
+    })();
+    // Reported when first needed.
+    this.hostPromise.catch(() => undefined);
+  }
+
+  private async provider(reg?: { urn: string; name: string; type: string }): Promise<ProviderHost> {
+    if (!this.hostPromise) throw new Error("harness: provider host not started");
+    try {
+      return await this.hostPromise;
+    } catch (e) {
+      const message = `configuring the dynamic-provider host failed: ${(e as Error).message}`;
+      if (!this.errors.some((x) => x.op === "configure")) {
+        this.errors.push({ kind: "provider", op: "configure", message, ...this.who(reg) });
+      }
+      throw new StepFailed(message);
+    }
+  }
+
+  hostLog(): string {
+    return this.host?.log.join("") ?? "";
+  }
+
+  hostPid(): number | undefined {
+    return this.host?.pid;
+  }
+
+  killHost(): void {
+    this.host?.kill();
+  }
+
+  // ---------------------------------------------------------------- state
+
+  private stateResources(): ResourceState[] {
+    const out: ResourceState[] = [...this.news.values()];
+    for (const [urn, r] of this.olds) if (!this.news.has(urn)) out.push(r);
+    out.push(...this.pendingDeletes);
+    return out;
+  }
+
+  /** Snapshot after every step (never in preview). */
+  persist(): void {
+    if (this.preview) return;
+    saveState(
+      this.opts.stateFile,
+      { project: this.opts.project, stack: this.opts.stack, resources: this.stateResources() },
+      this.crypter,
+    );
+  }
+
+  // ---------------------------------------------------------------- reporting
+
+  private who(r?: { urn: string; name: string; type: string }) {
+    return r ? { urn: r.urn, name: r.name, type: r.type } : {};
+  }
+
+  private step(
+    r: { urn: string; name: string; type: string },
+    op: StepOp,
+    phase: Step["phase"],
+    startMs: number,
+    extra: Partial<Step> = {},
+  ): Step {
+    const s: Step = {
+      urn: r.urn,
+      name: r.name,
+      type: r.type,
+      op,
+      phase,
+      ...extra,
+      startMs,
+      endMs: this.now(),
+    };
+    this.steps.push(s);
+    return s;
+  }
+
+  private providerFailure(
+    r: { urn: string; name: string; type: string },
+    op: string,
+    e: unknown,
+  ): StepFailed {
+    if (e instanceof StepFailed) return e;
+    const pe = e as ProviderError;
+    const message = `${r.type} resource '${r.name}': ${op} failed: ${pe?.message ?? String(e)}`;
+    const err: HarnessError = { kind: "provider", op, message, ...this.who(r) };
+    if (pe?.initFailed) {
+      err.id = pe.initFailed.id;
+      err.reasons = pe.initFailed.reasons;
+    }
+    this.errors.push(err);
+    this.failed = true;
+    return new StepFailed(message);
+  }
+
+  private engineFailure(
+    r: { urn: string; name: string; type: string } | undefined,
+    message: string,
+  ): StepFailed {
+    this.errors.push({ kind: "engine", message, ...this.who(r) });
+    this.failed = true;
+    return new StepFailed(message);
+  }
+
+  /** Errors the program raised itself (not the echo of a failed step). */
+  programFailure(e: unknown): void {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/failed to (register new|read) resource|Resource monitor is terminating/.test(message)) return;
+    if (e instanceof StepFailed) return;
+    const text = `the program failed: ${message}`;
+    if (this.errors.some((x) => x.kind === "program" && x.message === text)) return;
+    this.errors.push({ kind: "program", message: text, detail: e instanceof Error ? e.stack : undefined });
+    this.failed = true;
+  }
+
+  // ---------------------------------------------------------------- the resource monitor
+
+  urnFor(type: string, name: string, parent?: string): string {
+    let qualified = type;
+    if (parent) {
+      const parentType = parent.split("::")[2];
+      if (parentType && parentType !== STACK_TYPE) qualified = `${parentType}$${type}`;
+    }
+    return `urn:pulumi:${this.opts.stack}::${this.opts.project}::${qualified}::${name}`;
+  }
+
+  /** The object handed to `settings.setMockOptions`: the SDK calls it as it calls the engine's monitor. */
+  monitor(): Record<string, unknown> {
+    const sdk = this.sdk;
+    const track = <T>(p: Promise<T>, cb: (err: any, resp?: any) => void, ok: (v: T) => any) => {
+      const done = p.then(
+        (v) => cb(null, ok(v)),
+        (e) => cb(Object.assign(new Error(e instanceof Error ? e.message : String(e)), { code: 2 })),
+      );
+      this.inflight.add(done);
+      done.finally(() => this.inflight.delete(done));
+    };
+    const features: Record<string, boolean> = {
+      secrets: true,
+      resourceReferences: true,
+      outputValues: false,
+      deletedWith: false,
+      replaceWith: false,
+      aliasSpecs: true,
+      transforms: false,
+      invokeTransforms: false,
+      parameterization: false,
+      resourceHooks: false,
+      errorHooks: false,
+    };
+    return {
+      supportsFeature: (req: any, cb: any) => {
+        const resp = new sdk.resproto.SupportsFeatureResponse();
+        resp.setHassupport(features[req.getId()] === true);
+        cb(null, resp);
+      },
+      registerResource: (req: any, cb: any) =>
+        track(this.onRegister(req), cb, ({ urn, id, outputs }) => {
+          const resp = new sdk.resproto.RegisterResourceResponse();
+          resp.setUrn(urn);
+          resp.setId(id);
+          resp.setObject(sdk.structproto.Struct.fromJavaScript(structSafe(outputs)));
+          resp.setResult(sdk.resproto.Result.SUCCESS);
+          return resp;
+        }),
+      readResource: (req: any, cb: any) =>
+        track(this.onRead(req), cb, ({ urn, outputs }) => {
+          const resp = new sdk.resproto.ReadResourceResponse();
+          resp.setUrn(urn);
+          resp.setProperties(sdk.structproto.Struct.fromJavaScript(structSafe(outputs)));
+          return resp;
+        }),
+      registerResourceOutputs: (req: any, cb: any) => {
+        const urn = req.getUrn();
+        const outputs = req.getOutputs()?.toJavaScript() ?? {};
+        const r = this.news.get(urn);
+        if (r) r.outputs = outputs;
+        if (urn === this.urnFor(STACK_TYPE, `${this.opts.project}-${this.opts.stack}`)) {
+          this.stackOutputs = outputs;
+        }
+        cb(null, new sdk.emptyproto.Empty());
+      },
+      invoke: (req: any, cb: any) =>
+        cb(Object.assign(new Error(`invoke ${req.getTok()} is not supported by the harness`), { code: 12 })),
+      call: (req: any, cb: any) =>
+        cb(Object.assign(new Error(`call ${req.getTok()} is not supported by the harness`), { code: 12 })),
+      registerPackage: (_req: any, cb: any) => {
+        const resp = new sdk.resproto.RegisterPackageResponse();
+        resp.setRef("harness-package");
+        cb(null, resp);
+      },
+      signalAndWaitForShutdown: (_req: any, cb: any) => cb(null, new sdk.emptyproto.Empty()),
+      close: () => undefined,
+    };
+  }
+
+  /** Registrations are processed only after `p` settles (e.g. the refresh pass of `up --refresh`). */
+  holdRegistrationsUntil(p: Promise<unknown>): void {
+    this.gate = p.catch(() => undefined);
+  }
+
+  /** Waits for every RegisterResource/ReadResource still being processed. */
+  async drain(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+
+  private registration(req: any): Registration {
+    const type: string = req.getType();
+    const name: string = req.getName();
+    const parent: string | undefined = req.getParent() || undefined;
+    const propertyDependencies: Record<string, string[]> = {};
+    req.getPropertydependenciesMap().forEach((v: any, k: string) => {
+      propertyDependencies[k] = v.getUrnsList();
+    });
+    return {
+      urn: this.urnFor(type, name, parent),
+      type,
+      name,
+      parent,
+      custom: req.getCustom(),
+      inputs: req.getObject()?.toJavaScript() ?? {},
+      dependencies: unique(req.getDependenciesList()),
+      propertyDependencies,
+      protect: req.getProtect() === true,
+      deleteBeforeReplace: req.getDeletebeforereplace() === true,
+      ignoreChanges: req.getIgnorechangesList(),
+      replaceOnChanges: req.getReplaceonchangesList(),
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      retainOnDelete: req.getRetainondelete() === true,
+      importId: req.getImportid(),
+      acceptSecrets: req.getAcceptsecrets(),
+    };
+  }
+
+  private newState(
+    reg: Registration,
+    id: string | undefined,
+    inputs: WireMap,
+    outputs: WireMap,
+  ): ResourceState {
+    const old = this.olds.get(reg.urn);
+    const now = new Date().toISOString();
+    const r: ResourceState = {
+      urn: reg.urn,
+      type: reg.type,
+      name: reg.name,
+      custom: reg.custom,
+      id,
+      parent: reg.parent,
+      inputs,
+      outputs,
+      dependencies: reg.dependencies,
+      propertyDependencies: reg.propertyDependencies,
+      created: old?.created ?? now,
+      modified: now,
+    };
+    if (reg.custom) r.provider = this.providerRef;
+    if (reg.additionalSecretOutputs.length) r.additionalSecretOutputs = reg.additionalSecretOutputs;
+    if (reg.protect) r.protect = true;
+    if (reg.retainOnDelete) r.retainOnDelete = true;
+    return r;
+  }
+
+  private forProgram(reg: Registration, outputs: WireMap): WireMap {
+    const out = clone(outputs);
+    markSecretOutputs(out, reg.additionalSecretOutputs);
+    return reg.acceptSecrets ? out : forProvider(out);
+  }
+
+  private async onRegister(req: any): Promise<{ urn: string; id: string; outputs: WireMap }> {
+    await this.gate;
+    const reg = this.registration(req);
+    if (this.seen.has(reg.urn)) {
+      throw this.engineFailure(reg, `Duplicate resource URN '${reg.urn}'; try giving it a unique name`);
+    }
+    this.seen.add(reg.urn);
+    if (!reg.custom) {
+      // Components (and the stack) have no provider: recorded as registered, outputs come later.
+      const old = this.olds.get(reg.urn);
+      this.news.set(reg.urn, this.newState(reg, undefined, reg.inputs, old?.outputs ?? {}));
+      return { urn: reg.urn, id: "", outputs: {} };
+    }
+    if (this.failed && !this.opts.continueOnError) {
+      // The engine stops starting steps after an error; the old state entry stays as it is.
+      throw new StepFailed(`the update was stopped after an earlier error (${reg.name} not processed)`);
+    }
+    if (!isDynamic(reg.type)) {
+      throw this.engineFailure(
+        reg,
+        `${reg.type} resource '${reg.name}': the harness drives only dynamic resources (pulumi-nodejs:dynamic*)`,
+      );
+    }
+    if (reg.importId) {
+      throw this.engineFailure(
+        reg,
+        `${reg.type} resource '${reg.name}': import is not supported for dynamic resources (pulumi/pulumi#16175)`,
+      );
+    }
+    const { id, outputs } = await this.stepCustom(reg);
+    return { urn: reg.urn, id, outputs: this.forProgram(reg, outputs) };
+  }
+
+  private async stepCustom(reg: Registration): Promise<{ id: string; outputs: WireMap }> {
+    const start = this.now();
+    const old = this.olds.get(reg.urn);
+    const news = old ? applyIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges) : reg.inputs;
+    const host = await this.provider(reg);
+
+    let checked: WireMap;
+    try {
+      const r = await host.check(reg.urn, old ? forProvider(old.inputs) : {}, forProvider(news));
+      if (r.failures.length) {
+        for (const f of r.failures) {
+          const where = f.property ? `: property ${f.property}` : "";
+          this.errors.push({
+            kind: "check",
+            op: "check",
+            message: `${reg.type} resource '${reg.name}'${where} has a problem: ${f.reason}`,
+            property: f.property,
+            reason: f.reason,
+            ...this.who(reg),
+          });
+        }
+        this.failed = true;
+        throw new StepFailed(`${reg.type} resource '${reg.name}' has check failures`);
+      }
+      checked = r.inputs;
+      annotateSecrets(checked, news);
+    } catch (e) {
+      throw this.providerFailure(reg, "check", e);
+    }
+
+    if (!old) return this.create(reg, checked, start);
+    if (!old.id) throw this.engineFailure(reg, `${reg.urn} has no id in the state`);
+
+    let diff: Awaited<ReturnType<ProviderHost["diff"]>>;
+    try {
+      diff = await host.diff(
+        reg.urn,
+        old.id,
+        forProvider(old.inputs),
+        forProvider(old.outputs),
+        forProvider(checked),
+        reg.ignoreChanges,
+      );
+    } catch (e) {
+      throw this.providerFailure(reg, "diff", e);
+    }
+    const inputChanges = changedKeys(old.inputs, checked);
+    let changes = diff.changes;
+    if (changes === "unknown") changes = inputChanges.length ? "some" : "none";
+    const keys = diff.diffs.length ? [...diff.diffs].sort() : inputChanges;
+    const replaces = [...diff.replaces];
+    if (changes === "some") {
+      for (const k of keys)
+        if (matchesAny(k, reg.replaceOnChanges) && !replaces.includes(k)) replaces.push(k);
+    }
+
+    if (changes === "none" && !old.initErrors?.length) {
+      this.news.set(reg.urn, this.newState(reg, old.id, checked, old.outputs));
+      this.persist();
+      this.step(reg, "same", "update", start, { id: old.id });
+      return { id: old.id, outputs: old.outputs };
+    }
+    if (changes === "some" && replaces.length) {
+      return this.replace(reg, old, checked, keys, replaces.sort(), diff.deleteBeforeReplace, start);
+    }
+    return this.update(reg, old, checked, keys, start);
+  }
+
+  private finishOutputs(reg: Registration, props: WireMap, inputs: WireMap): WireMap {
+    annotateSecrets(props, inputs);
+    markSecretOutputs(props, reg.additionalSecretOutputs);
+    return props;
+  }
+
+  private async create(
+    reg: Registration,
+    checked: WireMap,
+    start: number,
+    op: StepOp = "create",
+    extra: Partial<Step> = {},
+  ): Promise<{ id: string; outputs: WireMap }> {
+    if (this.preview) {
+      // The host does not support provider previews: the engine hands back the inputs as the state.
+      this.step(reg, op, "update", start, { ...extra, id: "" });
+      return { id: "", outputs: clone(checked) };
+    }
+    const host = await this.provider(reg);
+    try {
+      const r = await host.create(reg.urn, forProvider(checked));
+      if (!r.id) {
+        throw new Error(
+          `plugin for package 'pulumi-nodejs' returned empty resource.ID from create '${reg.urn}'`,
+        );
+      }
+      const outputs = this.finishOutputs(reg, r.properties, checked);
+      this.news.set(reg.urn, this.newState(reg, r.id, checked, outputs));
+      this.persist();
+      this.step(reg, op, "update", start, { ...extra, id: r.id });
+      return { id: r.id, outputs };
+    } catch (e) {
+      const pe = e as ProviderError;
+      if (pe?.initFailed?.id) {
+        // Created but failed to initialise: recorded as the engine records a half-created resource.
+        const outputs = this.finishOutputs(reg, pe.initFailed.properties, checked);
+        const state = this.newState(reg, pe.initFailed.id, checked, outputs);
+        state.initErrors = pe.initFailed.reasons.length ? pe.initFailed.reasons : [pe.message];
+        this.news.set(reg.urn, state);
+        this.persist();
+      }
+      const failure = this.providerFailure(reg, "create", e);
+      this.step(reg, op, "update", start, {
+        ...extra,
+        id: pe?.initFailed?.id,
+        failed: true,
+        error: failure.message,
+      });
+      throw failure;
+    }
+  }
+
+  private async update(
+    reg: Registration,
+    old: ResourceState,
+    checked: WireMap,
+    keys: string[],
+    start: number,
+  ): Promise<{ id: string; outputs: WireMap }> {
+    const id = old.id!;
+    if (this.preview) {
+      this.step(reg, "update", "update", start, { id, changedKeys: keys });
+      return { id, outputs: clone(checked) };
+    }
+    const host = await this.provider(reg);
+    try {
+      const props = await host.update(
+        reg.urn,
+        id,
+        forProvider(old.inputs),
+        forProvider(old.outputs),
+        forProvider(checked),
+        reg.ignoreChanges,
+      );
+      const outputs = this.finishOutputs(reg, props, checked);
+      this.news.set(reg.urn, this.newState(reg, id, checked, outputs));
+      this.persist();
+      this.step(reg, "update", "update", start, { id, changedKeys: keys });
+      return { id, outputs };
+    } catch (e) {
+      const pe = e as ProviderError;
+      if (pe?.initFailed) {
+        const outputs = this.finishOutputs(reg, pe.initFailed.properties, checked);
+        const state = this.newState(reg, id, checked, outputs);
+        state.initErrors = pe.initFailed.reasons.length ? pe.initFailed.reasons : [pe.message];
+        this.news.set(reg.urn, state);
+        this.persist();
+      }
+      const failure = this.providerFailure(reg, "update", e);
+      this.step(reg, "update", "update", start, {
+        id,
+        changedKeys: keys,
+        failed: true,
+        error: failure.message,
+      });
+      throw failure;
+    }
+  }
+
+  private async replace(
+    reg: Registration,
+    old: ResourceState,
+    checked: WireMap,
+    keys: string[],
+    replaceKeys: string[],
+    providerDeleteBeforeReplace: boolean,
+    start: number,
+  ): Promise<{ id: string; outputs: WireMap }> {
+    const deleteBeforeReplace = providerDeleteBeforeReplace || reg.deleteBeforeReplace;
+    const extra = { changedKeys: keys, replaceKeys, deleteBeforeReplace };
+    if (old.protect && !this.preview) {
+      const message = `unable to replace resource "${reg.urn}" as it is currently marked for protection`;
+      this.step(reg, "replace", "update", start, { ...extra, failed: true, error: message });
+      throw this.engineFailure(reg, message);
+    }
+    if (this.preview) return this.create(reg, checked, start, "replace", extra);
+    if (!deleteBeforeReplace) {
+      // Create-before-delete: the old copy is deleted with the final deletes.
+      const condemn = () => {
+        this.olds.delete(reg.urn);
+        this.pendingDeletes.push({ ...old, delete: true });
+        this.persist();
+      };
+      try {
+        const created = await this.create(reg, checked, start, "replace", extra);
+        condemn();
+        return created;
+      } catch (e) {
+        // A half-created replacement took the URN: keep the old copy, condemned, in the state.
+        if (this.news.has(reg.urn)) condemn();
+        throw e;
+      }
+    }
+    const host = await this.provider(reg);
+    try {
+      if (!old.retainOnDelete) {
+        await host.delete(reg.urn, old.id!, forProvider(old.inputs), forProvider(old.outputs));
+      }
+    } catch (e) {
+      const failure = this.providerFailure(reg, "delete", e);
+      this.step(reg, "replace", "update", start, { ...extra, failed: true, error: failure.message });
+      throw failure;
+    }
+    this.olds.delete(reg.urn);
+    this.persist();
+    return this.create(reg, checked, start, "replace", extra);
+  }
+
+  private async onRead(req: any): Promise<{ urn: string; outputs: WireMap }> {
+    await this.gate;
+    const start = this.now();
+    const type: string = req.getType();
+    const name: string = req.getName();
+    const parent: string | undefined = req.getParent() || undefined;
+    const urn = this.urnFor(type, name, parent);
+    const r = { urn, name, type };
+    if (this.seen.has(urn)) throw this.engineFailure(r, `Duplicate resource URN '${urn}'`);
+    this.seen.add(urn);
+    if (!isDynamic(type)) throw this.engineFailure(r, `${type}: the harness reads only dynamic resources`);
+    const id: string = req.getId();
+    const props: WireMap = req.getProperties()?.toJavaScript() ?? {};
+    const aso: string[] = req.getAdditionalsecretoutputsList();
+    const host = await this.provider(r);
+    let read: Awaited<ReturnType<ProviderHost["read"]>>;
+    try {
+      read = await host.read(urn, id, forProvider(props), forProvider(props));
+    } catch (e) {
+      throw this.providerFailure(r, "read", e);
+    }
+    if (!read.id) throw this.engineFailure(r, `reading ${type} resource '${name}': '${id}' does not exist`);
+    const outputs = read.properties;
+    annotateSecrets(outputs, props);
+    markSecretOutputs(outputs, aso);
+    const now = new Date().toISOString();
+    this.news.set(urn, {
+      urn,
+      type,
+      name,
+      custom: true,
+      id: read.id,
+      parent,
+      inputs: props,
+      outputs,
+      dependencies: unique(req.getDependenciesList()),
+      propertyDependencies: {},
+      external: true,
+      provider: this.providerRef,
+      ...(aso.length ? { additionalSecretOutputs: aso } : {}),
+      created: now,
+      modified: now,
+    });
+    this.persist();
+    this.step(r, "read", "update", start, { id: read.id });
+    return { urn, outputs: req.getAcceptsecrets() ? outputs : forProvider(outputs) };
+  }
+
+  // ---------------------------------------------------------------- program run
+
+  /** Runs the program (already resolved) inside the SDK's Stack, as the language host does. */
+  async runProgram(load: () => unknown): Promise<void> {
+    const began = this.now();
+    const settings = this.sdk.settings;
+    settings.setMockOptions(this.monitor(), this.opts.project, this.opts.stack, this.preview, "organization");
+    const onError = (e: unknown) => this.programFailure(e);
+    process.on("unhandledRejection", onError);
+    process.on("uncaughtException", onError);
+    try {
+      await this.sdk.stack.runInPulumiStack(async () => {
+        let exported: any = load();
+        if (typeof exported === "function") exported = exported();
+        else if (exported?.__esModule && typeof exported.default === "function") {
+          const named = Object.keys(exported).filter((k) => k !== "default");
+          if (named.length) throw new Error("expected a default export or named exports but not both");
+          exported = exported.default();
+        }
+        return await exported;
+      });
+    } catch (e) {
+      this.programFailure(e);
+    }
+    await settings.waitForRPCs();
+    await this.drain();
+    // Let rejections of failed registrations reach the handlers before deciding.
+    await new Promise((r) => setImmediate(r));
+    this.timings.programMs = this.now() - began;
+  }
+
+  /** After a successful program: delete what is no longer declared (and replaced old copies). */
+  async deleteUnregistered(): Promise<void> {
+    if (this.failed && !this.opts.continueOnError) return;
+    // A program that failed may not have declared everything: never delete after that.
+    if (this.errors.some((e) => e.kind === "program")) return;
+    const gone = [...this.olds.values()].filter((r) => !this.seen.has(r.urn));
+    await this.deleteAll([...gone, ...this.pendingDeletes]);
+  }
+
+  /** `pulumi destroy`: everything in the state, dependents first. */
+  async destroyAll(): Promise<void> {
+    await this.deleteAll([...this.olds.values(), ...this.pendingDeletes]);
+    this.stackOutputs = {};
+  }
+
+  private async deleteAll(candidates: ResourceState[]): Promise<void> {
+    const began = this.now();
+    const remaining = new Set(candidates);
+    const dependsOn = (r: ResourceState, d: ResourceState) =>
+      r !== d &&
+      r.urn !== d.urn &&
+      (r.parent === d.urn ||
+        r.dependencies?.includes(d.urn) ||
+        Object.values(r.propertyDependencies ?? {}).some((l) => l.includes(d.urn)));
+    while (remaining.size) {
+      const all = [...remaining];
+      let ready = all.filter((d) => !all.some((r) => dependsOn(r, d)));
+      if (!ready.length) ready = all; // a cycle cannot happen in a valid state; do not hang
+      const results = await Promise.allSettled(ready.map((r) => this.deleteOne(r)));
+      for (const r of ready) remaining.delete(r);
+      if (results.some((x) => x.status === "rejected")) break; // the engine stops at the first failed delete
+    }
+    this.timings.deletesMs = this.now() - began;
+  }
+
+  private async deleteOne(r: ResourceState): Promise<void> {
+    const start = this.now();
+    if (r.custom && !r.external) {
+      if (r.protect) {
+        const message = `unable to delete resource "${r.urn}" as it is currently marked for protection`;
+        this.step(r, "delete", "delete", start, { id: r.id, failed: true, error: message });
+        throw this.engineFailure(r, message);
+      }
+      if (!this.preview && !r.retainOnDelete) {
+        const host = await this.provider(r);
+        try {
+          await host.delete(r.urn, r.id!, forProvider(r.inputs), forProvider(r.outputs));
+        } catch (e) {
+          const failure = this.providerFailure(r, "delete", e);
+          this.step(r, "delete", "delete", start, { id: r.id, failed: true, error: failure.message });
+          throw failure;
+        }
+      }
+      this.step(r, "delete", "delete", start, r.delete ? { id: r.id, replaced: true } : { id: r.id });
+    }
+    if (this.preview) return;
+    if (r.delete) this.pendingDeletes = this.pendingDeletes.filter((x) => x !== r);
+    else if (this.olds.get(r.urn) === r) this.olds.delete(r.urn);
+    if (this.news.get(r.urn) === r) this.news.delete(r.urn);
+    this.persist();
+  }
+
+  // ---------------------------------------------------------------- refresh
+
+  /** Read every custom resource of the state; drop the ones gone, rewrite outputs and inputs. */
+  async refresh(standalone: boolean): Promise<void> {
+    const began = this.now();
+    const targets = [...this.olds.values(), ...this.pendingDeletes].filter(
+      (r) => r.custom && r.id && isDynamic(r.type),
+    );
+    if (!targets.length) return;
+    const host = await this.provider();
+    await Promise.all(
+      targets.map(async (r) => {
+        const start = this.now();
+        try {
+          const read = await host.read(r.urn, r.id!, forProvider(r.outputs), forProvider(r.inputs));
+          if (!read.id) {
+            this.step(r, "refresh-delete", "refresh", start, { id: r.id });
+            if (r.delete) this.pendingDeletes = this.pendingDeletes.filter((x) => x !== r);
+            else this.olds.delete(r.urn);
+            return;
+          }
+          const outputs = read.properties;
+          annotateSecrets(outputs, r.outputs);
+          markSecretOutputs(outputs, r.additionalSecretOutputs);
+          const inputs = read.inputs ?? r.inputs;
+          if (read.inputs) annotateSecrets(inputs, r.inputs);
+          const changedOutputKeys = changedKeys(r.outputs, outputs);
+          const changedInputKeys = read.inputs ? changedKeys(r.inputs, inputs) : [];
+          const id = r.id;
+          r.id = read.id;
+          r.outputs = outputs;
+          r.inputs = inputs;
+          delete r.initErrors;
+          if (changedOutputKeys.length || changedInputKeys.length) {
+            r.modified = new Date().toISOString();
+            this.step(r, "read-drift", "refresh", start, {
+              id,
+              changedKeys: unique([...changedOutputKeys, ...changedInputKeys]).sort(),
+              changedOutputKeys,
+              changedInputKeys,
+            });
+          } else if (standalone) {
+            this.step(r, "same", "refresh", start, { id });
+          }
+        } catch (e) {
+          const failure = this.providerFailure(r, "read", e);
+          this.step(r, "read-drift", "refresh", start, { id: r.id, failed: true, error: failure.message });
+        }
+      }),
+    );
+    this.persist();
+    this.timings.refreshMs = this.now() - began;
+  }
+
+  /** Final snapshot (the stack's outputs included). */
+  finish(): void {
+    this.persist();
+  }
+}
+
+/** `replaceOnChanges` / `ignoreChanges` paths match a top-level key by their first segment; "*" matches all. */
+function matchesAny(key: string, paths: string[]): boolean {
+  return paths.some((p) => p === "*" || p === key || p.split(/[.[]/)[0] === key);
+}
+
+/** ignoreChanges: keep the old input value for each ignored top-level path. */
+function applyIgnoreChanges(news: WireMap, olds: WireMap, ignore: string[]): WireMap {
+  if (!ignore.length) return news;
+  const out = { ...news };
+  for (const p of ignore) {
+    const key = p.split(/[.[]/)[0]!;
+    if (key === "*") return { ...olds };
+    if (key in olds) out[key] = olds[key];
+    else delete out[key];
+  }
+  return out;
+}

@@ -1,0 +1,200 @@
+/**
+ * The child process that plays the engine for one operation (the SDK runtime keeps global state, so
+ * every run gets a fresh process): `node runner.js <options.json>` (index.ts transpiles it once), cwd =
+ * the program's directory. Writes `<work>/result.json` and exits.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Engine } from "./engine";
+import { loadSdk, ProviderHost, spawnHost } from "./host";
+import { loadState } from "./state";
+import type { ApiCall, Operation, RunResult } from "./types";
+import { containsSecrets, masked, plain, type WireMap } from "./wire";
+
+export interface RunnerOptions {
+  operation: Operation;
+  refresh: boolean;
+  programFile?: string;
+  programDir: string;
+  project: string;
+  stack: string;
+  config: Record<string, string>;
+  secretConfig: string[];
+  stateFile: string;
+  passphrase: string;
+  continueOnError: boolean;
+  /** The caller's extra env (already in this process's env; re-applied last for the host). */
+  env: Record<string, string>;
+  /** Temp directory of this run: traces, host pid, result. */
+  work: string;
+  /** ts-node registration for TypeScript programs (as the CLI's language host registers it). */
+  tsNode?: { path: string; options: Record<string, unknown> };
+}
+
+function readTrace(file: string, from: ApiCall["from"]): ApiCall[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [{ ...JSON.parse(l), from }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const o: RunnerOptions = JSON.parse(fs.readFileSync(process.argv[2]!, "utf8"));
+  const resultFile = path.join(o.work, "result.json");
+  const hostTrace = path.join(o.work, "provider-trace.jsonl");
+  const programTrace = path.join(o.work, "program-trace.jsonl");
+  const timings: Record<string, number> = { runnerStartMs: Math.round(t0 - performance.timeOrigin) };
+
+  // The provider host gets the caller's environment, not the program's PULUMI_* settings.
+  const hostEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PULUMI_PROJECT: o.project,
+    PULUMI_NODEJS_PROJECT: o.project,
+    PULUMI_CONFIG: "{}",
+    ...o.env,
+    INCIDENT_TRACE_FILE: hostTrace,
+  };
+
+  // Start the host first: it boots (≈0.5 s) while the SDK, the state and the program load.
+  let spawned: ReturnType<typeof spawnHost> | undefined;
+  try {
+    const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [o.programDir] }));
+    spawned = spawnHost(sdkDir, o.programDir, hostEnv);
+    if (spawned.child.pid) fs.writeFileSync(path.join(o.work, "host.pid"), String(spawned.child.pid));
+  } catch {
+    // reported below when the SDK cannot be loaded
+  }
+
+  // What the language host sets for the program.
+  Object.assign(process.env, {
+    PULUMI_CONFIG: JSON.stringify(o.config),
+    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(o.secretConfig),
+    PULUMI_NODEJS_PROJECT: o.project,
+    PULUMI_NODEJS_STACK: o.stack,
+    PULUMI_NODEJS_ORGANIZATION: "organization",
+    PULUMI_NODEJS_DRY_RUN: String(o.operation === "preview"),
+    PULUMI_NODEJS_ROOT_DIRECTORY: o.programDir,
+    INCIDENT_TRACE_FILE: programTrace,
+  });
+
+  let engine: Engine | undefined;
+  const result: RunResult = {
+    operation: o.operation,
+    ok: false,
+    steps: [],
+    outputs: {},
+    secretOutputs: {},
+    apiCalls: [],
+    errors: [],
+    warnings: [],
+    durationMs: 0,
+    counts: {},
+    timings,
+    log: "",
+  };
+  try {
+    const sdk = loadSdk(o.programDir);
+    const loaded = loadState(o.stateFile, o.passphrase);
+    if (loaded.project && loaded.project !== o.project) {
+      result.warnings.push(`state was written for project ${loaded.project}, running as ${o.project}`);
+    }
+    engine = new Engine(
+      sdk,
+      {
+        operation: o.operation,
+        project: o.project,
+        stack: o.stack,
+        config: o.config,
+        stateFile: o.stateFile,
+        refresh: o.refresh,
+        continueOnError: o.continueOnError,
+      },
+      loaded,
+      loaded.crypter,
+      t0,
+    );
+    const host = spawned;
+    engine.startHost(() => {
+      if (!host) throw new Error("the dynamic-provider host could not be started");
+      return ProviderHost.connect(sdk, host);
+    });
+    timings.sdkLoadedAtMs = Date.now() - t0;
+
+    switch (o.operation) {
+      case "refresh":
+        await engine.refresh(true);
+        break;
+      case "destroy":
+        await engine.destroyAll();
+        break;
+      default: {
+        const file = o.programFile;
+        if (!file) throw new Error(`no program entry point found in ${o.programDir}`);
+        // --refresh: the refresh pass completes before any registration is processed; the program
+        // loads meanwhile (same order of effects as the CLI, less waiting).
+        const refreshed = o.refresh ? engine.refresh(false) : Promise.resolve();
+        engine.holdRegistrationsUntil(refreshed);
+        if (o.tsNode) require(o.tsNode.path).register(o.tsNode.options);
+        await engine.runProgram(() => require(file));
+        await refreshed;
+        await engine.deleteUnregistered();
+      }
+    }
+    engine.finish();
+  } catch (e) {
+    result.errors.push({ kind: "engine", message: e instanceof Error ? e.message : String(e) });
+    try {
+      engine?.finish();
+    } catch (e2) {
+      result.errors.push({ kind: "engine", message: `writing the state failed: ${(e2 as Error).message}` });
+    }
+  } finally {
+    engine?.killHost();
+    if (spawned?.child.pid) {
+      try {
+        process.kill(-spawned.child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  if (engine) {
+    result.steps = engine.steps;
+    result.errors = [...engine.errors, ...result.errors];
+    result.warnings.push(...engine.warnings);
+    Object.assign(timings, engine.timings);
+    const outputs: WireMap = engine.stackOutputs ?? {};
+    result.outputs = masked(outputs);
+    for (const [k, v] of Object.entries(outputs)) if (containsSecrets(v)) result.secretOutputs[k] = plain(v);
+    result.log = engine.hostLog();
+  }
+  result.apiCalls = [...readTrace(hostTrace, "provider"), ...readTrace(programTrace, "program")];
+  for (const s of result.steps) {
+    const key = s.failed ? "failed" : s.replaced ? "delete-replaced" : s.op;
+    result.counts[key] = (result.counts[key] ?? 0) + 1;
+  }
+  result.ok = result.errors.length === 0;
+  timings.runnerTotalMs = Date.now() - t0;
+  result.durationMs = timings.runnerTotalMs;
+  fs.writeFileSync(resultFile, JSON.stringify(result));
+}
+
+main()
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    // Lingering handles of the program (timers, sockets) must not keep the run alive.
+    setImmediate(() => process.exit());
+  });
