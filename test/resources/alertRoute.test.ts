@@ -685,7 +685,7 @@ const harnessPath = path.join(__dirname, "../harness/index.ts");
     });
     expect(res.status).toBe(200);
     const refreshed = await harness.refresh({ program, stateFile, config: config() });
-    expect(ops(refreshed)).toContain("update");
+    expect(ops(refreshed)).toContain("read-drift");
     await harness.up({ program, stateFile, config: config() });
     expect(server.routes.get(id)!.payload.enabled).toBe(true);
 

@@ -539,7 +539,7 @@ const harnessPath = path.join(__dirname, "../harness/index.ts");
       template: { ...stored.payload.template, title: { literal: templateToRichText("edited") } },
     });
     const refreshed = await harness.refresh({ program, stateFile, config: config() });
-    expect(ops(refreshed)).toContain("update");
+    expect(ops(refreshed)).toContain("read-drift");
     await harness.up({ program, stateFile, config: config() });
     expect(
       JSON.parse(server.sources.get(id)!.payload.template.title.literal).content[0].content[0].attrs.name,

@@ -704,7 +704,7 @@ const harnessPath = path.join(__dirname, "../harness/index.ts");
     // Out-of-band edit (as another key would): refresh sees it, up restores it.
     server.paths.get(pathId)!.payload.path[0].level.time_to_ack_seconds = 42;
     const refreshed = await harness.refresh({ program, stateFile, config: config() });
-    expect(ops(refreshed)).toContain("update");
+    expect(ops(refreshed)).toContain("read-drift");
     await harness.up({ program, stateFile, config: config() });
     expect(server.paths.get(pathId)!.payload.path[0].level.time_to_ack_seconds).toBe(300);
 

@@ -506,7 +506,7 @@ const harnessPath = path.join(__dirname, "../harness/index.ts");
     server.schedules.get(id)!.schedule.config.rotations[0].handovers = [
       { interval: 5, interval_type: "daily" },
     ];
-    expect(ops(await harness.refresh({ program, stateFile, config: config() }))).toContain("update");
+    expect(ops(await harness.refresh({ program, stateFile, config: config() }))).toContain("read-drift");
     await harness.up({ program, stateFile, config: config() });
     expect(server.schedules.get(id)!.schedule.config.rotations[0].handovers).toEqual([
       { interval: 1, interval_type: "weekly" },
