@@ -8,4 +8,5 @@ module.exports = {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }],
   },
   testTimeout: 60000,
+  setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
 };
