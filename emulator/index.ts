@@ -20,6 +20,7 @@ import { FAMILIES } from "./families";
 import { insertApiKey, renderApiKey } from "./families/apiKeys";
 import { accountOwner, renderUser } from "./families/users";
 import type { FamilyModule, RouteSpec } from "./family";
+import { type FaultController, installFaults } from "./faults";
 import { HttpError } from "./http/errors";
 import { Pipeline, type RequestContext } from "./http/pipeline";
 import { RateLimiter } from "./http/rateLimit";
@@ -92,6 +93,8 @@ export interface RunningEmulator {
   pipeline: Pipeline;
   /** The `/_emulator/...` control routes (extensible). */
   control: ControlRoutes;
+  /** Fault injection (also at `/_emulator/faults`). */
+  faults: FaultController;
   /** Back to the seeded state (bootstrap key kept), buckets and logs cleared. */
   reset(): Promise<void>;
 }
@@ -113,6 +116,7 @@ export {
   paginate,
   type RouteSpec,
 } from "./family";
+export { FaultController, type FaultKind, type FaultRule } from "./faults";
 export {
   badRequest,
   conflict,
@@ -299,6 +303,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   standardControlRoutes(control, makeKey);
   installStandardStages(pipeline, control.middleware());
+  const faults = installFaults(pipeline, control);
 
   const send = (ctx: RequestContext, res: http.ServerResponse) => {
     if (res.headersSent || res.destroyed) return;
@@ -391,6 +396,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock,
     pipeline,
     control,
+    faults,
     reset: runtime.reset,
     createApiKey: async (name, roleNames, teamRoleNames, teamIds) =>
       (await makeKey(name, roleNames, teamRoleNames, teamIds)).token,
