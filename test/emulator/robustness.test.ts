@@ -250,6 +250,7 @@ describe("pipeline hook point (fault injection)", () => {
       "body",
       "validate",
       "check-response",
+      "faults",
       "handler",
     ]);
   });
