@@ -8,6 +8,10 @@
  * (attributes and sources) must not overlap: see `AlertConfigGate` in alertSources.ts.
  */
 
+import { defineFamily, operation } from "../family";
+import { notFound, throwIfProblems } from "../http/errors";
+import type { Store } from "../store";
+
 type Json = any;
 
 /** A 422 problem: the API field path and a message. */
@@ -105,3 +109,50 @@ export function listAlertAttributes(all: Iterable<StoredAlertAttribute>): Json {
       .map(renderAlertAttribute),
   };
 }
+
+// ---------- the emulator family ----------
+
+export const ALERT_ATTRIBUTES = "alert_attributes";
+
+function findAlertAttribute(store: Store, id: string): StoredAlertAttribute | undefined {
+  const a = store.collection<StoredAlertAttribute>(ALERT_ATTRIBUTES).get(id);
+  return a && !a.deleted ? a : undefined;
+}
+
+export const alertAttributes = defineFamily({
+  name: "alert_attributes",
+  collections: [ALERT_ATTRIBUTES],
+  routes: [
+    operation("AlertAttributesV2List", "read", ({ store }) => ({
+      body: listAlertAttributes(store.collection<StoredAlertAttribute>(ALERT_ATTRIBUTES).all()),
+    })),
+
+    operation("AlertAttributesV2Create", "write", ({ store, body, newId }) => {
+      const col = store.collection<StoredAlertAttribute>(ALERT_ATTRIBUTES);
+      throwIfProblems(alertAttributeProblems(body, col.all()));
+      const stored = col.set(createAlertAttribute(newId(), body));
+      return { body: showAlertAttribute(stored) };
+    }),
+
+    operation("AlertAttributesV2Show", "read", ({ store, params }) => {
+      const a = findAlertAttribute(store, params.id!);
+      if (!a) throw notFound(`No alert attribute with id ${params.id}`);
+      return { body: showAlertAttribute(a) };
+    }),
+
+    operation("AlertAttributesV2Update", "write", ({ store, params, body }) => {
+      const col = store.collection<StoredAlertAttribute>(ALERT_ATTRIBUTES);
+      const a = findAlertAttribute(store, params.id!);
+      if (!a) throw notFound(`No alert attribute with id ${params.id}`);
+      throwIfProblems(alertAttributeProblems(body, col.all(), a.id));
+      const stored = col.set(updateAlertAttribute(a, body));
+      return { body: showAlertAttribute(stored) };
+    }),
+
+    operation("AlertAttributesV2Destroy", "write", ({ store, params }) => {
+      if (!findAlertAttribute(store, params.id!)) throw notFound(`No alert attribute with id ${params.id}`);
+      store.collection(ALERT_ATTRIBUTES).delete(params.id!);
+      return {};
+    }),
+  ],
+});

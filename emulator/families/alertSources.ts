@@ -23,7 +23,11 @@
  * attribute) that arrives while another is in flight is rejected with 409, as the real API rejects
  * "whoever is second". A test server holds the gate for `latencyMs` per write to make this visible.
  */
-import type { StoredAlertAttribute } from "./alertAttributes";
+import { randomBytes } from "node:crypto";
+import { defineFamily, operation } from "../family";
+import { notFound, throwIfProblems } from "../http/errors";
+import type { Store } from "../store";
+import { ALERT_ATTRIBUTES, type StoredAlertAttribute } from "./alertAttributes";
 
 type Json = any;
 
@@ -353,3 +357,58 @@ export class AlertConfigGate {
     }
   }
 }
+
+// ---------- the emulator family ----------
+
+export const ALERT_SOURCES = "alert_sources";
+
+function findAlertSource(store: Store, id: string): StoredAlertSource | undefined {
+  const s = store.collection<StoredAlertSource>(ALERT_SOURCES).get(id);
+  return s && !s.archived ? s : undefined;
+}
+
+function worldOf(store: Store): AlertSourceWorld {
+  return {
+    sources: store.collection<StoredAlertSource>(ALERT_SOURCES).all(),
+    attributes: store.collection<StoredAlertAttribute>(ALERT_ATTRIBUTES).all(),
+  };
+}
+
+export const alertSources = defineFamily({
+  name: "alert_sources",
+  collections: [ALERT_SOURCES],
+  routes: [
+    operation("AlertSourcesV2List", "read", ({ store }) => ({
+      body: listAlertSources(store.collection<StoredAlertSource>(ALERT_SOURCES).all()),
+    })),
+
+    operation("AlertSourcesV2Create", "write", ({ store, body, newId }) => {
+      throwIfProblems(alertSourceProblems(body, worldOf(store)));
+      const secret = randomBytes(24).toString("hex");
+      const stored = store
+        .collection<StoredAlertSource>(ALERT_SOURCES)
+        .set(createAlertSource(newId(), body, secret));
+      return { body: showAlertSource(stored) };
+    }),
+
+    operation("AlertSourcesV2Show", "read", ({ store, params }) => {
+      const s = findAlertSource(store, params.id!);
+      if (!s) throw notFound(`No alert source with id ${params.id}`);
+      return { body: showAlertSource(s) };
+    }),
+
+    operation("AlertSourcesV2Update", "write", ({ store, params, body }) => {
+      const s = findAlertSource(store, params.id!);
+      if (!s) throw notFound(`No alert source with id ${params.id}`);
+      throwIfProblems(alertSourceProblems(body, worldOf(store), s));
+      const stored = store.collection<StoredAlertSource>(ALERT_SOURCES).set(updateAlertSource(s, body));
+      return { body: showAlertSource(stored) };
+    }),
+
+    operation("AlertSourcesV2Delete", "write", ({ store, params }) => {
+      if (!findAlertSource(store, params.id!)) throw notFound(`No alert source with id ${params.id}`);
+      store.collection(ALERT_SOURCES).delete(params.id!);
+      return {};
+    }),
+  ],
+});

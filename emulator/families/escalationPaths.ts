@@ -13,6 +13,11 @@
  * values answered as labelled objects, `one_of` answered as `contains_one_of`, a trailing empty
  * param binding, team ids sorted. Delete archives: an archived path no longer shows or lists.
  */
+import { defineFamily, operation, paginate } from "../family";
+import { notFound, throwIfProblems } from "../http/errors";
+import type { Store } from "../store";
+import { rotationIds, SCHEDULES, type StoredSchedule } from "./schedules";
+import { type StoredUser, USERS } from "./users";
 
 /** A 422 problem: the API field path and a message. */
 export interface FieldProblem {
@@ -233,3 +238,74 @@ function compact(obj: Json): Json {
   for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null) out[k] = v;
   return out;
 }
+
+// ---------- the emulator family ----------
+
+export const ESCALATION_PATHS = "escalation_paths";
+
+/** What the emulator's store knows about users and schedules, for reference checks. */
+export function escalationPathWorld(store: Store): EscalationPathWorld {
+  const users = store.collection<StoredUser>(USERS).all();
+  return {
+    userIds: new Set(users.map((u) => u.id)),
+    users: new Map(users.map((u) => [u.id, u])),
+    schedules: new Map(
+      store
+        .collection<StoredSchedule>(SCHEDULES)
+        .filter((s) => !s.archived)
+        .map((s) => [s.id, rotationIds(s)]),
+    ),
+  };
+}
+
+function findPath(store: Store, id: string): StoredEscalationPath | undefined {
+  const p = store.collection<StoredEscalationPath>(ESCALATION_PATHS).get(id);
+  return p && !p.archived ? p : undefined;
+}
+
+export const escalationPaths = defineFamily({
+  name: "escalation_paths",
+  collections: [ESCALATION_PATHS],
+  routes: [
+    operation("EscalationsV2ListPaths", "read", ({ store, query }) => {
+      const live = store.collection<StoredEscalationPath>(ESCALATION_PATHS).filter((p) => !p.archived);
+      const { page, pagination_meta } = paginate(live, query);
+      return {
+        body: { escalation_paths: listEscalationPaths(page, escalationPathWorld(store)), pagination_meta },
+      };
+    }),
+
+    operation("EscalationsV2CreatePath", "write", ({ store, body, newId }) => {
+      const world = escalationPathWorld(store);
+      throwIfProblems(escalationPathProblems(body, world));
+      const stored = store
+        .collection<StoredEscalationPath>(ESCALATION_PATHS)
+        .set(createEscalationPath(newId(), body));
+      return { body: showEscalationPath(stored, world) };
+    }),
+
+    operation("EscalationsV2ShowPath", "read", ({ store, params }) => {
+      const p = findPath(store, params.id!);
+      if (!p) throw notFound(`No escalation path with id ${params.id}`);
+      return { body: showEscalationPath(p, escalationPathWorld(store)) };
+    }),
+
+    operation("EscalationsV2UpdatePath", "write", ({ store, params, body }) => {
+      const p = findPath(store, params.id!);
+      if (!p) throw notFound(`No escalation path with id ${params.id}`);
+      const world = escalationPathWorld(store);
+      throwIfProblems(escalationPathProblems(body, world));
+      const stored = store
+        .collection<StoredEscalationPath>(ESCALATION_PATHS)
+        .set(updateEscalationPath(p, body));
+      return { body: showEscalationPath(stored, world) };
+    }),
+
+    operation("EscalationsV2DestroyPath", "write", ({ store, params }) => {
+      const p = findPath(store, params.id!);
+      if (!p) throw notFound(`No escalation path with id ${params.id}`);
+      store.collection<StoredEscalationPath>(ESCALATION_PATHS).set({ ...p, archived: true });
+      return {};
+    }),
+  ],
+});

@@ -4,12 +4,18 @@
  * (see ../README.md "Adding a family").
  */
 import type { FamilyModule } from "../family";
+import { alertAttributes } from "./alertAttributes";
+import { alertRoutes } from "./alertRoutes";
+import { alertSources } from "./alertSources";
 import { apiKeys } from "./apiKeys";
 import { customFieldOptions } from "./customFieldOptions";
 import { customFields } from "./customFields";
+import { escalationPaths } from "./escalationPaths";
 import { identity } from "./identity";
+import { schedules } from "./schedules";
 import { teams } from "./teams";
 import { users } from "./users";
+import { workflows } from "./workflows";
 
 export const FAMILIES: readonly FamilyModule[] = [
   users,
@@ -18,4 +24,10 @@ export const FAMILIES: readonly FamilyModule[] = [
   apiKeys,
   customFields,
   customFieldOptions,
+  alertAttributes,
+  alertSources,
+  alertRoutes,
+  schedules,
+  escalationPaths,
+  workflows,
 ];

@@ -14,6 +14,10 @@
  * `scheduling_mode` answered `sequential` when omitted; team ids sorted. An update that omits
  * `holidays_public_config` or `team_ids` leaves them unchanged. Delete archives.
  */
+import { defineFamily, operation, paginate } from "../family";
+import { notFound, throwIfProblems } from "../http/errors";
+import type { Store } from "../store";
+import { type StoredUser, USERS } from "./users";
 
 /** A 422 problem: the API field path and a message. */
 export interface FieldProblem {
@@ -240,3 +244,76 @@ function compact(obj: Json): Json {
   for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null) out[k] = v;
   return out;
 }
+
+// ---------- the emulator family ----------
+
+export const SCHEDULES = "schedules";
+
+/** The seeded users of the emulator's store, for user references. */
+export function scheduleWorld(store: Store): ScheduleWorld {
+  return {
+    users: store
+      .collection<StoredUser>(USERS)
+      .all()
+      .map((u) => ({ id: u.id, name: u.name, email: u.email ?? "", role: u.role })),
+  };
+}
+
+/** A schedule that exists and is not archived. */
+export function findSchedule(store: Store, id: string): StoredSchedule | undefined {
+  const s = store.collection<StoredSchedule>(SCHEDULES).get(id);
+  return s && !s.archived ? s : undefined;
+}
+
+const secondsIso = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z");
+
+export const schedules = defineFamily({
+  name: "schedules",
+  collections: [SCHEDULES],
+  routes: [
+    operation("SchedulesV2List", "read", ({ store, query, now }) => {
+      const world = scheduleWorld(store);
+      const live = store.collection<StoredSchedule>(SCHEDULES).filter((s) => !s.archived);
+      const { page, pagination_meta } = paginate(live, query);
+      return {
+        body: {
+          schedules: listSchedules(page, world, now),
+          pagination_meta: { ...pagination_meta, total_record_count: live.length },
+        },
+      };
+    }),
+
+    operation("SchedulesV2Create", "write", ({ store, body, newId, nowIso, now }) => {
+      const world = scheduleWorld(store);
+      throwIfProblems(scheduleProblems(body, world));
+      const stored = store
+        .collection<StoredSchedule>(SCHEDULES)
+        .set(createSchedule(newId(), body, secondsIso(nowIso)));
+      return { body: showSchedule(stored, world, now) };
+    }),
+
+    operation("SchedulesV2Show", "read", ({ store, params, now }) => {
+      const s = findSchedule(store, params.id!);
+      if (!s) throw notFound(`No schedule with id ${params.id}`);
+      return { body: showSchedule(s, scheduleWorld(store), now) };
+    }),
+
+    operation("SchedulesV2Update", "write", ({ store, params, body, nowIso, now }) => {
+      const s = findSchedule(store, params.id!);
+      if (!s) throw notFound(`No schedule with id ${params.id}`);
+      const world = scheduleWorld(store);
+      throwIfProblems(scheduleProblems(body, world, s));
+      const stored = store
+        .collection<StoredSchedule>(SCHEDULES)
+        .set(updateSchedule(s, body, secondsIso(nowIso)));
+      return { body: showSchedule(stored, world, now) };
+    }),
+
+    operation("SchedulesV2Destroy", "write", ({ store, params }) => {
+      const s = findSchedule(store, params.id!);
+      if (!s) throw notFound(`No schedule with id ${params.id}`);
+      store.collection<StoredSchedule>(SCHEDULES).set({ ...s, archived: true });
+      return {};
+    }),
+  ],
+});

@@ -8,6 +8,9 @@
  * labelled objects, once-for and modes in another order, `include_private_incidents` derived from the
  * scope. Delete archives: an archived workflow no longer shows or lists.
  */
+import { defineFamily, operation } from "../family";
+import { notFound, throwIfProblems } from "../http/errors";
+import type { Store } from "../store";
 
 /** A 422 problem: the API field path (`steps.0.param_bindings.1`) and a message. */
 export interface FieldProblem {
@@ -272,3 +275,49 @@ function compact(obj: Record<string, unknown>): Json {
   for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
   return out;
 }
+
+// ---------- the emulator family ----------
+
+export const WORKFLOWS = "workflows";
+
+function findWorkflow(store: Store, id: string): StoredWorkflow | undefined {
+  const w = store.collection<StoredWorkflow>(WORKFLOWS).get(id);
+  return w && !w.archived ? w : undefined;
+}
+
+export const workflows = defineFamily({
+  name: "workflows",
+  collections: [WORKFLOWS],
+  routes: [
+    operation("WorkflowsV2ListWorkflows", "read", ({ store }) => ({
+      body: listWorkflows(store.collection<StoredWorkflow>(WORKFLOWS).values()),
+    })),
+
+    operation("WorkflowsV2CreateWorkflow", "write", ({ store, body, newId, nowIso }) => {
+      throwIfProblems(workflowProblems(body, true));
+      const stored = store.collection<StoredWorkflow>(WORKFLOWS).set(createWorkflow(newId(), body, nowIso));
+      return { body: showWorkflow(stored) };
+    }),
+
+    operation("WorkflowsV2ShowWorkflow", "read", ({ store, params }) => {
+      const w = findWorkflow(store, params.id!);
+      if (!w) throw notFound(`No workflow with id ${params.id}`);
+      return { body: showWorkflow(w) };
+    }),
+
+    operation("WorkflowsV2UpdateWorkflow", "write", ({ store, params, body }) => {
+      const w = findWorkflow(store, params.id!);
+      if (!w) throw notFound(`No workflow with id ${params.id}`);
+      throwIfProblems(workflowProblems(body, false));
+      const stored = store.collection<StoredWorkflow>(WORKFLOWS).set(updateWorkflow(w, body));
+      return { body: showWorkflow(stored) };
+    }),
+
+    operation("WorkflowsV2DestroyWorkflow", "write", ({ store, params }) => {
+      const w = findWorkflow(store, params.id!);
+      if (!w) throw notFound(`No workflow with id ${params.id}`);
+      store.collection<StoredWorkflow>(WORKFLOWS).set({ ...w, archived: true });
+      return {};
+    }),
+  ],
+});

@@ -329,6 +329,12 @@ describe("control surface", () => {
       "api_keys",
       "custom_fields",
       "custom_field_options",
+      "alert_attributes",
+      "alert_sources",
+      "alert_routes",
+      "schedules",
+      "escalation_paths",
+      "workflows",
     ]);
     expect(index.body.routes).toContain("POST /v1/api_keys/{id}/actions/rotate");
 

@@ -1,0 +1,196 @@
+/**
+ * Alert attributes (v2), alert sources (v2) and alert routes (v3) served by the real emulator:
+ * CRUD through HTTP with the bootstrap key, 422 with `source.field`, reference-shaped responses.
+ */
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { alertRouteInputs, alertRoutePayload } from "../../resources/alertRoute";
+import { alertSourceInputs, alertSourcePayload } from "../../resources/alertSource";
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await emu.close();
+});
+afterEach(() => {
+  expect(emu.responseProblems).toEqual([]);
+});
+
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${emu.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${emu.apiKey}`,
+      accept: "application/json",
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+function fields(body: any): string[] {
+  return (body?.errors ?? []).map((e: any) => e.source?.field);
+}
+
+let attributeId = "";
+let sourceId = "";
+
+describe("alert attributes v2", () => {
+  test("create / show / update / list / delete", async () => {
+    const created = await call("POST", "/v2/alert_attributes", {
+      name: "Service",
+      type: "String",
+      array: false,
+      emoji: ":fire:",
+    });
+    expect(created.status).toBe(201);
+    const a = created.body.alert_attribute;
+    expect(a).toEqual({
+      id: expect.any(String),
+      name: "Service",
+      type: "String",
+      array: false,
+      required: false,
+      emoji: "fire",
+    });
+
+    expect((await call("GET", `/v2/alert_attributes/${a.id}`)).body.alert_attribute).toEqual(a);
+
+    const updated = await call("PUT", `/v2/alert_attributes/${a.id}`, {
+      name: "Team",
+      type: "String",
+      array: true,
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.alert_attribute).toEqual({
+      id: a.id,
+      name: "Team",
+      type: "String",
+      array: true,
+      required: false,
+    });
+
+    const other = await call("POST", "/v2/alert_attributes", {
+      name: "Another",
+      type: "String",
+      array: false,
+    });
+    expect(other.status).toBe(201);
+    const list = await call("GET", "/v2/alert_attributes");
+    expect(list.body.alert_attributes.map((x: any) => x.name)).toEqual(["Another", "Team"]);
+
+    expect((await call("DELETE", `/v2/alert_attributes/${a.id}`)).status).toBe(204);
+    expect((await call("GET", `/v2/alert_attributes/${a.id}`)).status).toBe(404);
+    attributeId = other.body.alert_attribute.id;
+  });
+
+  test("422 with source.field", async () => {
+    const dup = await call("POST", "/v2/alert_attributes", { name: "Another", type: "String", array: false });
+    expect(dup.status).toBe(422);
+    expect(fields(dup.body)).toContain("name");
+    const bad = await call("POST", "/v2/alert_attributes", { name: "X", type: "String" });
+    expect(bad.status).toBe(422);
+    expect(fields(bad.body)).toContain("array");
+  });
+});
+
+describe("alert sources v2", () => {
+  const source = (over: Record<string, unknown> = {}) =>
+    alertSourcePayload(
+      alertSourceInputs.parse({
+        name: "Payments webhook",
+        sourceType: "http",
+        template: {
+          title: "{{ alert.title }}",
+          description: "Sent by {{ alert.source }}",
+          attributes: [{ alertAttributeId: attributeId, binding: { value: { reference: "alert.title" } } }],
+        },
+        ...over,
+      }),
+      true,
+    ) as any;
+
+  test("create / show / update / list / delete", async () => {
+    const created = await call("POST", "/v2/alert_sources", source());
+    expect(created.status).toBe(200);
+    const s = created.body.alert_source;
+    expect(s.name).toBe("Payments webhook");
+    expect(s.source_type).toBe("http");
+    expect(typeof s.secret_token).toBe("string");
+    expect(s.template.attributes).toEqual([expect.objectContaining({ alert_attribute_id: attributeId })]);
+
+    expect((await call("GET", `/v2/alert_sources/${s.id}`)).body.alert_source).toEqual(s);
+
+    const { source_type: _t, ...update } = source({ name: "Renamed" });
+    const updated = await call("PUT", `/v2/alert_sources/${s.id}`, update);
+    expect(updated.status).toBe(200);
+    expect(updated.body.alert_source.name).toBe("Renamed");
+    expect(updated.body.alert_source.source_type).toBe("http");
+
+    const list = await call("GET", "/v2/alert_sources");
+    expect(list.body.alert_sources.map((x: any) => x.id)).toEqual([s.id]);
+
+    const second = await call("POST", "/v2/alert_sources", source({ name: "Second" }));
+    expect(second.status).toBe(200);
+    expect((await call("DELETE", `/v2/alert_sources/${s.id}`)).status).toBe(204);
+    expect((await call("GET", `/v2/alert_sources/${s.id}`)).status).toBe(404);
+    sourceId = second.body.alert_source.id;
+  });
+
+  test("422 with source.field", async () => {
+    const body = source({ name: "Bad" });
+    body.template.attributes[0].alert_attribute_id = "01NOSUCHATTRIBUTE";
+    const bad = await call("POST", "/v2/alert_sources", body);
+    expect(bad.status).toBe(422);
+    expect(fields(bad.body)).toContain("template.attributes.0.alert_attribute_id");
+  });
+});
+
+describe("alert routes v3", () => {
+  const route = (over: Record<string, unknown> = {}, version?: number) =>
+    alertRoutePayload(
+      alertRouteInputs.parse({
+        name: "Payments alerts",
+        alertSources: [{ alertSourceId: sourceId }],
+        ...over,
+      }),
+      version,
+    ) as any;
+
+  test("create / show / update / list / delete", async () => {
+    const created = await call("POST", "/v3/alert_routes", route());
+    expect(created.status).toBe(201);
+    const r = created.body.alert_route;
+    expect(r.name).toBe("Payments alerts");
+    expect(r.version).toBe(1);
+
+    expect((await call("GET", `/v3/alert_routes/${r.id}`)).body.alert_route).toEqual(r);
+
+    const stale = await call("PUT", `/v3/alert_routes/${r.id}`, route({ name: "Renamed" }, 1));
+    expect(stale.status).toBe(409);
+    const updated = await call("PUT", `/v3/alert_routes/${r.id}`, route({ name: "Renamed" }, 2));
+    expect(updated.status).toBe(200);
+    expect(updated.body.alert_route.name).toBe("Renamed");
+    expect(updated.body.alert_route.version).toBe(2);
+
+    const list = await call("GET", "/v3/alert_routes");
+    expect(list.body.alert_routes).toEqual([expect.objectContaining({ id: r.id, name: "Renamed" })]);
+
+    expect((await call("DELETE", `/v3/alert_routes/${r.id}`)).status).toBe(204);
+    expect((await call("GET", `/v3/alert_routes/${r.id}`)).status).toBe(404);
+  });
+
+  test("422 with source.field", async () => {
+    const bad = await call(
+      "POST",
+      "/v3/alert_routes",
+      route({ alertSources: [{ alertSourceId: "01NOSUCHSOURCE" }] }),
+    );
+    expect(bad.status).toBe(422);
+    expect(fields(bad.body)).toContain("alert_sources.0.alert_source_id");
+  });
+});
