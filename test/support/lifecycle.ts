@@ -13,8 +13,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as harness from "../harness";
 import { type Reply, startTestEmulator, type TestEmulator } from "../emulator/support";
+import { destroy, type RunResult, refresh, up } from "../harness";
 
 export interface LifecycleSpec {
   /** Program directory; its Pulumi.yaml `name` is the config namespace (`<name>:variant`, `<name>:adoptId`). */
@@ -47,9 +47,9 @@ function projectName(program: string): string {
   return name;
 }
 
-const ops = (result: harness.RunResult) => result.steps.map((s) => s.op);
+const ops = (result: RunResult) => result.steps.map((s) => s.op);
 
-function expectOk(result: harness.RunResult): harness.RunResult {
+function expectOk(result: RunResult): RunResult {
   expect(result.errors).toEqual([]);
   expect(result.ok).toBe(true);
   return result;
@@ -69,7 +69,9 @@ export function describeLifecycle(title: string, spec: LifecycleSpec): void {
       return out;
     };
     const run = (op: "up" | "refresh" | "destroy", over?: Record<string, string>) =>
-      harness[op]({ program: spec.program, stateFile, config: config(over) }).then(expectOk);
+      ({ up, refresh, destroy })
+        [op]({ program: spec.program, stateFile, config: config(over) })
+        .then(expectOk);
     const liveIds = async () => (await spec.live(api)).map((o) => o.id);
     const liveObject = async (id: string) => {
       const found = (await spec.live(api)).find((o) => o.id === id);
