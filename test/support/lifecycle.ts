@@ -31,6 +31,11 @@ export interface LifecycleSpec {
   createExisting(api: LifecycleApi): Promise<string>;
   /** Extra stack config for every run (without the namespace, e.g. {"emails": "..."}). */
   config?: Record<string, string>;
+  /**
+   * Runs once before the first `up` (e.g. creates through the API the objects the program refers to
+   * by id); its result is added to the stack config of every run.
+   */
+  setup?(api: LifecycleApi): Promise<Record<string, string>>;
 }
 
 /** What the spec's callbacks get: the emulator and an API client with a second (dashboard) key. */
@@ -62,10 +67,12 @@ export function describeLifecycle(title: string, spec: LifecycleSpec): void {
     const stateFile = path.join(os.tmpdir(), `lifecycle-${project}-${process.pid}.json`);
     let emu: TestEmulator;
     let api: LifecycleApi;
+    let setupConfig: Record<string, string> = {};
 
     const config = (over: Record<string, string> = {}) => {
       const out: Record<string, string> = { "incident:apiKey": emu.apiKey, "incident:baseUrl": emu.url };
-      for (const [k, v] of Object.entries({ ...spec.config, ...over })) out[`${project}:${k}`] = v;
+      for (const [k, v] of Object.entries({ ...spec.config, ...setupConfig, ...over }))
+        out[`${project}:${k}`] = v;
       return out;
     };
     const run = (op: "up" | "refresh" | "destroy", over?: Record<string, string>) =>
@@ -90,6 +97,7 @@ export function describeLifecycle(title: string, spec: LifecycleSpec): void {
           return reply.body;
         },
       };
+      setupConfig = (await spec.setup?.(api)) ?? {};
     });
     afterAll(async () => {
       await emu.dispose();
