@@ -1,9 +1,10 @@
 /**
- * `npm run demo`: starts the API emulator, runs examples/quickstart against it, runs it again to show
- * that nothing changes, edits one object out of band through the API and shows the drift being
- * detected, restores it, then destroys everything. Uses the Pulumi CLI when one is on PATH (a local
- * file backend and a demo passphrase, everything under .demo/), otherwise the project's own
- * engine-faithful harness.
+ * `npm run demo`: starts the API emulator and, for each example (examples/quickstart, then the on-call
+ * setup in examples/oncall), runs it against the emulator, runs it again to show that nothing
+ * changes, edits one object out of band through the API and shows the drift being detected,
+ * restores it, then destroys everything. Uses the Pulumi CLI when one is on PATH (a local file
+ * backend and a demo passphrase, everything under .demo/), otherwise the project's own
+ * engine-faithful harness. `npm run demo -- quickstart` (or `oncall`) runs one example.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
@@ -12,13 +13,51 @@ import { startEmulator } from "../emulator";
 import * as harness from "../test/harness";
 
 const root = path.join(__dirname, "..");
-const program = path.join(root, "examples", "quickstart");
 const work = path.join(root, ".demo");
+
+/** One example the demo runs: where it is, and the hand edit that makes drift. */
+interface DemoExample {
+  name: string;
+  project: string;
+  /** The stack output holding the id of the object edited by hand. */
+  editedOutput: string;
+  /** Edits that object through the API with another key; says what it did. */
+  editOutOfBand(baseUrl: string, key: string, id: string): Promise<string>;
+}
+
+const EXAMPLES: DemoExample[] = [
+  {
+    name: "quickstart",
+    project: "incident-quickstart",
+    editedOutput: "affectedTeamId",
+    editOutOfBand: (baseUrl, key, id) =>
+      editByHand(baseUrl, key, `/v2/custom_fields/${id}`, "custom_field", (field) => ({
+        name: field.name,
+        description: "Edited by hand in the dashboard",
+      })),
+  },
+  {
+    name: "oncall",
+    project: "incident-oncall",
+    editedOutput: "serviceAttributeId",
+    editOutOfBand: (baseUrl, key, id) =>
+      editByHand(baseUrl, key, `/v2/alert_attributes/${id}`, "alert_attribute", (attribute) => ({
+        name: "Service (renamed by hand)",
+        type: attribute.type,
+        array: attribute.array,
+        emoji: attribute.emoji,
+      })),
+  },
+];
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const step = (s: string) => console.log(`\n${bold(`▶ ${s}`)}`);
 
 async function main(): Promise<void> {
+  const only = process.argv[2];
+  const examples = EXAMPLES.filter((e) => only === undefined || e.name === only);
+  if (examples.length === 0)
+    throw new Error(`unknown example ${only}: one of ${EXAMPLES.map((e) => e.name).join(", ")}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const emulator = await startEmulator({ port: 0 });
@@ -27,37 +66,51 @@ async function main(): Promise<void> {
   const colleagueKey = await emulator.createApiKey("colleague", ["global_access"]);
   try {
     const cli = spawnSync("pulumi", ["version"], { encoding: "utf8" });
-    if (cli.status === 0) {
-      console.log(`Pulumi CLI ${cli.stdout.trim()} found: using it (file backend in .demo/).`);
-      await withCli(emulator.url, emulator.apiKey, colleagueKey);
-    } else {
-      console.log(
-        "No Pulumi CLI on PATH: using the project's harness (the real dynamic-provider host, engine semantics).",
-      );
-      await withHarness(emulator.url, emulator.apiKey, colleagueKey);
+    const useCli = cli.status === 0;
+    console.log(
+      useCli
+        ? `Pulumi CLI ${cli.stdout.trim()} found: using it (file backend in .demo/).`
+        : "No Pulumi CLI on PATH: using the project's harness (the real dynamic-provider host, engine semantics).",
+    );
+    for (const example of examples) {
+      console.log(`\n${bold(`═══ examples/${example.name} ═══`)}`);
+      if (useCli) await withCli(example, emulator.url, emulator.apiKey, colleagueKey);
+      else await withHarness(example, emulator.url, emulator.apiKey, colleagueKey);
     }
   } finally {
     await emulator.close();
   }
 }
 
-async function editOutOfBand(baseUrl: string, key: string, fieldId: string): Promise<void> {
+/** GET the object, change it with `edit`, PUT it back, as a colleague in the dashboard would. */
+async function editByHand(
+  baseUrl: string,
+  key: string,
+  apiPath: string,
+  envelope: string,
+  edit: (current: Record<string, unknown>) => Record<string, unknown>,
+): Promise<string> {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const current = await (await fetch(`${baseUrl}/v2/custom_fields/${fieldId}`, { headers })).json();
-  const field = (current as { custom_field: { name: string } }).custom_field;
-  const res = await fetch(`${baseUrl}/v2/custom_fields/${fieldId}`, {
+  const current = (await (await fetch(`${baseUrl}${apiPath}`, { headers })).json()) as Record<string, any>;
+  const res = await fetch(`${baseUrl}${apiPath}`, {
     method: "PUT",
     headers,
-    body: JSON.stringify({ name: field.name, description: "Edited by hand in the dashboard" }),
+    body: JSON.stringify(edit(current[envelope])),
   });
-  console.log(`  PUT /v2/custom_fields/${fieldId} (description changed by hand) → ${res.status}`);
+  if (!res.ok) throw new Error(`PUT ${apiPath} → ${res.status}: ${await res.text()}`);
+  return `PUT ${apiPath} → ${res.status}`;
 }
 
-async function withHarness(baseUrl: string, apiKey: string, colleagueKey: string): Promise<void> {
+async function withHarness(
+  example: DemoExample,
+  baseUrl: string,
+  apiKey: string,
+  colleagueKey: string,
+): Promise<void> {
   const options = {
-    program: path.join(program, "index.ts"),
-    stateFile: path.join(work, "state.json"),
-    project: "incident-quickstart",
+    program: path.join(root, "examples", example.name),
+    stateFile: path.join(work, `${example.name}.state.json`),
+    project: example.project,
     stack: "demo",
     config: { "incident:baseUrl": baseUrl, "incident:apiKey": apiKey },
     secretConfig: ["incident:apiKey"],
@@ -68,7 +121,10 @@ async function withHarness(baseUrl: string, apiKey: string, colleagueKey: string
       const detail = s.changedKeys?.length ? ` (${s.changedKeys.join(", ")})` : "";
       console.log(`  ${s.op.padEnd(12)} ${s.type.split(":").pop()} ${s.name}${detail}`);
     }
-    console.log(`  ${r.apiCalls.length} API calls, ${r.durationMs} ms${r.ok ? "" : "  FAILED"}`);
+    const lookups = r.apiCalls.filter((c) => c.from === "program").length;
+    console.log(
+      `  ${r.apiCalls.length - lookups} provider API calls, ${lookups} lookups by the program, ${r.durationMs} ms${r.ok ? "" : "  FAILED"}`,
+    );
     for (const e of r.errors) console.log(`  error: ${e.message}`);
     if (!r.ok) throw new Error(`${title} failed`);
   };
@@ -76,17 +132,24 @@ async function withHarness(baseUrl: string, apiKey: string, colleagueKey: string
   const first = await harness.up(options);
   show("pulumi up (create)", first);
   for (const [k, v] of Object.entries(first.outputs)) console.log(`  output ${k} = ${JSON.stringify(v)}`);
-  show("pulumi up again (expect no changes, no API calls)", await harness.up(options));
+  show("pulumi up again (expect no changes, no provider API calls)", await harness.up(options));
 
-  const fieldId = String(first.outputs.affectedTeamId);
   step("Out-of-band edit through the API with another key");
-  await editOutOfBand(baseUrl, colleagueKey, fieldId);
+  console.log(
+    `  ${await example.editOutOfBand(baseUrl, colleagueKey, String(first.outputs[example.editedOutput]))}`,
+  );
   show("pulumi refresh (drift detected)", await harness.refresh(options));
   show("pulumi up (restores the declared configuration)", await harness.up(options));
   show("pulumi destroy", await harness.destroy(options));
 }
 
-async function withCli(baseUrl: string, apiKey: string, colleagueKey: string): Promise<void> {
+async function withCli(
+  example: DemoExample,
+  baseUrl: string,
+  apiKey: string,
+  colleagueKey: string,
+): Promise<void> {
+  const program = path.join(root, "examples", example.name);
   const env = {
     ...process.env,
     PULUMI_HOME: path.join(work, "pulumi-home"),
@@ -112,9 +175,9 @@ async function withCli(baseUrl: string, apiKey: string, colleagueKey: string): P
   pulumi("", ["config", "set", "--secret", "incident:apiKey", apiKey]);
   pulumi("pulumi up (create)", ["up", "--yes", "--skip-preview"]);
   pulumi("pulumi preview (expect no changes)", ["preview", "--expect-no-changes"]);
-  const fieldId = pulumi("", ["stack", "output", "affectedTeamId"]).trim();
+  const editedId = pulumi("", ["stack", "output", example.editedOutput]).trim();
   step("Out-of-band edit through the API with another key");
-  await editOutOfBand(baseUrl, colleagueKey, fieldId);
+  console.log(`  ${await example.editOutOfBand(baseUrl, colleagueKey, editedId)}`);
   pulumi("pulumi preview --refresh (drift detected)", ["preview", "--refresh", "--diff"]);
   pulumi("pulumi up --refresh (restores the declared configuration)", [
     "up",

@@ -226,6 +226,7 @@ const announce = new incident.Workflow("announce-critical", {
   state: "active",
 });
 
+export const serviceAttributeId = service.id;
 export const alertEventsUrl = source.alertEventsUrl;
 export const alertSourceToken = source.secretToken; // secret
 export const scheduleIds = [primary.id, secondary.id];

@@ -1,0 +1,132 @@
+/**
+ * The examples are real programs users copy: each runs through the harness (the real provider host)
+ * against the emulator. examples/oncall is checked for what it promises: source → route →
+ * escalation path → schedules with responders found by e-mail, plus a workflow; a second run
+ * changes nothing with zero provider calls; refresh finds no drift; `variant=updated` updates in
+ * place; destroy leaves the account as it was. `npm run demo` (both examples, no Pulumi CLI here)
+ * is run as users run it.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startTestEmulator, type TestEmulator } from "./emulator/support";
+import { destroy, type RunResult, refresh, up } from "./harness";
+
+const root = path.join(__dirname, "..");
+const stateFile = path.join(os.tmpdir(), `examples-oncall-${process.pid}.json`);
+
+function expectOk(r: RunResult): RunResult {
+  expect(r.errors).toEqual([]);
+  expect(r.ok).toBe(true);
+  return r;
+}
+
+describe("examples/oncall", () => {
+  let emu: TestEmulator;
+  const options = (variant = "base") => ({
+    program: path.join(root, "examples", "oncall"),
+    stateFile,
+    config: {
+      "incident:apiKey": emu.apiKey,
+      "incident:baseUrl": emu.url,
+      "incident-oncall:variant": variant,
+    },
+  });
+  const get = async (apiPath: string) => {
+    const reply = await emu.call("GET", apiPath);
+    expect(reply.status).toBe(200);
+    return reply.body;
+  };
+
+  beforeAll(async () => {
+    emu = await startTestEmulator({ now: Date.now });
+  });
+  afterAll(async () => {
+    await emu.dispose();
+    fs.rmSync(stateFile, { force: true });
+  });
+
+  test("wires source → route → escalation path → schedules (users by e-mail) and a workflow", async () => {
+    const first = expectOk(await up(options()));
+    expect(first.counts.create).toBe(8);
+    const out = first.outputs as Record<string, any>;
+
+    const ada = (await get("/v2/users?email=ada%40example.com")).users[0];
+    const [primaryId, secondaryId] = out.scheduleIds as string[];
+    const primary = (await get(`/v2/schedules/${primaryId}`)).schedule;
+    expect(primary.config.rotations[0].users.map((u: any) => u.email)).toEqual([
+      "ada@example.com",
+      "bob@example.com",
+      "cat@example.com",
+    ]);
+    const secondary = (await get(`/v2/schedules/${secondaryId}`)).schedule;
+    expect(secondary.timezone).toBe("America/New_York");
+
+    const escalation = (await get(`/v2/escalation_paths/${out.escalationPathId}`)).escalation_path;
+    const targets = JSON.stringify(escalation.path);
+    expect(targets).toContain(primaryId);
+    expect(targets).toContain(secondaryId);
+    expect(targets).toContain(ada.id);
+
+    const route = (await get(`/v3/alert_routes/${out.alertRouteId}`)).alert_route;
+    const sources = (await get("/v2/alert_sources")).alert_sources;
+    expect(sources).toHaveLength(1);
+    expect(route.alert_sources.map((s: any) => s.alert_source_id)).toEqual([sources[0].id]);
+    expect(JSON.stringify(route.escalation_config)).toContain(out.escalationPathId);
+    expect(out.alertEventsUrl).toContain(sources[0].id);
+    expect(out.alertSourceToken).toBe("[secret]");
+
+    const workflow = (await get(`/v2/workflows/${out.workflowId}`)).workflow;
+    expect(JSON.stringify(workflow.trigger)).toContain("incident.created");
+
+    const second = expectOk(await up(options()));
+    expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+    expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
+    const refreshed = expectOk(await refresh(options()));
+    expect(refreshed.steps.filter((s) => s.op !== "same")).toEqual([]);
+
+    const updated = expectOk(await up(options("updated")));
+    expect(
+      updated.steps
+        .filter((s) => s.op !== "same")
+        .map((s) => `${s.op} ${s.name}`)
+        .sort(),
+    ).toEqual(["update announce-critical", "update payments", "update payments", "update payments-primary"]);
+    const updatedRoute = (await get(`/v3/alert_routes/${out.alertRouteId}`)).alert_route;
+    expect(updatedRoute.grouping_config.default.window_seconds).toBe(1800);
+
+    expectOk(await destroy(options("updated")));
+    for (const [listPath, key] of [
+      ["/v2/alert_sources", "alert_sources"],
+      ["/v3/alert_routes", "alert_routes"],
+      ["/v2/escalation_paths", "escalation_paths"],
+      ["/v2/schedules", "schedules"],
+      ["/v2/workflows", "workflows"],
+      ["/v2/alert_attributes", "alert_attributes"],
+    ] as const) {
+      expect({ [listPath]: (await get(listPath))[key] }).toEqual({ [listPath]: [] });
+    }
+    expect(emu.responseProblems).toEqual([]);
+  });
+});
+
+describe("npm run demo", () => {
+  test("runs both examples through create, no-op, drift, restore and destroy", () => {
+    // No Pulumi CLI on this PATH: the demo says so and uses the harness.
+    const demo = spawnSync(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", path.join(root, "scripts", "demo.ts")],
+      { cwd: root, encoding: "utf8", env: { ...process.env, PATH: path.dirname(process.execPath) } },
+    );
+    expect(demo.stderr).toBe("");
+    expect(demo.status).toBe(0);
+    expect(demo.stdout).toContain("No Pulumi CLI on PATH");
+    for (const example of ["quickstart", "oncall"]) {
+      const section = demo.stdout.split(`examples/${example}`)[1]!;
+      expect(section).toContain("0 provider API calls");
+      expect(section).toMatch(/read-drift/);
+      expect(section).toMatch(/pulumi destroy/);
+    }
+  });
+});
