@@ -1,7 +1,16 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { renderAlertRoute } from "../../emulator/families/alertRoutes";
+/**
+ * AlertRoute: mapping, normalisation rules (against the real emulator's read-back), check failures
+ * with input paths, and the provider against the in-process emulator (startTestEmulator): version
+ * counter and 409 handling, serialised writes, 422 mapping, adoption. The lifecycle through the
+ * harness is in alertRouteLifecycle.test.ts.
+ *
+ * Everything a route refers to (two alert sources, two escalation paths) is created through the API
+ * in `beforeAll` with a second ("dashboard") key; the provider uses the bootstrap key. Every request
+ * body sent to `/v3/alert_routes` must have exactly its reference type's shape, and every emulator
+ * response must match its reference type.
+ */
+import { checkResponse } from "../../emulator";
+import { ALERT_ROUTES, type StoredAlertRoute } from "../../emulator/families/alertRoutes";
 import * as engineEmulator from "../../emulator/families/shared/engine";
 import { closeAllConnections } from "../../provider/client";
 import { setCredentials } from "../../provider/credentials";
@@ -14,17 +23,19 @@ import {
   alertRouteProvider,
   canonicalAlertRoute,
 } from "../../resources/alertRoute";
-import { type RouteServer, rawApi, startRouteServer } from "../fixtures/alertRoute/server";
-import { shapeProblems } from "../fixtures/escalationPath/referenceShape";
+import { expectShape, type Reply, startTestEmulator, type TestEmulator } from "../emulator/support";
 
 const JSON_LITERAL = '{"service": "payments", "threshold": "> 5"}';
+
+/** Ids of what routes refer to; the real ones are created through the API in `beforeAll`. */
+const refs = { sourceA: "", sourceB: "", pathA: "", pathB: "", user: "" };
 
 /** A route using every block: sources with conditions, expressions, escalation, grouping, incidents, messages. */
 const full = (over: Record<string, unknown> = {}) => ({
   name: "Payments alerts",
   alertSources: [
     {
-      alertSourceId: "01SRC_A",
+      alertSourceId: refs.sourceA,
       conditionGroups: [
         {
           conditions: [
@@ -37,7 +48,7 @@ const full = (over: Record<string, unknown> = {}) => ({
         },
       ],
     },
-    { alertSourceId: "01SRC_B" },
+    { alertSourceId: refs.sourceB },
   ],
   conditionGroups: [
     {
@@ -66,7 +77,7 @@ const full = (over: Record<string, unknown> = {}) => ({
   ],
   escalationConfig: {
     autoCancelEscalations: true,
-    escalationTargets: [{ escalationPaths: { arrayValue: [{ literal: "01EP_A" }] } }],
+    escalationTargets: [{ escalationPaths: { arrayValue: [{ literal: refs.pathA }] } }],
     whenAlertJoinsGroup: { mode: "on_each_new_alert" },
   },
   groupingConfig: {
@@ -106,30 +117,136 @@ const full = (over: Record<string, unknown> = {}) => ({
 });
 
 const parsed = (raw: Record<string, unknown>): AlertRouteInputs => alertRouteInputs.parse(raw);
-const stored = (inputs: AlertRouteInputs, version = 1) => ({
-  id: "01AR000001",
-  payload: (() => {
-    const { version: _v, ...rest } = alertRoutePayload(inputs);
-    return rest;
-  })(),
-  version,
-  createdAt: "2026-01-01T00:00:00Z",
-  updatedAt: "2026-01-01T00:00:00Z",
-});
-/** The emulated live route for declared inputs (with every read-back quirk). */
-const liveFor = (inputs: AlertRouteInputs) => renderAlertRoute(stored(inputs));
 const same = (a: AlertRouteInputs, b: AlertRouteInputs) =>
   expect(JSON.parse(JSON.stringify(canonicalAlertRoute(a)))).toEqual(
     JSON.parse(JSON.stringify(canonicalAlertRoute(b))),
   );
 
+// ---------- the emulator ----------
+
+let emu: TestEmulator;
+/** The second key: setup, out-of-band edits "made in the dashboard". */
+let dashboardKey: string;
+/** The id of the key the provider uses (the bootstrap key), as the request log names it. */
+let providerKeyId: string | undefined;
+/** Request bodies to /v3/alert_routes that do not have exactly their reference type's shape. */
+const requestProblems: string[] = [];
+
+/** An API call with the dashboard key. */
+const api = (method: string, urlPath: string, body?: unknown): Promise<Reply> =>
+  emu.call(method, urlPath, { token: dashboardKey, body });
+/** An API call with the dashboard key that must succeed; answers the body. */
+async function ok(method: string, urlPath: string, body?: unknown): Promise<any> {
+  const reply = await api(method, urlPath, body);
+  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
+  return reply.body;
+}
+
+const richText = (text: string) =>
+  JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
+
+/** `METHOD /path` of the provider's requests since `mark` (an index into `emu.requests`). */
+const providerCalls = (mark: number) =>
+  emu.requests
+    .slice(mark)
+    .filter((r) => r.apiKeyId === providerKeyId)
+    .map((r) => `${r.method} ${r.path}`);
+
+/** The live route as the API shows it. */
+const liveRoute = async (id: string) => (await ok("GET", `/v3/alert_routes/${id}`)).alert_route;
+const liveRouteIds = async (): Promise<string[]> =>
+  (await ok("GET", "/v3/alert_routes?page_size=250")).alert_routes.map((r: any) => r.id);
+
+/**
+ * The emulator's read-back of declared inputs: written through the API as the provider writes them,
+ * shown, then deleted again.
+ */
+async function liveFor(inputs: AlertRouteInputs): Promise<any> {
+  const created = await ok("POST", "/v3/alert_routes", alertRoutePayload(inputs));
+  const shown = await ok("GET", `/v3/alert_routes/${created.alert_route.id}`);
+  expectShape("AlertRoutesShowResultV3", shown);
+  await ok("DELETE", `/v3/alert_routes/${created.alert_route.id}`);
+  return shown.alert_route;
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  dashboardKey = await emu.createApiKey("dashboard", ["manage_settings", "on_call_editor"]);
+  emu.pipeline.use(
+    "strict-alert-route-requests",
+    async (ctx, next) => {
+      if (ctx.path.startsWith("/v3/alert_routes") && ctx.route?.requestType && ctx.body !== undefined) {
+        for (const p of checkResponse(ctx.route.requestType, ctx.body)) {
+          requestProblems.push(`${ctx.method} ${ctx.path} ${p.path || "<root>"}: ${p.message}`);
+        }
+      }
+      await next();
+    },
+    { before: "handler" },
+  );
+
+  const source = async (name: string) =>
+    (
+      await ok("POST", "/v2/alert_sources", {
+        name,
+        source_type: "http",
+        template: {
+          title: { literal: richText("Alert") },
+          description: { literal: richText("Sent by a webhook") },
+          attributes: [],
+          expressions: [],
+        },
+      })
+    ).alert_source.id as string;
+  refs.sourceA = await source("Payments webhook");
+  refs.sourceB = await source("Checkout webhook");
+  refs.user = (await ok("GET", "/v2/users?email=ada%40example.com")).users[0].id;
+  const path = async (name: string) =>
+    (
+      await ok("POST", "/v2/escalation_paths", {
+        name,
+        path: [
+          {
+            id: "start",
+            type: "level",
+            level: { targets: [{ id: refs.user, type: "user", urgency: "high" }], time_to_ack_seconds: 300 },
+          },
+        ],
+      })
+    ).escalation_path.id as string;
+  refs.pathA = await path("Payments urgent");
+  refs.pathB = await path("Checkout urgent");
+
+  await emu.call("GET", "/v1/identity"); // learn the bootstrap key's id from the request log
+  providerKeyId = emu.requests[emu.requests.length - 1]?.apiKeyId;
+  expect(providerKeyId).toBeDefined();
+  setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
+});
+afterAll(async () => {
+  await emu.dispose();
+  await closeAllConnections();
+});
+afterEach(() => {
+  expect(emu.responseProblems).toEqual([]);
+  expect(requestProblems).toEqual([]);
+});
+
 describe("mapping", () => {
   test("create and update payloads have the reference shapes (AlertRoutesCreate/UpdatePayloadV3)", () => {
     const args = parsed(full());
-    expect(shapeProblems(alertRoutePayload(args), "AlertRoutesCreatePayloadV3")).toEqual([]);
-    expect(shapeProblems(alertRoutePayload(args, 2), "AlertRoutesUpdatePayloadV3")).toEqual([]);
-    const minimal = parsed({ name: "m", alertSources: [{ alertSourceId: "01SRC_A" }] });
-    expect(shapeProblems(alertRoutePayload(minimal), "AlertRoutesCreatePayloadV3")).toEqual([]);
+    expectShape("AlertRoutesCreatePayloadV3", alertRoutePayload(args));
+    expectShape("AlertRoutesUpdatePayloadV3", alertRoutePayload(args, 2));
+    const minimal = parsed({ name: "m", alertSources: [{ alertSourceId: refs.sourceA }] });
+    expectShape("AlertRoutesCreatePayloadV3", alertRoutePayload(minimal));
+  });
+
+  test("the strict request check of this file catches a body off the reference shape", async () => {
+    const body = { ...alertRoutePayload(parsed(full({ name: "Off shape" }))), colour: "red" };
+    const created = await api("POST", "/v3/alert_routes", body);
+    expect(created.status).toBe(201); // the API ignores unknown fields…
+    expect(requestProblems).toEqual([expect.stringMatching(/^POST \/v3\/alert_routes colour: /)]);
+    requestProblems.length = 0; // …the provider must not send them
+    await ok("DELETE", `/v3/alert_routes/${created.body.alert_route.id}`);
   });
 
   test("payload details: template as rich text, disabled blocks minimal, version only on update", () => {
@@ -143,32 +260,37 @@ describe("mapping", () => {
       { reference: "alert.attributes.service" },
     ]);
     const minimal = alertRoutePayload(
-      parsed({ name: "m", alertSources: [{ alertSourceId: "01SRC_A" }] }),
+      parsed({ name: "m", alertSources: [{ alertSourceId: refs.sourceA }] }),
     ) as any;
     expect(minimal.incident_config).toEqual({ enabled: false });
     expect(minimal.grouping_config).toEqual({ default: { enabled: false } });
     expect(alertRoutePayload(parsed(full()), 7).version).toBe(7);
   });
 
-  test("the emulated read-back has the reference shape (AlertRouteV3) and reads back as declared", () => {
+  test("the emulator's read-back has the reference shape (AlertRouteV3) and reads back as declared", async () => {
     const args = parsed(full());
-    const live = liveFor(args);
-    expect(shapeProblems(live, "AlertRouteV3")).toEqual([]);
+    const live = await liveFor(args);
+    expectShape("AlertRouteV3", live);
     expect(alertRouteFromApi(live, args)).toEqual(args);
     same(alertRouteFromApi(live, args), args);
   });
 
-  test("a read-back with no declaration (adoption, import) is itself valid input", () => {
-    const live = liveFor(parsed(full()));
+  test("a read-back with no declaration (adoption, import) is itself valid input", async () => {
+    const live = await liveFor(parsed(full()));
     const back = alertRouteFromApi(live, undefined);
     expect(alertRouteInputs.safeParse(back).success).toBe(true);
     same(back, parsed(full()));
   });
 });
 
-describe("normalisation rules", () => {
-  const args = parsed(full());
-  const live = () => JSON.parse(JSON.stringify(liveFor(args)));
+describe("normalisation rules (read back through the emulator)", () => {
+  let args: AlertRouteInputs;
+  let shown: any;
+  beforeAll(async () => {
+    args = parsed(full());
+    shown = await liveFor(args);
+  });
+  const live = () => structuredClone(shown);
 
   test('rule "operation aliases": contains_one_of answered for one_of keeps one_of', () => {
     const l = live();
@@ -199,11 +321,11 @@ describe("normalisation rules", () => {
   test('rule "unordered sets": expressions, alert sources and owning teams in another order are no change', () => {
     const l = live();
     expect(l.expressions.map((e: any) => e.reference)).toEqual(["team", "svc"]);
-    expect(l.alert_sources.map((s: any) => s.alert_source_id)).toEqual(["01SRC_B", "01SRC_A"]);
+    expect(l.alert_sources.map((s: any) => s.alert_source_id)).toEqual([refs.sourceB, refs.sourceA]);
     expect(l.owning_team_ids).toEqual(["team-a", "team-b"]);
     const back = alertRouteFromApi(l, args);
     expect(back.expressions.map((e) => e.reference)).toEqual(["svc", "team"]);
-    expect(back.alertSources.map((s) => s.alertSourceId)).toEqual(["01SRC_A", "01SRC_B"]);
+    expect(back.alertSources.map((s) => s.alertSourceId)).toEqual([refs.sourceA, refs.sourceB]);
     expect(back.owningTeamIds).toEqual(["team-b", "team-a"]);
     // canonical compares them as sets
     same(parsed(full({ owningTeamIds: ["team-a", "team-b"] })), args);
@@ -235,7 +357,7 @@ describe("normalisation rules", () => {
     );
   });
 
-  test('rule "default grace period": an unset grace period answered as 0 reads back unset', () => {
+  test('rule "default grace period": an unset grace period answered as 0 reads back unset', async () => {
     const l = live();
     expect(l.escalation_config.when_alert_joins_group).toEqual({
       mode: "on_each_new_alert",
@@ -254,11 +376,11 @@ describe("normalisation rules", () => {
       }),
     );
     expect(
-      alertRouteFromApi(liveFor(zero), zero).escalationConfig.whenAlertJoinsGroup?.gracePeriodSeconds,
+      alertRouteFromApi(await liveFor(zero), zero).escalationConfig.whenAlertJoinsGroup?.gracePeriodSeconds,
     ).toBe(0);
   });
 
-  test('rules "defaulted when unset" and "omitted vs empty list": incident config extras read back unset', () => {
+  test('rules "defaulted when unset" and "omitted vs empty list": incident config extras read back unset', async () => {
     const l = live();
     expect(l.incident_config.auto_decline_enabled).toBe(false);
     expect(l.incident_config.condition_groups).toEqual([]);
@@ -271,7 +393,7 @@ describe("normalisation rules", () => {
         incidentConfig: { ...(full().incidentConfig as any), autoDeclineEnabled: false, conditionGroups: [] },
       }),
     );
-    const back2 = alertRouteFromApi(liveFor(explicit), explicit);
+    const back2 = alertRouteFromApi(await liveFor(explicit), explicit);
     expect(back2.incidentConfig.autoDeclineEnabled).toBe(false);
     same(back2, args);
   });
@@ -281,7 +403,7 @@ describe("normalisation rules", () => {
       JSON.stringify(canonicalAlertRoute(parsed(full(over)))) !== JSON.stringify(canonicalAlertRoute(args));
     expect(changed({ name: "Other" })).toBe(true);
     expect(changed({ owningTeamIds: ["team-a"] })).toBe(true);
-    expect(changed({ alertSources: [{ alertSourceId: "01SRC_A" }] })).toBe(true);
+    expect(changed({ alertSources: [{ alertSourceId: refs.sourceA }] })).toBe(true);
     expect(
       changed({
         incidentConfig: {
@@ -291,7 +413,7 @@ describe("normalisation rules", () => {
       }),
     ).toBe(true);
     // A live template that differs reads back as the live template (drift is shown, in template form).
-    const l = JSON.parse(JSON.stringify(liveFor(parsed(full()))));
+    const l = live();
     l.incident_config.template.name.binding.value.literal = JSON.stringify({
       type: "doc",
       content: [{ type: "paragraph", content: [{ type: "text", text: "Changed" }] }],
@@ -308,7 +430,7 @@ describe("emulator shared engine read-back (emulator/families/shared/engine.ts)"
   };
   test("v2 shapes: labelled subject, operation, values; every quirk on by default", () => {
     const [group] = engineEmulator.renderConditionGroups([{ conditions: [condition] }]);
-    expect(shapeProblems(group, "ConditionGroupV2")).toEqual([]);
+    expectShape("ConditionGroupV2", group);
     const c = group.conditions[0];
     expect(c.subject).toEqual({ reference: "alert.title", label: "Title" });
     expect(c.operation.value).toBe("contains_one_of");
@@ -318,7 +440,7 @@ describe("emulator shared engine read-back (emulator/families/shared/engine.ts)"
   test("v3 shapes (no value labels) and quirks can be switched off", () => {
     const q = { version: "v3", aliasOperations: false, reencodeJson: false, padBindings: false } as const;
     const [group] = engineEmulator.renderConditionGroups([{ conditions: [condition] }], q);
-    expect(shapeProblems(group, "ConditionGroupV3")).toEqual([]);
+    expectShape("ConditionGroupV3", group);
     expect(group.conditions[0].operation.value).toBe("one_of");
     expect(group.conditions[0].param_bindings).toEqual([{ value: { literal: '{"b":1,"a":"<x>"}' } }]);
     const exprs = [
@@ -327,7 +449,7 @@ describe("emulator shared engine read-back (emulator/families/shared/engine.ts)"
     ];
     const rendered = engineEmulator.renderExpressions(exprs, { version: "v3" });
     expect(rendered.map((e: any) => e.reference)).toEqual(["b", "a"]);
-    for (const e of rendered) expect(shapeProblems(e, "ExpressionV3")).toEqual([]);
+    for (const e of rendered) expectShape("ExpressionV3", e);
   });
   test("behaviour checks name the API field", () => {
     expect(
@@ -340,120 +462,121 @@ describe("emulator shared engine read-back (emulator/families/shared/engine.ts)"
 });
 
 describe("check", () => {
-  let server: RouteServer;
-  beforeAll(async () => {
-    server = await startRouteServer();
-    setCredentials({ apiKey: "primary-key", baseUrl: server.url });
-  });
-  afterAll(async () => {
-    await server.close();
-    await closeAllConnections();
-  });
-
   const failuresOf = async (raw: Record<string, unknown>) => {
-    const before = server.calls.length;
+    const before = emu.requests.length;
     const r = await alertRouteProvider.check!({}, raw);
-    expect(server.calls.length).toBe(before); // zero API calls
+    expect(emu.requests.length).toBe(before); // zero API calls
     return (r.failures ?? []).map((f) => f.reason);
   };
 
   test.each([
     [
       "deep condition path",
-      full({
-        alertSources: [
-          {
-            alertSourceId: "01SRC_A",
-            conditionGroups: [{ conditions: [{ subject: "", operation: "is_set" }] }],
-          },
-        ],
-      }),
+      () =>
+        full({
+          alertSources: [
+            {
+              alertSourceId: refs.sourceA,
+              conditionGroups: [{ conditions: [{ subject: "", operation: "is_set" }] }],
+            },
+          ],
+        }),
       "alertSources[0].conditionGroups[0].conditions[0].subject: must not be empty",
     ],
     [
       "binding value with both literal and reference, in an expression branch",
-      full({
-        expressions: [
-          {
-            label: "x",
-            reference: "x",
-            rootReference: "alert.title",
-            operations: [
-              {
-                operationType: "branches",
-                branches: {
-                  branches: [
-                    {
-                      conditionGroups: [],
-                      result: { value: { literal: "a", reference: "b" } },
-                    },
-                  ],
-                  returns: { array: false, type: "String" },
+      () =>
+        full({
+          expressions: [
+            {
+              label: "x",
+              reference: "x",
+              rootReference: "alert.title",
+              operations: [
+                {
+                  operationType: "branches",
+                  branches: {
+                    branches: [
+                      {
+                        conditionGroups: [],
+                        result: { value: { literal: "a", reference: "b" } },
+                      },
+                    ],
+                    returns: { array: false, type: "String" },
+                  },
                 },
-              },
-            ],
-          },
-        ],
-      }),
+              ],
+            },
+          ],
+        }),
       "expressions[0].operations[0].branches.branches[0].result.value: set exactly one of literal or reference",
     ],
     [
       "bad template",
-      full({
-        incidentConfig: {
-          enabled: true,
-          template: { title: "{{ alert.title " },
-        },
-      }),
+      () =>
+        full({
+          incidentConfig: {
+            enabled: true,
+            template: { title: "{{ alert.title " },
+          },
+        }),
       "incidentConfig.template.title:",
     ],
     [
       "grace period in on_priority_increase mode",
-      full({
-        escalationConfig: { whenAlertJoinsGroup: { mode: "on_priority_increase", gracePeriodSeconds: 60 } },
-      }),
+      () =>
+        full({
+          escalationConfig: {
+            whenAlertJoinsGroup: { mode: "on_priority_increase", gracePeriodSeconds: 60 },
+          },
+        }),
       "escalationConfig.whenAlertJoinsGroup.gracePeriodSeconds: only applies when mode is on_each_new_alert",
     ],
     [
       "grouping fields while grouping is disabled",
-      full({ groupingConfig: { enabled: false, windowSeconds: 600 } }),
+      () => full({ groupingConfig: { enabled: false, windowSeconds: 600 } }),
       "groupingConfig.windowSeconds: only applies when grouping is enabled",
     ],
     [
       "window out of range",
-      full({ groupingConfig: { enabled: true, windowSeconds: 5 } }),
+      () => full({ groupingConfig: { enabled: true, windowSeconds: 5 } }),
       "groupingConfig.windowSeconds: must be at least 60",
     ],
     [
       "bad channel visibility",
-      full({
-        messageConfig: {
-          destinations: [
-            { slackTargets: { binding: { value: { literal: "C1" } }, channelVisibility: "secret" } },
-          ],
-        },
-      }),
+      () =>
+        full({
+          messageConfig: {
+            destinations: [
+              { slackTargets: { binding: { value: { literal: "C1" } }, channelVisibility: "secret" } },
+            ],
+          },
+        }),
       "messageConfig.destinations[0].slackTargets.channelVisibility:",
     ],
     [
       "destination without a target",
-      full({ messageConfig: { destinations: [{}] } }),
+      () => full({ messageConfig: { destinations: [{}] } }),
       "messageConfig.destinations[0]: set slackTargets or msTeamsTargets",
     ],
-    ["no alert sources", full({ alertSources: [] }), "alertSources: a route needs at least one alert source"],
+    [
+      "no alert sources",
+      () => full({ alertSources: [] }),
+      "alertSources: a route needs at least one alert source",
+    ],
     [
       "incident template while incidents are disabled",
-      full({ incidentConfig: { enabled: false, template: { title: "x" } } }),
+      () => full({ incidentConfig: { enabled: false, template: { title: "x" } } }),
       "incidentConfig.template: only applies when incident creation is enabled",
     ],
     [
       "snake_case property",
-      { ...full(), is_private: true },
+      () => ({ ...full(), is_private: true }),
       'is_private: unknown property for AlertRoute (did you mean "isPrivate"?)',
     ],
   ])("%s", async (_name, raw, expected) => {
-    const reasons = await failuresOf(raw as Record<string, unknown>);
-    expect(reasons.some((r) => r.startsWith(expected as string))).toBe(true);
+    const reasons = await failuresOf(raw());
+    expect(reasons.some((r) => r.startsWith(expected))).toBe(true);
   });
 
   test("a valid route passes and keeps the user's spelling", async () => {
@@ -469,43 +592,33 @@ describe("check", () => {
   });
 });
 
-describe("provider against the emulator family", () => {
-  let server: RouteServer;
+describe("provider against the emulator", () => {
   const checked = async (raw: Record<string, unknown>) => {
     const r = await alertRouteProvider.check!({}, { ...raw, __provider: "shim" });
     expect(r.failures).toEqual([]);
     return r.inputs;
   };
-  /** An out-of-band edit through the API with the second key: full PUT with version + 1. */
+  /**
+   * An out-of-band edit through the API with the dashboard key: the whole route as written (the
+   * dashboard holds it in the payload form), changed, with version = latest + 1.
+   */
   const editElsewhere = async (id: string, change: (payload: any) => void) => {
-    const current = (await rawApi(server, "GET", `/v3/alert_routes/${id}`)).body.alert_route;
-    const payload = JSON.parse(JSON.stringify(server.routes.get(id)!.payload));
+    const current = await liveRoute(id);
+    const stored = emu.store.collection<StoredAlertRoute>(ALERT_ROUTES).get(id);
+    const payload = structuredClone(stored!.payload);
     change(payload);
-    const res = await rawApi(server, "PUT", `/v3/alert_routes/${id}`, {
-      ...payload,
-      version: current.version + 1,
-    });
+    const res = await api("PUT", `/v3/alert_routes/${id}`, { ...payload, version: current.version + 1 });
     expect(res.status).toBe(200);
   };
-
-  beforeAll(async () => {
-    server = await startRouteServer();
-    setCredentials({ apiKey: "primary-key", baseUrl: server.url });
-  });
-  afterAll(async () => {
-    await server.close();
-    await closeAllConnections();
-  });
-  afterEach(() => expect(server.responseProblems).toEqual([]));
 
   test("create → no diff (zero calls) → refresh same → out-of-band edit is drift → update restores → delete", async () => {
     const inputs = await checked(full());
     const created = await alertRouteProvider.create!(inputs);
     expect(created.outs.version).toBe(1);
-    const before = server.calls.length;
+    const before = emu.requests.length;
     const again = await alertRouteProvider.diff!(created.id, created.outs, await checked(full()));
     expect(again.changes).toBe(false);
-    expect(server.calls.length).toBe(before);
+    expect(emu.requests.length).toBe(before);
 
     const read = await alertRouteProvider.read!(created.id, created.outs);
     expect(read.inputs).toEqual(
@@ -525,10 +638,13 @@ describe("provider against the emulator family", () => {
     const restored = await alertRouteProvider.update!(created.id, refreshed.props!, await checked(full()));
     expect(restored.outs.name).toBe("Payments alerts");
     expect(restored.outs.version).toBe(3);
-    expect(server.routes.get(created.id)!.version).toBe(3);
+    const live = await liveRoute(created.id);
+    expect(live.version).toBe(3);
+    expect(live.name).toBe("Payments alerts");
 
     await alertRouteProvider.delete!(created.id, restored.outs);
-    expect(server.routes.size).toBe(0);
+    expect((await api("GET", `/v3/alert_routes/${created.id}`)).status).toBe(404);
+    expect(await liveRouteIds()).not.toContain(created.id);
   });
 
   test("an update on a stale state never overwrites someone else's change: it asks for a refresh", async () => {
@@ -536,6 +652,7 @@ describe("provider against the emulator family", () => {
     await editElsewhere(created.id, (p) => {
       p.enabled = false;
     });
+    const mark = emu.requests.length;
     await expect(
       alertRouteProvider.update!(
         created.id,
@@ -543,26 +660,33 @@ describe("provider against the emulator family", () => {
         await checked(full({ name: "Stale", isPrivate: true })),
       ),
     ).rejects.toThrow(/changed outside this stack.*pulumi refresh/);
-    expect(server.routes.get(created.id)!.payload.enabled).toBe(false); // not clobbered
-    expect(server.routes.get(created.id)!.version).toBe(2);
+    // The stale PUT got a real 409 from the version counter; the re-read showed someone else's change.
+    expect(emu.requests.slice(mark).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 409", "GET 200"]);
+    const live = await liveRoute(created.id);
+    expect(live.enabled).toBe(false); // not clobbered
+    expect(live.is_private).toBe(false);
+    expect(live.version).toBe(2);
     await alertRouteProvider.delete!(created.id, created.outs);
   });
 
   test("a 409 when nobody changed the route: re-read and retry with the right version", async () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Retry" })));
-    server.failNextPutsWith409 = 1;
-    const calls = server.calls.length;
+    // Someone saves the route unchanged in the dashboard: the version moves on, the content does not.
+    await editElsewhere(created.id, () => {});
+    const mark = emu.requests.length;
     const updated = await alertRouteProvider.update!(
       created.id,
       created.outs,
       await checked(full({ name: "Retry", isPrivate: true })),
     );
     expect(updated.outs.isPrivate).toBe(true);
-    expect(server.calls.slice(calls)).toEqual([
+    expect(updated.outs.version).toBe(3);
+    expect(providerCalls(mark)).toEqual([
       `PUT /v3/alert_routes/${created.id}`,
       `GET /v3/alert_routes/${created.id}`,
       `PUT /v3/alert_routes/${created.id}`,
     ]);
+    expect(emu.requests.slice(mark).map((r) => r.status)).toEqual([409, 200, 200]);
     // A state whose version is behind but whose content is current (e.g. a lost response): one 409, then success.
     const behind = { ...updated.outs, version: 1 };
     const again = await alertRouteProvider.update!(
@@ -570,12 +694,34 @@ describe("provider against the emulator family", () => {
       behind,
       await checked(full({ name: "Retry" })),
     );
-    expect(again.outs.version).toBe(3);
+    expect(again.outs.version).toBe(4);
+    expect(again.outs.isPrivate).toBe(false);
+    expect((await liveRoute(created.id)).version).toBe(4);
     await alertRouteProvider.delete!(created.id, again.outs);
+  });
+
+  test("a 409 with no change at all (injected fault): the same re-read and retry", async () => {
+    const created = await alertRouteProvider.create!(await checked(full({ name: "Injected" })));
+    emu.faults.add({ method: "PUT", path: `^/v3/alert_routes/${created.id}$`, kind: "status", status: 409 });
+    const mark = emu.requests.length;
+    const updated = await alertRouteProvider.update!(
+      created.id,
+      created.outs,
+      await checked(full({ name: "Injected", enabled: false })),
+    );
+    expect(updated.outs.enabled).toBe(false);
+    expect(updated.outs.version).toBe(2);
+    expect(emu.requests.slice(mark).map((r) => `${r.method} ${r.status}`)).toEqual([
+      "PUT 409",
+      "GET 200",
+      "PUT 200",
+    ]);
+    await alertRouteProvider.delete!(created.id, updated.outs);
   });
 
   test("concurrent writes to one route are serialised (no 409 between our own writes)", async () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Parallel" })));
+    const mark = emu.requests.length;
     const [a, b] = await Promise.all([
       alertRouteProvider.update!(
         created.id,
@@ -586,12 +732,14 @@ describe("provider against the emulator family", () => {
     ]);
     expect(a.outs.enabled).toBe(false);
     expect(b).toBeUndefined();
-    expect(server.routes.has(created.id)).toBe(false);
-    const puts = server.calls.filter((c) => c === `PUT /v3/alert_routes/${created.id}`);
-    expect(puts).toHaveLength(1);
+    expect((await api("GET", `/v3/alert_routes/${created.id}`)).status).toBe(404);
+    const window = emu.requests.slice(mark).filter((r) => r.apiKeyId === providerKeyId);
+    expect(window.filter((r) => r.method === "PUT")).toHaveLength(1);
+    expect(window.map((r) => r.status)).not.toContain(409);
   });
 
   test("a 422 is reported against the input path", async () => {
+    const before = await liveRouteIds();
     await expect(
       alertRouteProvider.create!(
         await checked(
@@ -611,101 +759,63 @@ describe("provider against the emulator family", () => {
         await checked(full({ name: "Bad source", alertSources: [{ alertSourceId: "01NOPE" }] })),
       ),
     ).rejects.toThrow(/alertSources\[0\]\.alertSourceId: no alert source with this id/);
+    // An escalation path that was deleted (archived) no longer counts.
+    const gone = (
+      await ok("POST", "/v2/escalation_paths", {
+        name: "Short-lived",
+        path: [
+          {
+            id: "start",
+            type: "level",
+            level: { targets: [{ id: refs.user, type: "user", urgency: "low" }], time_to_ack_seconds: 60 },
+          },
+        ],
+      })
+    ).escalation_path.id;
+    await ok("DELETE", `/v2/escalation_paths/${gone}`);
+    await expect(
+      alertRouteProvider.create!(
+        await checked(
+          full({
+            name: "Archived path",
+            escalationConfig: { escalationTargets: [{ escalationPaths: { value: { literal: gone } } }] },
+          }),
+        ),
+      ),
+    ).rejects.toThrow(/escalationConfig\.escalationTargets\[0\]\.escalationPaths: no escalation path/);
+    expect(await liveRouteIds()).toEqual(before);
   });
 
   test("adoptId takes over an existing route and brings it to the program", async () => {
-    const made = await rawApi(
-      server,
+    const made = await api(
       "POST",
       "/v3/alert_routes",
-      alertRoutePayload(parsed({ name: "Made elsewhere", alertSources: [{ alertSourceId: "01SRC_B" }] })),
+      alertRoutePayload(parsed({ name: "Made elsewhere", alertSources: [{ alertSourceId: refs.sourceB }] })),
     );
     expect(made.status).toBe(201);
     const id = made.body.alert_route.id as string;
+    const before = await liveRouteIds();
     const adopted = await alertRouteProvider.create!(await checked(full({ name: "Adopted", adoptId: id })));
     expect(adopted.id).toBe(id);
     expect(adopted.outs.name).toBe("Adopted");
     expect(adopted.outs.version).toBe(2);
-    expect(server.routes.size).toBe(1);
+    expect(await liveRouteIds()).toEqual(before); // taken over, not created
+    const live = await liveRoute(id);
+    expect(live.name).toBe("Adopted");
+    expect(live.alert_sources.map((s: any) => s.alert_source_id).sort()).toEqual(
+      [refs.sourceA, refs.sourceB].sort(),
+    );
     await expect(
       alertRouteProvider.create!(await checked(full({ adoptId: "01AR_MISSING" }))),
     ).rejects.toThrow(/no alert route with that id/);
+    expect(await liveRouteIds()).toEqual(before);
     await alertRouteProvider.delete!(id, adopted.outs);
-    expect(server.routes.size).toBe(0);
+    expect(await liveRouteIds()).not.toContain(id);
   });
 
   test("a read of a deleted route answers gone", async () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Gone" })));
-    await rawApi(server, "DELETE", `/v3/alert_routes/${created.id}`);
+    expect((await api("DELETE", `/v3/alert_routes/${created.id}`)).status).toBe(204);
     expect((await alertRouteProvider.read!(created.id, created.outs)).id).toBe("");
-  });
-});
-
-/**
- * Lifecycle through the real dynamic-provider host (test/harness). Skipped until the harness is in
- * the tree; it drives test/fixtures/alertRoute/program against the route stand-in.
- */
-const harnessPath = path.join(__dirname, "../harness/index.ts");
-(fs.existsSync(harnessPath) ? describe : describe.skip)("lifecycle through the harness", () => {
-  const program = path.join(__dirname, "../fixtures/alertRoute/program");
-  const stateFile = path.join(os.tmpdir(), `ar-lifecycle-${process.pid}.json`);
-  let server: RouteServer;
-  let harness: any;
-  const config = (over: Record<string, string> = {}) => ({
-    "incident:apiKey": "primary-key",
-    "incident:baseUrl": server.url,
-    ...over,
-  });
-  const ops = (result: any) => (result.steps ?? []).map((s: any) => s.op ?? s.kind);
-
-  beforeAll(async () => {
-    harness = require(harnessPath);
-    server = await startRouteServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(stateFile, { force: true });
-  });
-
-  test("create → same → out-of-band drift → restore → update → destroy; adoption", async () => {
-    const first = await harness.up({ program, stateFile, config: config() });
-    expect(first.errors ?? []).toEqual([]);
-    const id = [...server.routes.keys()][0] as string;
-
-    const second = await harness.up({ program, stateFile, config: config() });
-    expect(ops(second).filter((o: string) => o !== "same")).toEqual([]);
-    expect(second.apiCalls ?? []).toEqual([]);
-
-    // Out-of-band edit with the second key: refresh sees it, up restores it.
-    const payload = JSON.parse(JSON.stringify(server.routes.get(id)!.payload));
-    const res = await rawApi(server, "PUT", `/v3/alert_routes/${id}`, {
-      ...payload,
-      enabled: false,
-      version: server.routes.get(id)!.version + 1,
-    });
-    expect(res.status).toBe(200);
-    const refreshed = await harness.refresh({ program, stateFile, config: config() });
-    expect(ops(refreshed)).toContain("read-drift");
-    await harness.up({ program, stateFile, config: config() });
-    expect(server.routes.get(id)!.payload.enabled).toBe(true);
-
-    await harness.up({ program, stateFile, config: config({ "alert-route-lifecycle:variant": "updated" }) });
-    expect(server.routes.get(id)!.payload.name).toBe("Lifecycle route (updated)");
-
-    await harness.destroy({ program, stateFile, config: config() });
-    expect(server.routes.size).toBe(0);
-
-    // Adoption of an existing route by id.
-    const made = await rawApi(
-      server,
-      "POST",
-      "/v3/alert_routes",
-      alertRoutePayload(parsed({ name: "Existing", alertSources: [{ alertSourceId: "01SRC_A" }] })),
-    );
-    const adoptId = made.body.alert_route.id as string;
-    await harness.up({ program, stateFile, config: config({ "alert-route-lifecycle:adoptId": adoptId }) });
-    expect([...server.routes.keys()]).toEqual([adoptId]);
-    await harness.destroy({ program, stateFile, config: config() });
-    expect(server.routes.size).toBe(0);
   });
 });
