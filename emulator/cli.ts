@@ -3,6 +3,13 @@
  * `incident-emulator`: runs the API emulator until SIGINT/SIGTERM.
  */
 import { parseArgs } from "node:util";
+import {
+  describeFaultRule,
+  FAULT_SPEC_SYNTAX,
+  type FaultRule,
+  FaultSpecError,
+  parseFaultSpec,
+} from "./faults";
 import { startEmulator } from "./index";
 
 const HELP = `Usage: incident-emulator [options]
@@ -18,10 +25,22 @@ Options:
   --refill <n>         rate-limit refill, requests per second (default 20)
   --state-file <path>  keep the state in this file across restarts (atomic writes)
   --no-seed            start without the seeded users and teams
+  --fault <spec>       arm a fault at start (repeatable); see "Faults" below
   -h, --help           show this help
 
+Faults (--fault <spec>, repeatable), armed when the emulator starts:
+  ${FAULT_SPEC_SYNTAX.replace(/\n/g, "\n  ")}
+  Examples:
+    --fault 'POST ^/v2/alert_sources$ reset-after'   the create commits, its response is lost
+    --fault '^/v 503 x2'                            the next two API requests answer 503
+    --fault 'PUT ^/v3/alert_routes/ reset-before x3'
+    --fault '^/v rate-limit x6 retry-after=2s'
+    --fault 'GET ^/v2/ latency latency=500ms x10'
+    --fault '{"method":"DELETE","path":"^/v2/schedules/","kind":"status","status":502}'
+Faults can also be armed, listed and cleared while running: POST/GET/DELETE <url>/_emulator/faults.
+
 Control endpoints (no API key needed): GET <url>/_emulator lists them
-(requests log, reset, clock, API keys with any roles, state).
+(requests log, reset, clock, API keys with any roles, state, faults).
 `;
 
 function fail(message: string): never {
@@ -57,6 +76,15 @@ async function main(): Promise<void> {
   if (values["api-key"] !== undefined && !/^\S+$/.test(values["api-key"])) {
     fail("--api-key must be a non-empty value without spaces");
   }
+  const faults: FaultRule[] = [];
+  for (const spec of values.fault ?? []) {
+    try {
+      faults.push(parseFaultSpec(spec));
+    } catch (error) {
+      if (!(error instanceof FaultSpecError)) throw error;
+      fail(`--fault ${JSON.stringify(spec)}: ${error.message}`);
+    }
+  }
   const emulator = await startEmulator({
     port: integer("port", values.port, 0, 65535),
     host: values.host,
@@ -66,6 +94,7 @@ async function main(): Promise<void> {
     stateFile: values["state-file"],
     seed: !values["no-seed"],
   });
+  for (const rule of faults) emulator.faults.add(rule);
   process.stdout.write(
     [
       `incident API emulator listening on ${emulator.url}`,
@@ -74,6 +103,7 @@ async function main(): Promise<void> {
       values["state-file"]
         ? `State file: ${values["state-file"]}`
         : "State: in memory (use --state-file to keep it)",
+      ...faults.map((rule) => `Fault armed: ${describeFaultRule(rule)}`),
       "",
     ].join("\n"),
   );
@@ -108,6 +138,7 @@ function parse() {
       refill: { type: "string" },
       "state-file": { type: "string" },
       "no-seed": { type: "boolean" },
+      fault: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
   });

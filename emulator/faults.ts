@@ -1,18 +1,30 @@
 /**
- * Fault injection, controlled from tests (`emulator.faults`) and over HTTP outside the public API's
- * paths (`/_emulator/faults`), so a command line can drive it too:
+ * Fault injection, controlled from tests (`emulator.faults`), over HTTP outside the public API's
+ * paths (`/_emulator/faults`), and at start from the command line (`--fault <spec>`, `parseFaultSpec`):
  *   curl -X POST $URL/_emulator/faults -d '{"method":"POST","path":"^/v2/custom_fields$","kind":"reset-after","count":1}'
- * Kinds: `status` (answer `status`, 500/502/503, without doing anything), `reset-before` (drop the
+ *   curl -X POST $URL/_emulator/faults -d '{"spec":"POST ^/v2/custom_fields$ reset-after x1"}'
+ *   incident-emulator --fault 'POST ^/v2/custom_fields$ reset-after x1'
+ * Kinds: `status` (answer `status`, e.g. 500/502/503, without doing anything), `reset-before` (drop the
  * connection before the handler runs: nothing happens), `reset-after` (the handler commits, then the
  * connection drops: the client never sees the answer), `latency` (`latencyMs` before handling),
  * `rate-limit` (a 429 storm: 429 with Retry-After `retryAfterSeconds`).
  */
 import type { ControlRoutes } from "./control";
-import { HttpError } from "./http/errors";
+import { HttpError, validationFailed } from "./http/errors";
 import type { Pipeline } from "./http/pipeline";
 import { CONTROL_PREFIX } from "./http/stages";
 
 export type FaultKind = "status" | "reset-before" | "reset-after" | "latency" | "rate-limit";
+
+export const FAULT_KINDS: readonly FaultKind[] = [
+  "reset-before",
+  "reset-after",
+  "status",
+  "rate-limit",
+  "latency",
+];
+const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+const RULE_FIELDS = ["method", "path", "kind", "count", "status", "latencyMs", "retryAfterSeconds"];
 
 export interface FaultRule {
   /** Upper-case method to match; any when absent. */
@@ -40,10 +52,9 @@ interface ActiveRule extends Required<Pick<FaultRule, "path" | "kind">> {
 export class FaultController {
   private rules: ActiveRule[] = [];
 
-  add(rule: FaultRule): void {
-    if (!["status", "reset-before", "reset-after", "latency", "rate-limit"].includes(rule.kind)) {
-      throw new Error(`unknown fault kind ${JSON.stringify(rule.kind)}`);
-    }
+  /** Arms a rule; throws `FaultSpecError` (naming the bad field) for an invalid one. */
+  add(input: FaultRule): void {
+    const rule = checkFaultRule(input);
     this.rules.push({
       path: rule.path,
       kind: rule.kind,
@@ -76,6 +87,171 @@ export class FaultController {
     }
     return rule;
   }
+}
+
+/** An invalid fault rule or `--fault` spec; `part` names what is wrong (a field, or a word of the spec). */
+export class FaultSpecError extends Error {
+  constructor(
+    readonly part: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "FaultSpecError";
+  }
+}
+
+/** Checks a rule given as an object (tests, `POST /_emulator/faults`, a JSON `--fault`). */
+export function checkFaultRule(input: unknown): FaultRule {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new FaultSpecError("rule", "a fault rule must be an object like {method, path, kind, count}");
+  }
+  const r = input as Record<string, unknown>;
+  const fail = (field: string, problem: string): never => {
+    throw new FaultSpecError(field, `${field}: ${problem}`);
+  };
+  for (const key of Object.keys(r)) {
+    if (!RULE_FIELDS.includes(key) && r[key] !== undefined)
+      fail(key, `unknown field (fields: ${RULE_FIELDS.join(", ")})`);
+  }
+  if (r.method !== undefined && (typeof r.method !== "string" || !METHODS.includes(r.method.toUpperCase()))) {
+    fail("method", `must be one of ${METHODS.join(", ")} (got ${JSON.stringify(r.method)})`);
+  }
+  if (typeof r.path !== "string" || r.path === "") {
+    fail("path", "required: a regular expression matched against the request path");
+  }
+  try {
+    new RegExp(r.path as string);
+  } catch (error) {
+    fail("path", `not a valid regular expression (${(error as Error).message})`);
+  }
+  if (typeof r.kind !== "string" || !FAULT_KINDS.includes(r.kind as FaultKind)) {
+    fail("kind", `must be one of ${FAULT_KINDS.join(", ")} (got ${JSON.stringify(r.kind)})`);
+  }
+  const integer = (field: string, min: number, max: number, onlyFor?: FaultKind) => {
+    const value = r[field];
+    if (value === undefined) return;
+    if (onlyFor && r.kind !== onlyFor)
+      fail(field, `applies only to kind ${onlyFor} (this fault is ${r.kind})`);
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      const what = field === "status" ? "an HTTP status" : "a whole number";
+      fail(field, `must be ${what} from ${min} to ${max} (got ${JSON.stringify(value)})`);
+    }
+  };
+  integer("count", 1, Number.MAX_SAFE_INTEGER);
+  integer("status", 400, 599, "status");
+  integer("latencyMs", 0, 600_000, "latency");
+  integer("retryAfterSeconds", 0, 3600, "rate-limit");
+  const rule: FaultRule = { path: r.path as string, kind: r.kind as FaultKind };
+  if (r.method !== undefined) rule.method = (r.method as string).toUpperCase();
+  for (const field of ["count", "status", "latencyMs", "retryAfterSeconds"] as const) {
+    if (r[field] !== undefined) rule[field] = r[field] as number;
+  }
+  return rule;
+}
+
+/** The `--fault` syntax (also `{"spec": "…"}` at `POST /_emulator/faults`), word by word. */
+export const FAULT_SPEC_SYNTAX = `[METHOD] PATH KIND [xCOUNT] [OPTION=VALUE ...]   (or a JSON rule)
+  METHOD  ${METHODS.join(", ")}; any method when left out
+  PATH    regular expression matched against the request path, starting with ^ or /
+  KIND    ${FAULT_KINDS.join(", ")}, or an HTTP status 400-599 (= status)
+  xCOUNT  how many matching requests get the fault (default 1), e.g. x3
+  OPTION  status=503 (kind status), latency=250ms (kind latency), retry-after=2s (kind rate-limit)`;
+
+/**
+ * Parses a fault written as a user types it, `POST ^/v2/alert_sources$ reset-after x1`, or a JSON
+ * rule (`{"path": …}`). Throws `FaultSpecError` whose message starts with the bad word.
+ */
+export function parseFaultSpec(spec: string): FaultRule {
+  const text = spec.trim();
+  if (text.startsWith("{")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new FaultSpecError("json", `not valid JSON (${(error as Error).message})`);
+    }
+    return checkFaultRule(parsed);
+  }
+  const words = text.split(/\s+/).filter((w) => w !== "");
+  const fail = (word: string, problem: string): never => {
+    throw new FaultSpecError(word, `"${word}": ${problem}`);
+  };
+  if (words.length === 0)
+    throw new FaultSpecError("", "empty: expected [METHOD] PATH KIND [xCOUNT] [OPTION=VALUE ...]");
+  const rule: Record<string, unknown> = {};
+  /** Which word gave each field (so a range error names what the user typed). */
+  const wordOf: Record<string, string> = {};
+  const set = (field: string, value: unknown, word: string) => {
+    if (rule[field] !== undefined) fail(word, `${field} given twice`);
+    rule[field] = value;
+    wordOf[field] = word;
+  };
+  let i = 0;
+  const first = words[0] as string;
+  if (!first.startsWith("^") && !first.startsWith("/")) {
+    if (!METHODS.includes(first.toUpperCase())) {
+      fail(
+        first,
+        `neither a method (${METHODS.join(", ")}) nor a path (a regular expression starting with ^ or /)`,
+      );
+    }
+    set("method", first.toUpperCase(), first);
+    i++;
+  }
+  const path = words[i++];
+  if (path === undefined)
+    throw new FaultSpecError("", "missing the path (a regular expression starting with ^ or /)");
+  if (!path.startsWith("^") && !path.startsWith("/")) {
+    fail(path, "not a path: a regular expression matched against the request path, starting with ^ or /");
+  }
+  set("path", path, path);
+  const kind = words[i++];
+  if (kind === undefined) {
+    throw new FaultSpecError(
+      "",
+      `missing the kind after the path (${FAULT_KINDS.join(", ")}, or an HTTP status)`,
+    );
+  }
+  if (/^\d+$/.test(kind)) {
+    set("kind", "status", kind);
+    set("status", Number(kind), kind);
+  } else if (FAULT_KINDS.includes(kind as FaultKind)) {
+    set("kind", kind, kind);
+  } else {
+    fail(kind, `unknown kind (${FAULT_KINDS.join(", ")}, or an HTTP status 400-599)`);
+  }
+  for (const word of words.slice(i)) {
+    const count = /^x(\d+)$/i.exec(word) ?? /^count=(\d+)$/i.exec(word);
+    const option = /^([a-z-]+)=(\d+)(ms|s)?$/i.exec(word);
+    const name = option?.[1]?.toLowerCase();
+    if (count) set("count", Number(count[1]), word);
+    else if (name === "status" && option?.[3] === undefined) set("status", Number(option?.[2]), word);
+    else if (name === "latency" && option?.[3] !== "s") set("latencyMs", Number(option?.[2]), word);
+    else if (name === "retry-after" && option?.[3] !== "ms")
+      set("retryAfterSeconds", Number(option?.[2]), word);
+    else fail(word, "unknown; after the kind come xCOUNT, status=CODE, latency=MSms, retry-after=SECONDSs");
+  }
+  try {
+    return checkFaultRule(rule);
+  } catch (error) {
+    if (!(error instanceof FaultSpecError)) throw error;
+    const word = wordOf[error.part] ?? error.part;
+    throw new FaultSpecError(word, `"${word}": ${error.message.replace(/^[A-Za-z]+: /, "")}`);
+  }
+}
+
+/** A rule written back in the `--fault` syntax. */
+export function describeFaultRule(rule: FaultRule): string {
+  return [
+    rule.method ?? "",
+    rule.path,
+    rule.kind === "status" ? String(rule.status ?? 503) : rule.kind,
+    `x${rule.count ?? 1}`,
+    rule.latencyMs !== undefined ? `latency=${rule.latencyMs}ms` : "",
+    rule.retryAfterSeconds !== undefined ? `retry-after=${rule.retryAfterSeconds}s` : "",
+  ]
+    .filter((w) => w !== "")
+    .join(" ");
 }
 
 export function installFaults(pipeline: Pipeline, control: ControlRoutes): FaultController {
@@ -111,9 +287,19 @@ export function installFaults(pipeline: Pipeline, control: ControlRoutes): Fault
     .add(
       "POST",
       `${CONTROL_PREFIX}/faults`,
-      "add a fault rule {method,path,kind,count,status,latencyMs}",
+      'add a fault rule {method,path,kind,count,status,latencyMs,retryAfterSeconds} or {spec: "POST ^/v2/… reset-after x1"}',
       ({ body }) => {
-        faults.add(body as FaultRule);
+        try {
+          const b = body as Record<string, unknown>;
+          const keys = b && typeof b === "object" ? Object.keys(b) : [];
+          faults.add(
+            keys.length === 1 && typeof b.spec === "string" ? parseFaultSpec(b.spec) : (body as FaultRule),
+          );
+        } catch (error) {
+          if (error instanceof FaultSpecError)
+            throw validationFailed([{ field: error.part, message: error.message }]);
+          throw error;
+        }
         return { status: 201, body: { faults: faults.list() } };
       },
     )

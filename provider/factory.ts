@@ -109,7 +109,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       } catch (error) {
         if (error instanceof PartialCreateError) {
           // The object exists: hand the engine its id and state so nothing is orphaned.
-          const outs = buildOutputs(error.live, args, undefined);
+          const outs = buildOutputs(error.live, args, undefined, error.extraOutputs);
           throw Object.assign(explain(spec, "create", error.cause), {
             id: spec.idOf(error.live),
             properties: outs,
@@ -179,8 +179,14 @@ async function createReconciled<Args extends Props>(
       }
       const found = await spec.api.findCreated(ctx, args);
       if (found !== undefined) {
-        // It was created: converge it (a multi-step create may have stopped half-way).
-        return spec.api.update(ctx, spec.idOf(found), args, { [RECOVERED]: true });
+        // It was created: converge it (a multi-step create may have stopped half-way). If that
+        // fails, the object still exists: the engine must record it (half-created), never orphan it,
+        // and the next update (the engine retries half-created objects) still knows it was recovered.
+        try {
+          return await spec.api.update(ctx, spec.idOf(found), args, { [RECOVERED]: true });
+        } catch (updateError) {
+          throw new PartialCreateError(found, updateError, { [RECOVERED]: true });
+        }
       }
     }
   }

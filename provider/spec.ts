@@ -73,6 +73,8 @@ export class PartialCreateError<Live = any> extends Error {
   constructor(
     readonly live: Live,
     readonly cause: unknown,
+    /** Kept with the half-created object's state (e.g. the RECOVERED marker, until an update succeeds). */
+    readonly extraOutputs?: Props,
   ) {
     super(cause instanceof Error ? cause.message : String(cause));
     this.name = "PartialCreateError";

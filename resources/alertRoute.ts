@@ -797,6 +797,10 @@ export async function updateAlertRouteWithVersion(
           details: [{ code: "not_found", message: `alert route ${id} no longer exists` }],
         });
       }
+      // After a 409: when the live route already is what this update writes, the write landed (its
+      // response was lost and the client's retry carried a spent version): done, nothing to overwrite.
+      const wanted = attempt > 0 ? priorInputs(args) : undefined;
+      if (wanted && !changedSince(live, wanted)) return live;
       if (changedSince(live, seen)) throw staleError(id, live.version, olds.version);
       version = live.version;
       seen = undefined; // checked: what we saw is what is live

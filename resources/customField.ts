@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
@@ -223,11 +224,24 @@ async function applyOptions(ctx: ApiContext, fieldId: string, steps: OptionStep[
         },
       );
     } else {
+      await createOption(ctx, fieldId, step.value, step.sortKey);
+    }
+  }
+}
+
+/** A create whose outcome is unknown (response lost, 5xx) is looked for before it is tried again. */
+async function createOption(ctx: ApiContext, fieldId: string, value: string, sortKey: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
       await ctx.client.post("/v1/custom_field_options", "create custom field option", {
         custom_field_id: fieldId,
-        value: step.value,
-        sort_key: step.sortKey,
+        value,
+        sort_key: sortKey,
       });
+      return;
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.outcomeUnknown || attempt >= 3) throw error;
+      if ((await listOptions(ctx, fieldId)).some((o) => o.value === value)) return;
     }
   }
 }

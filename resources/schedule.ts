@@ -487,6 +487,11 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   inputs: scheduleInputs,
   // The API refuses to change a schedule's time zone (TF provider PR #124): a new schedule is made.
   replaceOnChanges: ["timezone"],
+  // Create-before-delete: schedule names are not unique (the API reference documents no such rule,
+  // unlike e.g. alert source names), so the replacement is created next to the old schedule, which
+  // is deleted only once the new one exists and escalation paths have moved to it: paging never
+  // points at a schedule that is gone.
+  deleteBeforeReplace: false,
   secretOutputs: [],
   computedOutputs: ["permalink", "createdAt", "updatedAt", "layerIds", "currentOnCallUserIds"],
   // 422 fields (`schedule.config.rotations.N…`) are mapped to input paths by `withInputFields`.
@@ -542,7 +547,12 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
         {},
         25,
       );
-      return all.find((s) => s.name === args.name);
+      // Names are not unique: while a time zone change is replaced (create-before-delete) the old
+      // schedule still has the same name. Match the time zone too, and take the newest.
+      return all
+        .filter((s) => s.name === args.name && s.timezone === args.timezone)
+        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+        .pop();
     },
   },
 };
@@ -555,8 +565,9 @@ export const scheduleProvider = makeProvider(scheduleSpec);
  * v3 schedules carry no rotations (they are a separate sub-resource), while v2 manages the whole
  * schedule in one atomic write, which is what one resource here declares.
  *
- * Changing `timezone` replaces the schedule (the API cannot change it in place). Adopt an existing
- * schedule with `adoptId` (its id from the dashboard URL or `GET /v2/schedules`).
+ * Changing `timezone` replaces the schedule (the API cannot change it in place), creating the new one
+ * before deleting the old one (names need not be unique, so paging never loses its schedule). Adopt
+ * an existing schedule with `adoptId` (its id from the dashboard URL or `GET /v2/schedules`).
  */
 export interface Schedule extends ResourceOutputs<ScheduleInputs & ScheduleComputed> {}
 export class Schedule extends IncidentResource {

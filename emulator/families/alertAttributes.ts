@@ -4,8 +4,9 @@
  *
  * Read-back reproduces what the real API does: emoji are stored without colons (`:fire:` → `fire`),
  * an update that omits `required` keeps the current setting, names are unique (422 on `name`), the
- * list answers in name order (not creation order). Writes to the account's alert configuration
- * (attributes and sources) must not overlap: see `AlertConfigGate` in alertSources.ts.
+ * list answers in name order (not creation order). Delete is a hard delete. Writes to the account's
+ * alert configuration (attributes and sources) must not overlap: see `installAlertConfigGate` in
+ * alertSources.ts.
  */
 
 import { defineFamily, operation } from "../family";

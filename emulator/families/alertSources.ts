@@ -20,12 +20,16 @@
  * rejected for others (422 on the option); bound attribute ids must exist.
  *
  * `AlertConfigGate`: the account has one alert configuration; a write to it (alert source or alert
- * attribute) that arrives while another is in flight is rejected with 409, as the real API rejects
- * "whoever is second". A test server holds the gate for `latencyMs` per write to make this visible.
+ * attribute) that arrives while another is in flight is rejected with 409 `conflict`, as the real API
+ * rejects "whoever is second". The emulator's handlers run one at a time and take no time, so writes
+ * never overlap on their own: `installAlertConfigGate(emulator.pipeline, {latencyMs})` adds a stage
+ * (before the handler) that makes every alert-configuration write take `latencyMs`, as the real API's
+ * do, and answers 409 to one that arrives meanwhile.
  */
 import { randomBytes } from "node:crypto";
 import { defineFamily, operation } from "../family";
-import { notFound, throwIfProblems } from "../http/errors";
+import { conflict, notFound, throwIfProblems } from "../http/errors";
+import type { Pipeline } from "../http/pipeline";
 import type { Store } from "../store";
 import { ALERT_ATTRIBUTES, type StoredAlertAttribute } from "./alertAttributes";
 
@@ -341,21 +345,54 @@ export class AlertConfigGate {
   private busy = 0;
   /** How many writes were rejected because another was in flight. */
   conflicts = 0;
+  /** How long each write holds the gate, ms (the real API's write time; 0 = as fast as the emulator). */
+  latencyMs = 0;
 
-  /** Runs the write, holding the gate for `latencyMs`; undefined when the gate was busy (answer 409). */
-  async write<T>(latencyMs: number, work: () => T): Promise<{ value: T } | undefined> {
+  /** Runs the write, holding the gate for `latencyMs` first; undefined when the gate was busy (answer 409). */
+  async write<T>(work: () => T | Promise<T>): Promise<{ value: T } | undefined> {
     if (this.busy > 0) {
       this.conflicts++;
       return undefined;
     }
     this.busy++;
     try {
-      if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
-      return { value: work() };
+      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+      return { value: await work() };
     } finally {
       this.busy--;
     }
   }
+}
+
+/** The pipeline stage `installAlertConfigGate` adds (remove it with `pipeline.remove(...)`). */
+export const ALERT_CONFIG_GATE_STAGE = "alert-config-gate";
+/** The families whose writes change the account's one alert configuration. */
+const ALERT_CONFIG_FAMILIES = new Set(["alert_sources", "alert_attributes"]);
+
+/**
+ * Makes writes to the alert configuration (POST/PUT/DELETE of alert sources and alert attributes,
+ * any key) hold one account-wide gate for `latencyMs`; a write arriving meanwhile is answered 409
+ * `conflict` without effect. Returns the gate (`latencyMs` can be changed, `conflicts` counts).
+ */
+export function installAlertConfigGate(
+  pipeline: Pipeline,
+  options: { latencyMs?: number } = {},
+): AlertConfigGate {
+  const gate = new AlertConfigGate();
+  gate.latencyMs = options.latencyMs ?? 0;
+  pipeline.use(
+    ALERT_CONFIG_GATE_STAGE,
+    async (ctx, next) => {
+      const family = ctx.route?.family?.name;
+      if (ctx.method === "GET" || family === undefined || !ALERT_CONFIG_FAMILIES.has(family)) return next();
+      const done = await gate.write(next);
+      if (!done) {
+        throw conflict("The alert configuration is being changed by another request; try again");
+      }
+    },
+    { before: "handler" },
+  );
+  return gate;
 }
 
 // ---------- the emulator family ----------

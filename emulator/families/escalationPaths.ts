@@ -6,17 +6,25 @@
  * within the path, repeat nodes pointing at an existing node, the node body matching its `type`,
  * `attempts` 2..10, retry intervals in whole minutes, `selected_rota_id` exactly for the *_for_rota
  * modes, user targets that exist (the seeded users of `GET /v2/users`) and schedule targets that
- * exist. 422 problems name the payload field (`path.0.if_else.else_path.1.level.targets.0.id`).
+ * exist, working-hours references (`delay_weekday_interval_config_id`,
+ * `time_to_ack_weekday_interval_config_id`) naming a `working_hours` entry, condition subjects and
+ * operations non-empty and binding values setting one of literal / reference. 422 problems name the
+ * payload field (`path.0.if_else.else_path.1.level.targets.0.id`). A `team_ids` entry that is not a
+ * team is a 400 `invalid_reference`.
  *
  * Read-back reproduces the real API: `user` targets answered twice (TF provider v5.44.1), targets
- * that are not schedules answered with `schedule_mode: ""`, condition subjects / operations / binding
- * values answered as labelled objects, `one_of` answered as `contains_one_of`, a trailing empty
- * param binding, team ids sorted. Delete archives: an archived path no longer shows or lists.
+ * that are not schedules answered with `schedule_mode: ""`, conditions through the shared engine
+ * (./shared/engine.ts: subjects / operations / binding values answered as labelled objects, `one_of`
+ * answered as `contains_one_of`, JSON literals re-encoded, trailing empty param bindings), no working
+ * hours answered as `working_hours: []`, team ids sorted. Delete archives: an archived path no longer
+ * shows or lists.
  */
 import { defineFamily, operation, paginate } from "../family";
-import { notFound, throwIfProblems } from "../http/errors";
+import { badRequest, notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
 import { rotationIds, SCHEDULES, type StoredSchedule } from "./schedules";
+import { conditionGroupProblems, renderCondition } from "./shared/engine";
+import { type StoredTeam, TEAMS } from "./teams";
 import { type StoredUser, USERS } from "./users";
 
 /** A 422 problem: the API field path and a message. */
@@ -61,6 +69,13 @@ export function escalationPathProblems(body: Json, world: EscalationPathWorld): 
     problems.push({ field: "name", message: "must not be empty" });
   const ids = new Map<string, string>();
   const repeats: { field: string; to: string }[] = [];
+  const windows = new Set(
+    (Array.isArray(body?.working_hours) ? body.working_hours : []).map((w: Json) => w?.id),
+  );
+  const windowRef = (ref: unknown, field: string) => {
+    if (typeof ref === "string" && ref !== "" && !windows.has(ref))
+      problems.push({ field, message: `no working_hours entry has id ${JSON.stringify(ref)}` });
+  };
   const walk = (nodes: Json, at: string) => {
     (Array.isArray(nodes) ? nodes : []).forEach((n: Json, i: number) => {
       const here = `${at}.${i}`;
@@ -121,8 +136,24 @@ export function escalationPathProblems(body: Json, world: EscalationPathWorld): 
             message: "must be a whole number of minutes (divisible by 60)",
           });
       }
+      for (const key of ["level", "notify_channel"]) {
+        if (n?.[key])
+          windowRef(
+            n[key].time_to_ack_weekday_interval_config_id,
+            `${here}.${key}.time_to_ack_weekday_interval_config_id`,
+          );
+      }
+      if (n?.delay)
+        windowRef(n.delay.delay_weekday_interval_config_id, `${here}.delay.delay_weekday_interval_config_id`);
       if (n?.repeat) repeats.push({ field: `${here}.repeat.to_node`, to: n.repeat.to_node });
       if (n?.if_else) {
+        // The shared engine checks condition groups; a node's conditions are one group (`.0`).
+        const ifElse = `${here}.if_else`;
+        for (const p of conditionGroupProblems([{ conditions: n.if_else.conditions }], ifElse))
+          problems.push({
+            field: p.field.replace(`${ifElse}.0.conditions`, `${ifElse}.conditions`),
+            message: p.message,
+          });
         walk(n.if_else.then_path, `${here}.if_else.then_path`);
         walk(n.if_else.else_path, `${here}.if_else.else_path`);
       }
@@ -174,7 +205,7 @@ export function renderEscalationPath(stored: StoredEscalationPath, world?: Escal
         notify_channel:
           n.notify_channel && compact({ ...n.notify_channel, targets: targets(n.notify_channel.targets) }),
         if_else: n.if_else && {
-          conditions: (n.if_else.conditions ?? []).map(renderCondition),
+          conditions: (n.if_else.conditions ?? []).map((c: Json) => renderCondition(c)),
           then_path: nodes(n.if_else.then_path),
           else_path: nodes(n.if_else.else_path),
         },
@@ -188,7 +219,8 @@ export function renderEscalationPath(stored: StoredEscalationPath, world?: Escal
     name: p.name,
     path,
     repeat_config: p.repeat_config,
-    working_hours: p.working_hours,
+    // No working hours are answered as an empty list (rule "omitted vs empty").
+    working_hours: p.working_hours ?? [],
     team_ids: [...(p.team_ids ?? [])].sort(),
     current_responders: [...responders].flatMap((id) => {
       const u = world?.users?.get(id);
@@ -207,30 +239,6 @@ function targets(list: Json[], responders?: Set<string>): Json[] {
     }
     return [out];
   });
-}
-
-const OPERATION_ANSWER: Record<string, string> = { one_of: "contains_one_of" };
-
-/** Labelled subject / operation / values, `one_of` answered as `contains_one_of`, a padded binding. */
-export function renderCondition(c: Json): Json {
-  const value = (v: Json) =>
-    compact({ literal: v.literal, reference: v.reference, label: v.literal ?? v.reference ?? "" });
-  const operation = OPERATION_ANSWER[c.operation] ?? c.operation;
-  return {
-    subject: { reference: c.subject, label: humanLabel(c.subject) },
-    operation: { value: operation, label: humanLabel(operation) },
-    param_bindings: [
-      ...(c.param_bindings ?? []).map((b: Json) =>
-        compact({ value: b.value && value(b.value), array_value: b.array_value?.map(value) }),
-      ),
-      {},
-    ],
-  };
-}
-
-function humanLabel(ref: string): string {
-  const last = String(ref).split(".").pop() ?? String(ref);
-  return last.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
 function compact(obj: Json): Json {
@@ -258,6 +266,13 @@ export function escalationPathWorld(store: Store): EscalationPathWorld {
   };
 }
 
+/** 400 `invalid_reference` when a `team_ids` entry is not a team. */
+function checkTeamIds(store: Store, teamIds: unknown): void {
+  const teams = store.collection<StoredTeam>(TEAMS);
+  const unknown = (Array.isArray(teamIds) ? teamIds : []).filter((id) => !teams.has(id));
+  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
+}
+
 function findPath(store: Store, id: string): StoredEscalationPath | undefined {
   const p = store.collection<StoredEscalationPath>(ESCALATION_PATHS).get(id);
   return p && !p.archived ? p : undefined;
@@ -278,6 +293,7 @@ export const escalationPaths = defineFamily({
     operation("EscalationsV2CreatePath", "write", ({ store, body, newId }) => {
       const world = escalationPathWorld(store);
       throwIfProblems(escalationPathProblems(body, world));
+      checkTeamIds(store, body.team_ids);
       const stored = store
         .collection<StoredEscalationPath>(ESCALATION_PATHS)
         .set(createEscalationPath(newId(), body));
@@ -295,6 +311,7 @@ export const escalationPaths = defineFamily({
       if (!p) throw notFound(`No escalation path with id ${params.id}`);
       const world = escalationPathWorld(store);
       throwIfProblems(escalationPathProblems(body, world));
+      checkTeamIds(store, body.team_ids);
       const stored = store
         .collection<StoredEscalationPath>(ESCALATION_PATHS)
         .set(updateEscalationPath(p, body));

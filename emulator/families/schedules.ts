@@ -12,11 +12,14 @@
  * by a later version already in effect are dropped; users answered as full user objects; layers
  * without id get a server id; the deprecated `working_interval` mirrors `working_intervals`;
  * `scheduling_mode` answered `sequential` when omitted; team ids sorted. An update that omits
- * `holidays_public_config` or `team_ids` leaves them unchanged. Delete archives.
+ * `holidays_public_config` or `team_ids` leaves them unchanged. Delete archives. Names are not
+ * unique (the reference documents no such rule): two schedules may share one. A `team_ids` entry
+ * that is not a team is a 400 `invalid_reference`.
  */
 import { defineFamily, operation, paginate } from "../family";
-import { notFound, throwIfProblems } from "../http/errors";
+import { badRequest, notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
+import { type StoredTeam, TEAMS } from "./teams";
 import { type StoredUser, USERS } from "./users";
 
 /** A 422 problem: the API field path and a message. */
@@ -113,24 +116,25 @@ function findUser(world: ScheduleWorld, ref: Json) {
 
 const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
 
-let layerSerial = 0;
-
-/** Stores what the server keeps: timestamps in UTC, write time on versions without one, layer ids. */
-function normaliseConfig(config: Json, now: string): Json {
+/**
+ * Stores what the server keeps: timestamps in UTC, write time on versions without one, layer ids
+ * (`newId`: ULID-shaped, unique across restarts of a persisted emulator).
+ */
+function normaliseConfig(config: Json, now: string, newId: () => string): Json {
   return {
     rotations: (config?.rotations ?? []).map((r: Json) => ({
       ...r,
       effective_from: utc(r.effective_from ?? now),
       handover_start_at: utc(r.handover_start_at),
       layers: (r.layers ?? []).map((l: Json) => ({
-        id: l.id ?? `01LAYER${String(++layerSerial).padStart(6, "0")}`,
+        id: l.id ?? newId(),
         name: l.name,
       })),
     })),
   };
 }
 
-export function createSchedule(id: string, body: Json, now: string): StoredSchedule {
+export function createSchedule(id: string, body: Json, now: string, newId: () => string): StoredSchedule {
   const s = structuredClone(body.schedule ?? {});
   return {
     id,
@@ -138,7 +142,7 @@ export function createSchedule(id: string, body: Json, now: string): StoredSched
       name: s.name,
       timezone: s.timezone,
       annotations: s.annotations ?? {},
-      config: normaliseConfig(s.config, now),
+      config: normaliseConfig(s.config, now, newId),
       holidays_public_config: s.holidays_public_config,
       team_ids: s.team_ids ?? [],
     },
@@ -152,7 +156,12 @@ export function createSchedule(id: string, body: Json, now: string): StoredSched
  * A v2 update: the config sent replaces the whole configuration (future versions included); fields
  * left out (`holidays_public_config`, `team_ids`, `name`, `annotations`) are unchanged.
  */
-export function updateSchedule(stored: StoredSchedule, body: Json, now: string): StoredSchedule {
+export function updateSchedule(
+  stored: StoredSchedule,
+  body: Json,
+  now: string,
+  newId: () => string,
+): StoredSchedule {
   const s = structuredClone(body.schedule ?? {});
   const cur = stored.schedule;
   return {
@@ -161,7 +170,7 @@ export function updateSchedule(stored: StoredSchedule, body: Json, now: string):
       name: s.name ?? cur.name,
       timezone: cur.timezone,
       annotations: s.annotations ?? cur.annotations,
-      config: s.config !== undefined ? normaliseConfig(s.config, now) : cur.config,
+      config: s.config !== undefined ? normaliseConfig(s.config, now, newId) : cur.config,
       holidays_public_config:
         s.holidays_public_config !== undefined ? s.holidays_public_config : cur.holidays_public_config,
       team_ids: s.team_ids ?? cur.team_ids,
@@ -259,6 +268,13 @@ export function scheduleWorld(store: Store): ScheduleWorld {
   };
 }
 
+/** 400 `invalid_reference` when a `team_ids` entry is not a team. */
+function checkTeamIds(store: Store, teamIds: unknown): void {
+  const teams = store.collection<StoredTeam>(TEAMS);
+  const unknown = (Array.isArray(teamIds) ? teamIds : []).filter((id) => !teams.has(id));
+  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
+}
+
 /** A schedule that exists and is not archived. */
 export function findSchedule(store: Store, id: string): StoredSchedule | undefined {
   const s = store.collection<StoredSchedule>(SCHEDULES).get(id);
@@ -286,9 +302,10 @@ export const schedules = defineFamily({
     operation("SchedulesV2Create", "write", ({ store, body, newId, nowIso, now }) => {
       const world = scheduleWorld(store);
       throwIfProblems(scheduleProblems(body, world));
+      checkTeamIds(store, body.schedule?.team_ids);
       const stored = store
         .collection<StoredSchedule>(SCHEDULES)
-        .set(createSchedule(newId(), body, secondsIso(nowIso)));
+        .set(createSchedule(newId(), body, secondsIso(nowIso), newId));
       return { body: showSchedule(stored, world, now) };
     }),
 
@@ -298,14 +315,15 @@ export const schedules = defineFamily({
       return { body: showSchedule(s, scheduleWorld(store), now) };
     }),
 
-    operation("SchedulesV2Update", "write", ({ store, params, body, nowIso, now }) => {
+    operation("SchedulesV2Update", "write", ({ store, params, body, nowIso, now, newId }) => {
       const s = findSchedule(store, params.id!);
       if (!s) throw notFound(`No schedule with id ${params.id}`);
       const world = scheduleWorld(store);
       throwIfProblems(scheduleProblems(body, world, s));
+      checkTeamIds(store, body.schedule?.team_ids);
       const stored = store
         .collection<StoredSchedule>(SCHEDULES)
-        .set(updateSchedule(s, body, secondsIso(nowIso)));
+        .set(updateSchedule(s, body, secondsIso(nowIso), newId));
       return { body: showSchedule(stored, world, now) };
     }),
 

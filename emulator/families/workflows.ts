@@ -1,16 +1,41 @@
 /**
  * Emulator family: workflows (API v2). `GET/POST /v2/workflows`, `GET/PUT/DELETE /v2/workflows/{id}`.
  *
+ * Behaviour beyond the reference shapes (which the framework validates first): the trigger is a
+ * non-empty string (create only: the update payload has none, so it never changes), the name is not
+ * blank, `delay.for_seconds` is 0 or more, `include_private_incidents` may be sent with
+ * `private_incident_scope` only when they agree, step ids are unique, expression references are
+ * unique, condition subjects / operations are non-empty and every binding value sets exactly one of
+ * literal / reference (./shared/engine.ts). 422 problems name the payload field
+ * (`steps.1.param_bindings.0`). An `owning_team_ids` entry that is not a team is a 400
+ * `invalid_reference`. An update is a full PUT: every field it carries replaces the stored one, and
+ * an optional field it leaves out is cleared.
+ *
  * Read-back reproduces what the real API does to what was written (so the provider's normalisation
- * rules are exercised): step param bindings padded with trailing empty bindings (TF #205), JSON
- * literals re-encoded (keys sorted, `>` as `\u003e`), `one_of` answered as `contains_one_of`,
- * expressions in another order, trigger / subjects / operations / values / once-for answered as
- * labelled objects, once-for and modes in another order, `include_private_incidents` derived from the
- * scope. Delete archives: an archived workflow no longer shows or lists.
+ * rules are exercised), through the shared engine renderer (./shared/engine.ts): param bindings of
+ * steps and conditions padded with trailing empty bindings (TF #205), JSON literals re-encoded (keys
+ * sorted, `<`, `>`, `&` as `\u003c`, `\u003e`, `\u0026`, TF #242), `one_of` answered as
+ * `contains_one_of` (TF #289), subjects / operations / binding values answered as labelled objects,
+ * expressions in another order. Besides: the trigger and once-for references answered as labelled
+ * objects, once-for, modes and owning team ids (sets) in another order (reversed), no owning teams
+ * answered as `owning_team_ids: []` ("omitted vs empty"), `include_private_incidents` derived from the
+ * scope, the scope `none` when neither was sent, `state` `active` when none was sent. `version`
+ * starts at 1 and counts every update. Delete archives: an archived workflow no longer shows or lists.
  */
+
 import { defineFamily, operation } from "../family";
-import { notFound, throwIfProblems } from "../http/errors";
+import { badRequest, notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
+import {
+  bindingProblems,
+  conditionGroupProblems,
+  expressionProblems,
+  humanLabel,
+  renderBindings,
+  renderConditionGroups,
+  renderExpressions,
+} from "./shared/engine";
+import { type StoredTeam, TEAMS } from "./teams";
 
 /** A 422 problem: the API field path (`steps.0.param_bindings.1`) and a message. */
 export interface FieldProblem {
@@ -31,12 +56,10 @@ export interface StoredWorkflow {
   managedBy: "dashboard" | "external" | "terraform";
 }
 
-const PRIVATE_SCOPES = ["all", "none", "owning_teams"];
-
 /** Behaviour checks beyond the reference shapes (those are validated by the framework first). */
 export function workflowProblems(body: Json, forCreate: boolean): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (forCreate && (typeof body?.trigger !== "string" || body.trigger === "")) {
+  if (forCreate && (typeof body?.trigger !== "string" || body.trigger.trim() === "")) {
     problems.push({ field: "trigger", message: "must be a non-empty string" });
   }
   if (typeof body?.name === "string" && body.name.trim() === "") {
@@ -48,13 +71,11 @@ export function workflowProblems(body: Json, forCreate: boolean): FieldProblem[]
   }
   const scope = body?.private_incident_scope;
   const include = body?.include_private_incidents;
-  if (scope !== undefined && include !== undefined && PRIVATE_SCOPES.includes(scope)) {
-    if (include !== (scope !== "none")) {
-      problems.push({
-        field: "include_private_incidents",
-        message: `contradicts private_incident_scope "${scope}"`,
-      });
-    }
+  if (scope !== undefined && include !== undefined && include !== (scope !== "none")) {
+    problems.push({
+      field: "include_private_incidents",
+      message: `contradicts private_incident_scope "${scope}"`,
+    });
   }
   const ids = new Set<string>();
   (Array.isArray(body?.steps) ? body.steps : []).forEach((s: Json, i: number) => {
@@ -62,18 +83,18 @@ export function workflowProblems(body: Json, forCreate: boolean): FieldProblem[]
       if (ids.has(s.id)) problems.push({ field: `steps.${i}.id`, message: "step ids must be unique" });
       ids.add(s.id);
     }
-    (Array.isArray(s?.param_bindings) ? s.param_bindings : []).forEach((b: Json, j: number) => {
-      for (const v of [b?.value, ...(Array.isArray(b?.array_value) ? b.array_value : [])]) {
-        if (v && v.literal !== undefined && v.reference !== undefined) {
-          problems.push({
-            field: `steps.${i}.param_bindings.${j}`,
-            message: "a binding value sets either literal or reference",
-          });
-        }
-      }
-    });
+    problems.push(...bindingProblems(s?.param_bindings, `steps.${i}.param_bindings`));
   });
+  problems.push(...conditionGroupProblems(body?.condition_groups, "condition_groups"));
+  problems.push(...expressionProblems(body?.expressions, "expressions"));
   return problems;
+}
+
+/** 400 `invalid_reference` when an `owning_team_ids` entry is not a team. */
+function checkOwningTeams(store: Store, teamIds: unknown): void {
+  const teams = store.collection<StoredTeam>(TEAMS);
+  const unknown = (Array.isArray(teamIds) ? teamIds : []).filter((id) => !teams.has(id));
+  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
 }
 
 /** Stores a created workflow (`payload` already validated). */
@@ -104,17 +125,14 @@ export function showWorkflow(stored: StoredWorkflow): Json {
   };
 }
 
-/** The `WorkflowsListWorkflowsResultV2` body: every workflow not archived, slim. */
+/** The `WorkflowsListWorkflowsResultV2` body: every workflow not archived, slim (`WorkflowSlimV2`). */
 export function listWorkflows(all: Iterable<StoredWorkflow>): Json {
   return {
     workflows: [...all]
       .filter((w) => !w.archived)
       .map((w) => {
-        const full = renderWorkflow(w);
-        return {
-          ...full,
-          steps: full.steps.map((s: Json) => ({ label: s.label, name: s.name })),
-        };
+        const { form_fields: _f, ...full } = renderWorkflow(w);
+        return { ...full, steps: full.steps.map((s: Json) => ({ label: s.label, name: s.name })) };
       }),
   };
 }
@@ -133,18 +151,20 @@ export function renderWorkflow(stored: StoredWorkflow): Json {
         name: s.name,
         label: humanLabel(s.name),
         for_each: s.for_each,
-        // Quirk "padded param bindings" (TF #205).
-        param_bindings: [...(s.param_bindings ?? []).map(renderBinding), {}, { array_value: [] }],
+        // Quirk "padded param bindings" (TF #205), JSON literals re-encoded.
+        param_bindings: renderBindings(s.param_bindings),
       }),
     ),
+    // Quirks "operation aliases", labelled subjects / operations / values, padded bindings.
     condition_groups: renderConditionGroups(p.condition_groups),
     // Quirk: expressions come back in another order.
-    expressions: [...(p.expressions ?? [])].reverse().map(renderExpression),
+    expressions: renderExpressions(p.expressions),
     // Quirk: once-for as labelled references, in another order.
     once_for: [...(p.once_for ?? [])]
       .reverse()
       .map((key: string) => ({ key, label: humanLabel(key), type: "String", array: false })),
     runs_on_incidents: p.runs_on_incidents,
+    // Quirk: a set, answered in another order.
     runs_on_incident_modes: [...(p.runs_on_incident_modes ?? [])].reverse(),
     continue_on_step_error: p.continue_on_step_error,
     delay: p.delay && {
@@ -154,120 +174,25 @@ export function renderWorkflow(stored: StoredWorkflow): Json {
     state: p.state ?? "active",
     folder: p.folder,
     shortform: p.shortform,
+    // Quirks "omitted vs empty" (none: `[]`) and a set in another order.
     owning_team_ids: [...(p.owning_team_ids ?? [])].reverse(),
     private_incident_scope: scope,
     include_private_incidents: scope !== "none",
     include_private_escalations: p.include_private_escalations ?? false,
-    form_fields: p.form_fields?.map((f: Json, i: number) => ({
-      id: f.id ?? `${stored.id}-field-${i}`,
-      key: f.key,
-      title: f.title,
-      type: f.type,
-      description: f.description,
-      required: f.required ?? false,
-      array: f.array ?? false,
-    })),
+    form_fields: p.form_fields?.map((f: Json, i: number) =>
+      compact({
+        id: f.id ?? `${stored.id}-field-${i}`,
+        key: f.key,
+        title: f.title,
+        type: f.type,
+        description: f.description,
+        required: f.required ?? false,
+        array: f.array ?? false,
+      }),
+    ),
     runs_from: stored.createdAt,
     version: stored.version,
   });
-}
-
-// ---------- engine read-back (quirks) ----------
-
-const OPERATION_ALIAS: Record<string, string> = { one_of: "contains_one_of" };
-
-function renderConditionGroups(groups: Json[] | undefined): Json[] {
-  return (groups ?? []).map((g) => ({
-    conditions: (g.conditions ?? []).map((c: Json) => ({
-      subject: { reference: c.subject, label: humanLabel(c.subject) },
-      // Quirk "operation aliases".
-      operation: {
-        value: OPERATION_ALIAS[c.operation] ?? c.operation,
-        label: humanLabel(c.operation),
-      },
-      param_bindings: (c.param_bindings ?? []).map(renderBinding),
-    })),
-  }));
-}
-
-function renderBinding(b: Json): Json {
-  return compact({
-    value: b.value ? renderValue(b.value) : undefined,
-    array_value: b.array_value ? b.array_value.map(renderValue) : undefined,
-  });
-}
-
-function renderValue(v: Json): Json {
-  if (v.literal !== undefined) {
-    const literal = reencodeJson(v.literal);
-    return { literal, label: v.literal };
-  }
-  return { reference: v.reference, label: humanLabel(v.reference ?? "") };
-}
-
-/** Quirk "canonical JSON literals": a JSON literal is stored parsed and re-encoded on read. */
-export function reencodeJson(text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return text;
-  try {
-    return JSON.stringify(sortKeys(JSON.parse(trimmed)))
-      .replace(/</g, "\\u003c")
-      .replace(/>/g, "\\u003e")
-      .replace(/&/g, "\\u0026");
-  } catch {
-    return text;
-  }
-}
-
-function sortKeys(v: Json): Json {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object") {
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys(v[k])]),
-    );
-  }
-  return v;
-}
-
-function renderExpression(e: Json): Json {
-  const returns = { array: false, type: "String" };
-  return compact({
-    label: e.label,
-    reference: e.reference,
-    root_reference: e.root_reference,
-    returns,
-    else_branch: e.else_branch ? { result: renderBinding(e.else_branch.result) } : undefined,
-    operations: (e.operations ?? []).map((op: Json) =>
-      compact({
-        operation_type: op.operation_type,
-        returns: op.branches?.returns ?? op.parse?.returns ?? op.cast?.returns ?? returns,
-        branches: op.branches && {
-          branches: op.branches.branches.map((b: Json) => ({
-            condition_groups: renderConditionGroups(b.condition_groups),
-            result: renderBinding(b.result),
-          })),
-          returns: op.branches.returns,
-        },
-        filter: op.filter && { condition_groups: renderConditionGroups(op.filter.condition_groups) },
-        navigate: op.navigate && {
-          reference: op.navigate.reference,
-          reference_label: humanLabel(op.navigate.reference),
-        },
-        parse: op.parse && { source: op.parse.source, returns: op.parse.returns },
-        // Not in the reference's read shape, but the real API keeps them: echoed as written.
-        cast: op.cast,
-        concatenate: op.concatenate,
-      }),
-    ),
-  });
-}
-
-function humanLabel(reference: string): string {
-  const last = String(reference).split(".").pop() ?? String(reference);
-  const words = last.replace(/[_[\]"]+/g, " ").trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function compact(obj: Record<string, unknown>): Json {
@@ -295,6 +220,7 @@ export const workflows = defineFamily({
 
     operation("WorkflowsV2CreateWorkflow", "write", ({ store, body, newId, nowIso }) => {
       throwIfProblems(workflowProblems(body, true));
+      checkOwningTeams(store, body.owning_team_ids);
       const stored = store.collection<StoredWorkflow>(WORKFLOWS).set(createWorkflow(newId(), body, nowIso));
       return { body: showWorkflow(stored) };
     }),
@@ -309,6 +235,7 @@ export const workflows = defineFamily({
       const w = findWorkflow(store, params.id!);
       if (!w) throw notFound(`No workflow with id ${params.id}`);
       throwIfProblems(workflowProblems(body, false));
+      checkOwningTeams(store, body.owning_team_ids);
       const stored = store.collection<StoredWorkflow>(WORKFLOWS).set(updateWorkflow(w, body));
       return { body: showWorkflow(stored) };
     }),

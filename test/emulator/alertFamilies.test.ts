@@ -3,6 +3,7 @@
  * CRUD through HTTP with the bootstrap key, 422 with `source.field`, reference-shaped responses.
  */
 import { type RunningEmulator, startEmulator } from "../../emulator";
+import { ALERT_CONFIG_GATE_STAGE, installAlertConfigGate } from "../../emulator/families/alertSources";
 import { alertRouteInputs, alertRoutePayload } from "../../resources/alertRoute";
 import { alertSourceInputs, alertSourcePayload } from "../../resources/alertSource";
 
@@ -147,6 +148,39 @@ describe("alert sources v2", () => {
     const bad = await call("POST", "/v2/alert_sources", body);
     expect(bad.status).toBe(422);
     expect(fields(bad.body)).toContain("template.attributes.0.alert_attribute_id");
+  });
+});
+
+describe("the account's one alert configuration (installAlertConfigGate)", () => {
+  test("overlapping writes: whoever is second gets a 409 conflict and changes nothing; reads are not held", async () => {
+    const gate = installAlertConfigGate(emu.pipeline, { latencyMs: 40 });
+    try {
+      const attribute = (name: string) =>
+        call("POST", "/v2/alert_attributes", { name, type: "String", array: false });
+      const [first, second, read] = await Promise.all([
+        attribute("Gate 1"),
+        new Promise((r) => setTimeout(r, 10)).then(() => attribute("Gate 2")),
+        new Promise((r) => setTimeout(r, 10)).then(() => call("GET", "/v2/alert_attributes")),
+      ]);
+      expect(first.status).toBe(201);
+      expect(second.status).toBe(409);
+      expect(second.body).toMatchObject({ type: "conflict", status: 409, errors: [{ code: "conflict" }] });
+      expect(read.status).toBe(200);
+      expect(gate.conflicts).toBe(1);
+      const names = (await call("GET", "/v2/alert_attributes")).body.alert_attributes.map((a: any) => a.name);
+      expect(names).toContain("Gate 1");
+      expect(names).not.toContain("Gate 2");
+      // One after the other: both succeed.
+      expect((await attribute("Gate 2")).status).toBe(201);
+      expect(gate.conflicts).toBe(1);
+    } finally {
+      emu.pipeline.remove(ALERT_CONFIG_GATE_STAGE);
+    }
+    for (const name of ["Gate 1", "Gate 2"]) {
+      const { body } = await call("GET", "/v2/alert_attributes");
+      const id = body.alert_attributes.find((a: any) => a.name === name).id;
+      expect((await call("DELETE", `/v2/alert_attributes/${id}`)).status).toBe(204);
+    }
   });
 });
 

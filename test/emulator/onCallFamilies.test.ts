@@ -3,7 +3,7 @@
  * workflows. CRUD through HTTP with the bootstrap key, 422 with `source.field` on bad payloads, every
  * response checked against its reference type.
  */
-import { expectShape, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
 
 let emu: TestEmulator;
 
@@ -106,6 +106,46 @@ describe("schedules v2", () => {
   });
 });
 
+describe("schedules v2: layer ids, names, team references", () => {
+  test("server layer ids are ULID-shaped and unique; names need not be unique", async () => {
+    const make = () =>
+      emu.call("POST", "/v2/schedules", {
+        body: { schedule: { name: "Same name", timezone: "UTC", config: { rotations: [rotation()] } } },
+      });
+    const [a, b] = [await make(), await make()];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const layerA = a.body.schedule.config.rotations[0].layers[0].id;
+    const layerB = b.body.schedule.config.rotations[0].layers[0].id;
+    expect(layerA).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(layerB).not.toBe(layerA);
+    for (const s of [a, b]) await emu.call("DELETE", `/v2/schedules/${s.body.schedule.id}`);
+  });
+
+  test("team ids must be teams (400 invalid_reference); answered sorted", async () => {
+    const bad = await emu.call("POST", "/v2/schedules", {
+      body: { schedule: { name: "T", timezone: "UTC", team_ids: ["01TEAMPLATFORM", "01NOTEAM"] } },
+    });
+    expectErrorBody(bad, 400, "invalid_request_error", "invalid_reference");
+    const ok = await emu.call("POST", "/v2/schedules", {
+      body: {
+        schedule: {
+          name: "T",
+          timezone: "UTC",
+          team_ids: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
+          config: { rotations: [rotation()] },
+        },
+      },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.schedule.team_ids).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
+    const badUpdate = await emu.call("PUT", `/v2/schedules/${ok.body.schedule.id}`, {
+      body: { schedule: { team_ids: ["01NOTEAM"] } },
+    });
+    expectErrorBody(badUpdate, 400, "invalid_request_error", "invalid_reference");
+    await emu.call("DELETE", `/v2/schedules/${ok.body.schedule.id}`);
+  });
+});
+
 describe("escalation paths v2", () => {
   const level = (targets: unknown[]) => ({
     id: "n1",
@@ -188,6 +228,112 @@ describe("escalation paths v2", () => {
     expect(ok.status).toBe(201);
     await emu.call("DELETE", `/v2/escalation_paths/${ok.body.escalation_path.id}`);
     await emu.call("DELETE", `/v2/schedules/${sched.body.schedule.id}`);
+  });
+});
+
+describe("escalation paths v2: read-back and references", () => {
+  const level = (extra: Record<string, unknown> = {}) => ({
+    id: "n1",
+    type: "level",
+    level: { targets: [{ id: "01USERADA", type: "user", urgency: "high" }], ...extra },
+  });
+
+  test("no working hours are answered as []; conditions through the shared engine", async () => {
+    const created = await emu.call("POST", "/v2/escalation_paths", {
+      body: {
+        name: "Engine",
+        path: [
+          {
+            id: "branch",
+            type: "if_else",
+            if_else: {
+              conditions: [
+                {
+                  subject: "escalation.priority",
+                  operation: "one_of",
+                  param_bindings: [{ value: { literal: '{"b":1,"a":">"}' } }],
+                },
+              ],
+              then_path: [level()],
+              else_path: [],
+            },
+          },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    expectShape("EscalationsCreatePathResultV2", created.body);
+    const p = created.body.escalation_path;
+    expect(p.working_hours).toEqual([]);
+    expect(p.path[0].if_else.conditions[0]).toEqual({
+      subject: { reference: "escalation.priority", label: "Priority" },
+      operation: { value: "contains_one_of", label: "One of" },
+      param_bindings: [
+        { value: { literal: '{"a":"\\u003e","b":1}', label: '{"b":1,"a":">"}' } },
+        {},
+        { array_value: [] },
+      ],
+    });
+    await emu.call("DELETE", `/v2/escalation_paths/${p.id}`);
+  });
+
+  test("422: working-hours references, empty condition subjects, bad binding values", async () => {
+    const bad = await emu.call("POST", "/v2/escalation_paths", {
+      body: {
+        name: "Bad",
+        working_hours: [
+          {
+            id: "office",
+            name: "Office",
+            timezone: "Europe/London",
+            weekday_intervals: [{ weekday: "monday", start_time: "09:00", end_time: "17:00" }],
+          },
+        ],
+        path: [
+          level({ time_to_ack_interval_condition: "active", time_to_ack_weekday_interval_config_id: "nope" }),
+          {
+            id: "wait",
+            type: "delay",
+            delay: { delay_interval_condition: "active", delay_weekday_interval_config_id: "office" },
+          },
+          {
+            id: "branch",
+            type: "if_else",
+            if_else: {
+              conditions: [
+                { subject: "", operation: "is_set", param_bindings: [] },
+                {
+                  subject: "escalation.priority",
+                  operation: "one_of",
+                  param_bindings: [{ value: { literal: "P1", reference: "x" } }],
+                },
+              ],
+              then_path: [],
+              else_path: [],
+            },
+          },
+        ],
+      },
+    });
+    expectErrorBody(bad, 422, "validation_error");
+    expect(fieldsOf(bad.body).sort()).toEqual([
+      "path.0.level.time_to_ack_weekday_interval_config_id",
+      "path.2.if_else.conditions.0.subject",
+      "path.2.if_else.conditions.1.param_bindings.0",
+    ]);
+  });
+
+  test("team ids must be teams (400 invalid_reference); answered sorted", async () => {
+    const bad = await emu.call("POST", "/v2/escalation_paths", {
+      body: { name: "T", team_ids: ["01NOTEAM"], path: [level()] },
+    });
+    expectErrorBody(bad, 400, "invalid_request_error", "invalid_reference");
+    const ok = await emu.call("POST", "/v2/escalation_paths", {
+      body: { name: "T", team_ids: ["01TEAMPLATFORM", "01TEAMIDENTITY"], path: [level()] },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.escalation_path.team_ids).toEqual(["01TEAMIDENTITY", "01TEAMPLATFORM"]);
+    await emu.call("DELETE", `/v2/escalation_paths/${ok.body.escalation_path.id}`);
   });
 });
 
@@ -278,5 +424,108 @@ describe("workflows v2", () => {
     });
     expect(dupSteps.status).toBe(422);
     expect(fieldsOf(dupSteps.body)).toContain("steps.1.id");
+
+    // Deep inside steps and conditions: a binding value with neither literal nor reference, an
+    // empty subject.
+    const deep = await emu.call("POST", "/v2/workflows", {
+      body: payload({
+        steps: [
+          { id: "a", name: "n", param_bindings: [] },
+          { id: "b", name: "n", param_bindings: [{ value: {} }] },
+        ],
+        condition_groups: [{ conditions: [{ subject: "", operation: "is_set", param_bindings: [] }] }],
+      }),
+    });
+    expectErrorBody(deep, 422, "validation_error");
+    expect(fieldsOf(deep.body).sort()).toEqual([
+      "condition_groups.0.conditions.0.subject",
+      "steps.1.param_bindings.0",
+    ]);
+
+    const contradictory = await emu.call("POST", "/v2/workflows", {
+      body: payload({ private_incident_scope: "none", include_private_incidents: true }),
+    });
+    expectErrorBody(contradictory, 422, "validation_error", undefined, "include_private_incidents");
+    expect((await emu.call("GET", "/v2/workflows")).body.workflows).toEqual([]);
+  });
+});
+
+describe("workflows v2: read-back and references", () => {
+  test("sets answered in another order; no owning teams answered as []; the scope derived; list is slim", async () => {
+    const created = await emu.call("POST", "/v2/workflows", {
+      body: {
+        name: "Sets",
+        trigger: "incident.created",
+        condition_groups: [],
+        steps: [{ id: "s", name: "slack.post_message", param_bindings: [] }],
+        expressions: [
+          { label: "A", reference: "a", root_reference: "incident", operations: [] },
+          { label: "B", reference: "b", root_reference: "incident", operations: [] },
+        ],
+        once_for: ["incident.url", "incident.severity"],
+        runs_on_incidents: "newly_created",
+        runs_on_incident_modes: ["standard", "test"],
+        continue_on_step_error: false,
+        owning_team_ids: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
+        include_private_incidents: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    const w = created.body.workflow;
+    expect(w.once_for.map((o: any) => o.key)).toEqual(["incident.severity", "incident.url"]);
+    expect(w.runs_on_incident_modes).toEqual(["test", "standard"]);
+    expect(w.owning_team_ids).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
+    expect(w.expressions.map((e: any) => e.reference)).toEqual(["b", "a"]);
+    expect(w.steps[0].param_bindings).toEqual([{}, { array_value: [] }]);
+    expect(w).toMatchObject({
+      private_incident_scope: "all",
+      include_private_incidents: true,
+      state: "active",
+    });
+
+    const updated = await emu.call("PUT", `/v2/workflows/${w.id}`, {
+      body: {
+        name: "Sets",
+        condition_groups: [],
+        steps: [],
+        expressions: [],
+        once_for: [],
+        runs_on_incidents: "newly_created",
+        runs_on_incident_modes: ["standard"],
+        continue_on_step_error: false,
+      },
+    });
+    expect(updated.status).toBe(200);
+    // A full PUT: what it leaves out is cleared.
+    expect(updated.body.workflow).toMatchObject({
+      owning_team_ids: [],
+      private_incident_scope: "none",
+      include_private_incidents: false,
+      version: 2,
+    });
+
+    const list = await emu.call("GET", "/v2/workflows");
+    expectShape("WorkflowsListWorkflowsResultV2", list.body);
+    expect(list.body.workflows.find((x: any) => x.id === w.id).steps).toEqual([]);
+    await emu.call("DELETE", `/v2/workflows/${w.id}`);
+  });
+
+  test("owning team ids must be teams (400 invalid_reference)", async () => {
+    const bad = await emu.call("POST", "/v2/workflows", {
+      body: {
+        name: "No such team",
+        trigger: "incident.created",
+        condition_groups: [],
+        steps: [],
+        expressions: [],
+        once_for: [],
+        runs_on_incidents: "newly_created",
+        runs_on_incident_modes: ["standard"],
+        continue_on_step_error: false,
+        owning_team_ids: ["01TEAMPLATFORM", "01TEAMNOBODY"],
+      },
+    });
+    expectErrorBody(bad, 400, "invalid_request_error", "invalid_reference");
+    expect((await emu.call("GET", "/v2/workflows")).body.workflows).toEqual([]);
   });
 });

@@ -13,15 +13,19 @@
  * support provider previews), unknowns as the sentinel; acceptSecrets=false: secrets stripped from
  * every request and copied back (annotateSecrets) + additionalSecretOutputs; ErrorResourceInitFailed
  * recorded as a half-created resource; stop starting steps after an error (unless continueOnError)
- * and skip the deletes; state written after every step.
+ * and skip the deletes; state written after every step (group commit: a step completes once a
+ * snapshot that includes it is on disk; steps that complete while a snapshot is being written share
+ * the next one), except a `same` step that changes nothing in the entry (the engine elides that
+ * write too: sameSnapshotMutation.mustWrite).
  */
 import type { ProviderError, ProviderHost, Sdk } from "./host";
-import { type Crypter, type LoadedState, type ResourceState, saveState } from "./state";
+import { type Crypter, type LoadedState, type ResourceState, StateWriter } from "./state";
 import type { HarnessError, Operation, Step, StepOp } from "./types";
 import {
   annotateSecrets,
   changedKeys,
   clone,
+  deepEqual,
   forProvider,
   markSecretOutputs,
   structSafe,
@@ -86,14 +90,19 @@ export class Engine {
   private host?: ProviderHost;
   private failed = false;
   readonly providerRef: string;
+  private readonly writer: StateWriter;
+  /** The snapshot being written (settled), and the next one, shared by every change made before it starts. */
+  private writing: Promise<void> = Promise.resolve();
+  private nextWrite?: Promise<void>;
 
   constructor(
     private readonly sdk: Sdk,
     private readonly opts: EngineOptions,
     loaded: LoadedState,
-    private readonly crypter: Crypter,
+    crypter: Crypter,
     private readonly t0: number,
   ) {
+    this.writer = new StateWriter(opts.stateFile, crypter);
     this.preview = opts.operation === "preview";
     for (const r of loaded.resources) {
       if (r.delete) this.pendingDeletes.push(r);
@@ -164,14 +173,28 @@ export class Engine {
     return out;
   }
 
-  /** Snapshot after every step (never in preview). */
-  persist(): void {
-    if (this.preview) return;
-    saveState(
-      this.opts.stateFile,
-      { project: this.opts.project, stack: this.opts.stack, resources: this.stateResources() },
-      this.crypter,
-    );
+  private snapshot() {
+    return { project: this.opts.project, stack: this.opts.stack, resources: this.stateResources() };
+  }
+
+  /**
+   * Snapshot after a step (never in preview): resolves once a snapshot taken after this call is on
+   * disk. Snapshots are written one at a time; every call made while one is being written joins the
+   * next, so n concurrent steps cost far fewer than n writes and none is acknowledged before it is
+   * durable.
+   */
+  persist(): Promise<void> {
+    if (this.preview) return Promise.resolve();
+    if (!this.nextWrite) {
+      const next = this.writing.then(() => {
+        this.nextWrite = undefined; // changes from here on need the write after this one
+        this.timings.stateWrites = (this.timings.stateWrites ?? 0) + 1;
+        return this.writer.writeAsync(this.snapshot());
+      });
+      this.nextWrite = next;
+      this.writing = next.catch(() => undefined);
+    }
+    return this.nextWrite;
   }
 
   // ---------------------------------------------------------------- reporting
@@ -300,7 +323,7 @@ export class Engine {
         const urn = req.getUrn();
         const outputs = req.getOutputs()?.toJavaScript() ?? {};
         const r = this.news.get(urn);
-        if (r) r.outputs = outputs;
+        if (r) this.news.set(urn, { ...r, outputs }); // entries are immutable once written
         if (urn === this.urnFor(STACK_TYPE, `${this.opts.project}-${this.opts.stack}`)) {
           this.stackOutputs = outputs;
         }
@@ -363,6 +386,7 @@ export class Engine {
     id: string | undefined,
     inputs: WireMap,
     outputs: WireMap,
+    same = false,
   ): ResourceState {
     const old = this.olds.get(reg.urn);
     const now = new Date().toISOString();
@@ -378,7 +402,7 @@ export class Engine {
       dependencies: reg.dependencies,
       propertyDependencies: reg.propertyDependencies,
       created: old?.created ?? now,
-      modified: now,
+      modified: (same && old?.modified) || now, // a same step keeps the timestamps, as the engine does
     };
     if (reg.custom) r.provider = this.providerRef;
     if (reg.additionalSecretOutputs.length) r.additionalSecretOutputs = reg.additionalSecretOutputs;
@@ -483,8 +507,9 @@ export class Engine {
     }
 
     if (changes === "none" && !old.initErrors?.length) {
-      this.news.set(reg.urn, this.newState(reg, old.id, checked, old.outputs));
-      this.persist();
+      const state = this.newState(reg, old.id, checked, old.outputs, true);
+      this.news.set(reg.urn, state);
+      if (!sameEntry(old, state)) await this.persist();
       this.step(reg, "same", "update", start, { id: old.id });
       return { id: old.id, outputs: old.outputs };
     }
@@ -522,7 +547,7 @@ export class Engine {
       }
       const outputs = this.finishOutputs(reg, r.properties, checked);
       this.news.set(reg.urn, this.newState(reg, r.id, checked, outputs));
-      this.persist();
+      await this.persist();
       this.step(reg, op, "update", start, { ...extra, id: r.id });
       return { id: r.id, outputs };
     } catch (e) {
@@ -533,7 +558,7 @@ export class Engine {
         const state = this.newState(reg, pe.initFailed.id, checked, outputs);
         state.initErrors = pe.initFailed.reasons.length ? pe.initFailed.reasons : [pe.message];
         this.news.set(reg.urn, state);
-        this.persist();
+        await this.persist();
       }
       const failure = this.providerFailure(reg, "create", e);
       this.step(reg, op, "update", start, {
@@ -570,7 +595,7 @@ export class Engine {
       );
       const outputs = this.finishOutputs(reg, props, checked);
       this.news.set(reg.urn, this.newState(reg, id, checked, outputs));
-      this.persist();
+      await this.persist();
       this.step(reg, "update", "update", start, { id, changedKeys: keys });
       return { id, outputs };
     } catch (e) {
@@ -580,7 +605,7 @@ export class Engine {
         const state = this.newState(reg, id, checked, outputs);
         state.initErrors = pe.initFailed.reasons.length ? pe.initFailed.reasons : [pe.message];
         this.news.set(reg.urn, state);
-        this.persist();
+        await this.persist();
       }
       const failure = this.providerFailure(reg, "update", e);
       this.step(reg, "update", "update", start, {
@@ -615,15 +640,15 @@ export class Engine {
       const condemn = () => {
         this.olds.delete(reg.urn);
         this.pendingDeletes.push({ ...old, delete: true });
-        this.persist();
+        return this.persist();
       };
       try {
         const created = await this.create(reg, checked, start, "replace", extra);
-        condemn();
+        await condemn();
         return created;
       } catch (e) {
         // A half-created replacement took the URN: keep the old copy, condemned, in the state.
-        if (this.news.has(reg.urn)) condemn();
+        if (this.news.has(reg.urn) && this.olds.get(reg.urn) === old) await condemn();
         throw e;
       }
     }
@@ -638,7 +663,7 @@ export class Engine {
       throw failure;
     }
     this.olds.delete(reg.urn);
-    this.persist();
+    await this.persist();
     return this.create(reg, checked, start, "replace", extra);
   }
 
@@ -685,7 +710,7 @@ export class Engine {
       created: now,
       modified: now,
     });
-    this.persist();
+    await this.persist();
     this.step(r, "read", "update", start, { id: read.id });
     return { urn, outputs: req.getAcceptsecrets() ? outputs : forProvider(outputs) };
   }
@@ -702,6 +727,7 @@ export class Engine {
     process.on("uncaughtException", onError);
     try {
       await this.sdk.stack.runInPulumiStack(async () => {
+        const codeBegan = this.now();
         let exported: any = load();
         if (typeof exported === "function") exported = exported();
         else if (exported?.__esModule && typeof exported.default === "function") {
@@ -709,7 +735,13 @@ export class Engine {
           if (named.length) throw new Error("expected a default export or named exports but not both");
           exported = exported.default();
         }
-        return await exported;
+        try {
+          return await exported;
+        } finally {
+          // The program's own code: its top level and exported function (where it declares its
+          // resources; a synchronous declaration holds every registration back until it ends).
+          this.timings.programCodeMs = this.now() - codeBegan;
+        }
       });
     } catch (e) {
       this.programFailure(e);
@@ -736,23 +768,71 @@ export class Engine {
     this.stackOutputs = {};
   }
 
+  /**
+   * Deletes dependents first, as the engine schedules them: a resource is deleted once every
+   * candidate that depends on it (its children, its dependencies and property dependencies) is
+   * gone; independent deletes run in parallel. After a failed delete no new delete starts (those in
+   * flight finish). Linear in the candidates and their edges.
+   */
   private async deleteAll(candidates: ResourceState[]): Promise<void> {
     const began = this.now();
-    const remaining = new Set(candidates);
-    const dependsOn = (r: ResourceState, d: ResourceState) =>
-      r !== d &&
-      r.urn !== d.urn &&
-      (r.parent === d.urn ||
-        r.dependencies?.includes(d.urn) ||
-        Object.values(r.propertyDependencies ?? {}).some((l) => l.includes(d.urn)));
-    while (remaining.size) {
-      const all = [...remaining];
-      let ready = all.filter((d) => !all.some((r) => dependsOn(r, d)));
-      if (!ready.length) ready = all; // a cycle cannot happen in a valid state; do not hang
-      const results = await Promise.allSettled(ready.map((r) => this.deleteOne(r)));
-      for (const r of ready) remaining.delete(r);
-      if (results.some((x) => x.status === "rejected")) break; // the engine stops at the first failed delete
+    const byUrn = new Map<string, ResourceState[]>();
+    for (const c of candidates) {
+      const list = byUrn.get(c.urn);
+      if (list) list.push(c);
+      else byUrn.set(c.urn, [c]);
     }
+    /** r → the candidates r depends on (each waits for r). */
+    const dependencies = new Map<ResourceState, Set<ResourceState>>();
+    /** How many candidates that depend on r are still to be deleted. */
+    const waitingFor = new Map<ResourceState, number>();
+    for (const r of candidates) {
+      const on = new Set<ResourceState>();
+      const urns = [
+        r.parent,
+        ...(r.dependencies ?? []),
+        ...Object.values(r.propertyDependencies ?? {}).flat(),
+      ];
+      for (const urn of urns) {
+        if (!urn || urn === r.urn) continue;
+        for (const d of byUrn.get(urn) ?? []) on.add(d);
+      }
+      dependencies.set(r, on);
+      for (const d of on) waitingFor.set(d, (waitingFor.get(d) ?? 0) + 1);
+    }
+    const notStarted = new Set(candidates);
+    let running = 0;
+    let stopped = false;
+    await new Promise<void>((resolve) => {
+      const start = (r: ResourceState) => {
+        notStarted.delete(r);
+        running++;
+        this.deleteOne(r).then(
+          () => {
+            running--;
+            for (const d of dependencies.get(r)!) {
+              const left = waitingFor.get(d)! - 1;
+              waitingFor.set(d, left);
+              if (left === 0 && !stopped && notStarted.has(d)) start(d);
+            }
+            settle();
+          },
+          () => {
+            running--;
+            stopped = true; // the engine stops at the first failed delete
+            settle();
+          },
+        );
+      };
+      const settle = () => {
+        if (running) return;
+        // Nothing in flight: done, or a dependency cycle (impossible in a valid state; do not hang).
+        if (stopped || !notStarted.size) return resolve();
+        for (const r of [...notStarted]) start(r);
+      };
+      for (const r of candidates) if (!waitingFor.get(r)) start(r);
+      settle();
+    });
     this.timings.deletesMs = this.now() - began;
   }
 
@@ -780,7 +860,7 @@ export class Engine {
     if (r.delete) this.pendingDeletes = this.pendingDeletes.filter((x) => x !== r);
     else if (this.olds.get(r.urn) === r) this.olds.delete(r.urn);
     if (this.news.get(r.urn) === r) this.news.delete(r.urn);
-    this.persist();
+    await this.persist();
   }
 
   // ---------------------------------------------------------------- refresh
@@ -812,12 +892,14 @@ export class Engine {
           const changedOutputKeys = changedKeys(r.outputs, outputs);
           const changedInputKeys = read.inputs ? changedKeys(r.inputs, inputs) : [];
           const id = r.id;
-          r.id = read.id;
-          r.outputs = outputs;
-          r.inputs = inputs;
-          delete r.initErrors;
+          // Entries are immutable once written: the refreshed entry replaces the old one.
+          const next: ResourceState = { ...r, id: read.id, outputs, inputs };
+          delete next.initErrors;
+          if (r.delete) this.pendingDeletes[this.pendingDeletes.indexOf(r)] = next;
+          else this.olds.set(r.urn, next);
+          if (changedOutputKeys.length || changedInputKeys.length) next.modified = new Date().toISOString();
+          this.writer.prepare(next); // serialized now, while the other reads wait for the API
           if (changedOutputKeys.length || changedInputKeys.length) {
-            r.modified = new Date().toISOString();
             this.step(r, "read-drift", "refresh", start, {
               id,
               changedKeys: unique([...changedOutputKeys, ...changedInputKeys]).sort(),
@@ -833,14 +915,34 @@ export class Engine {
         }
       }),
     );
-    this.persist();
+    await this.persist();
     this.timings.refreshMs = this.now() - began;
   }
 
-  /** Final snapshot (the stack's outputs included). */
-  finish(): void {
-    this.persist();
+  /** Final snapshot (the stack's outputs and any elided same steps included), after the pending ones. */
+  async finish(): Promise<void> {
+    if (this.preview) return;
+    for (let w = this.writing; ; w = this.writing) {
+      await w;
+      if (w === this.writing) break; // no write was queued meanwhile
+    }
+    const snapshot = this.snapshot();
+    if (this.writer.unchanged(snapshot)) return; // the last snapshot written is this one
+    this.timings.stateWrites = (this.timings.stateWrites ?? 0) + 1;
+    this.writer.write(snapshot);
   }
+}
+
+/**
+ * A same step's new entry equals the old one (timestamps aside, and init errors, which a same step
+ * never has): the engine elides that checkpoint write (sameSnapshotMutation.mustWrite).
+ */
+function sameEntry(old: ResourceState, next: ResourceState): boolean {
+  const strip = ({ created: _c, modified: _m, ...rest }: ResourceState) => rest;
+  const a = strip(old);
+  const b = strip(next);
+  const deps = (r: ResourceState) => [...(r.dependencies ?? [])].sort();
+  return deepEqual({ ...a, dependencies: deps(old) }, { ...b, dependencies: deps(next) });
 }
 
 /** `replaceOnChanges` / `ignoreChanges` paths match a top-level key by their first segment; "*" matches all. */

@@ -170,13 +170,39 @@ export class ProviderHost {
     }
   }
 
-  private call<T>(method: string, req: any): Promise<T> {
+  /**
+   * Calls go out in chunks, one chunk per turn of the event loop: when thousands of steps become
+   * ready at once (a refresh or destroy of a large stack, the registrations of a program), the first
+   * requests reach the host while the rest are still being serialized, instead of after all of them.
+   */
+  private readonly outbox: (() => void)[] = [];
+  private flushing = false;
+  private static readonly CHUNK = 32;
+
+  /** `build` makes the request when its chunk goes out (building is most of a large request's cost). */
+  private call<T>(method: string, build: () => any): Promise<T> {
     return new Promise((resolve, reject) => {
-      this.client[method](req, (err: any, resp: T) => {
-        if (err) reject(this.toError(err));
-        else resolve(resp);
+      this.outbox.push(() => {
+        try {
+          this.client[method](build(), (err: any, resp: T) => {
+            if (err) reject(this.toError(err));
+            else resolve(resp);
+          });
+        } catch (e) {
+          reject(e); // an unserializable request, or the channel closed
+        }
       });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => this.flush());
+      }
     });
+  }
+
+  private flush(): void {
+    for (const send of this.outbox.splice(0, ProviderHost.CHUNK)) send();
+    if (this.outbox.length) setImmediate(() => this.flush());
+    else this.flushing = false;
   }
 
   private toError(err: any): ProviderError {
@@ -208,7 +234,7 @@ export class ProviderHost {
   }
 
   async getPluginInfo(): Promise<string> {
-    const resp: any = await this.call("getPluginInfo", new this.sdk.emptyproto.Empty());
+    const resp: any = await this.call("getPluginInfo", () => new this.sdk.emptyproto.Empty());
     return resp.getVersion();
   }
 
@@ -216,15 +242,17 @@ export class ProviderHost {
   async configure(
     config: Record<string, string>,
   ): Promise<{ acceptSecrets: boolean; supportsPreview: boolean }> {
-    const req = new this.sdk.provproto.ConfigureRequest();
-    const vars = req.getVariablesMap();
-    for (const [k, v] of Object.entries(config)) vars.set(k, v);
-    req.setArgs(this.struct(config));
-    req.setAcceptsecrets(true);
-    req.setAcceptresources(true);
-    req.setSendsOldInputs(true);
-    req.setSendsOldInputsToDelete(true);
-    const resp: any = await this.call("configure", req);
+    const resp: any = await this.call("configure", () => {
+      const req = new this.sdk.provproto.ConfigureRequest();
+      const vars = req.getVariablesMap();
+      for (const [k, v] of Object.entries(config)) vars.set(k, v);
+      req.setArgs(this.struct(config));
+      req.setAcceptsecrets(true);
+      req.setAcceptresources(true);
+      req.setSendsOldInputs(true);
+      req.setSendsOldInputsToDelete(true);
+      return req;
+    });
     return { acceptSecrets: resp.getAcceptsecrets(), supportsPreview: resp.getSupportspreview() };
   }
 
@@ -233,12 +261,14 @@ export class ProviderHost {
     olds: WireMap,
     news: WireMap,
   ): Promise<{ inputs: WireMap; failures: { property: string; reason: string }[] }> {
-    const req = new this.sdk.provproto.CheckRequest();
-    setUrn(req, urn);
-    req.setOlds(this.struct(olds));
-    req.setNews(this.struct(news));
-    req.setRandomseed(new Uint8Array(Buffer.from(urn).subarray(0, 32)));
-    const resp: any = await this.call("check", req);
+    const resp: any = await this.call("check", () => {
+      const req = new this.sdk.provproto.CheckRequest();
+      setUrn(req, urn);
+      req.setOlds(this.struct(olds));
+      req.setNews(this.struct(news));
+      req.setRandomseed(new Uint8Array(Buffer.from(urn).subarray(0, 32)));
+      return req;
+    });
     return {
       inputs: resp.getInputs()?.toJavaScript() ?? {},
       failures: resp
@@ -255,14 +285,16 @@ export class ProviderHost {
     news: WireMap,
     ignoreChanges: string[],
   ): Promise<DiffResult> {
-    const req = new this.sdk.provproto.DiffRequest();
-    setUrn(req, urn);
-    req.setId(id);
-    req.setOldInputs(this.struct(oldInputs));
-    req.setOlds(this.struct(olds));
-    req.setNews(this.struct(news));
-    req.setIgnorechangesList(ignoreChanges);
-    const resp: any = await this.call("diff", req);
+    const resp: any = await this.call("diff", () => {
+      const req = new this.sdk.provproto.DiffRequest();
+      setUrn(req, urn);
+      req.setId(id);
+      req.setOldInputs(this.struct(oldInputs));
+      req.setOlds(this.struct(olds));
+      req.setNews(this.struct(news));
+      req.setIgnorechangesList(ignoreChanges);
+      return req;
+    });
     const C = this.sdk.provproto.DiffResponse.DiffChanges;
     const changes = resp.getChanges();
     return {
@@ -274,11 +306,13 @@ export class ProviderHost {
   }
 
   async create(urn: string, properties: WireMap): Promise<{ id: string; properties: WireMap }> {
-    const req = new this.sdk.provproto.CreateRequest();
-    setUrn(req, urn);
-    req.setProperties(this.struct(properties));
-    req.setPreview(false);
-    const resp: any = await this.call("create", req);
+    const resp: any = await this.call("create", () => {
+      const req = new this.sdk.provproto.CreateRequest();
+      setUrn(req, urn);
+      req.setProperties(this.struct(properties));
+      req.setPreview(false);
+      return req;
+    });
     return { id: resp.getId(), properties: resp.getProperties()?.toJavaScript() ?? {} };
   }
 
@@ -290,25 +324,29 @@ export class ProviderHost {
     news: WireMap,
     ignoreChanges: string[],
   ): Promise<WireMap> {
-    const req = new this.sdk.provproto.UpdateRequest();
-    setUrn(req, urn);
-    req.setId(id);
-    req.setOldInputs(this.struct(oldInputs));
-    req.setOlds(this.struct(olds));
-    req.setNews(this.struct(news));
-    req.setIgnorechangesList(ignoreChanges);
-    req.setPreview(false);
-    const resp: any = await this.call("update", req);
+    const resp: any = await this.call("update", () => {
+      const req = new this.sdk.provproto.UpdateRequest();
+      setUrn(req, urn);
+      req.setId(id);
+      req.setOldInputs(this.struct(oldInputs));
+      req.setOlds(this.struct(olds));
+      req.setNews(this.struct(news));
+      req.setIgnorechangesList(ignoreChanges);
+      req.setPreview(false);
+      return req;
+    });
     return resp.getProperties()?.toJavaScript() ?? {};
   }
 
   async delete(urn: string, id: string, oldInputs: WireMap, properties: WireMap): Promise<void> {
-    const req = new this.sdk.provproto.DeleteRequest();
-    setUrn(req, urn);
-    req.setId(id);
-    req.setOldInputs(this.struct(oldInputs));
-    req.setProperties(this.struct(properties));
-    await this.call("delete", req);
+    await this.call("delete", () => {
+      const req = new this.sdk.provproto.DeleteRequest();
+      setUrn(req, urn);
+      req.setId(id);
+      req.setOldInputs(this.struct(oldInputs));
+      req.setProperties(this.struct(properties));
+      return req;
+    });
   }
 
   async read(
@@ -317,12 +355,14 @@ export class ProviderHost {
     properties: WireMap,
     inputs: WireMap,
   ): Promise<{ id: string; properties: WireMap; inputs?: WireMap }> {
-    const req = new this.sdk.provproto.ReadRequest();
-    setUrn(req, urn);
-    req.setId(id);
-    req.setProperties(this.struct(properties));
-    req.setInputs(this.struct(inputs));
-    const resp: any = await this.call("read", req);
+    const resp: any = await this.call("read", () => {
+      const req = new this.sdk.provproto.ReadRequest();
+      setUrn(req, urn);
+      req.setId(id);
+      req.setProperties(this.struct(properties));
+      req.setInputs(this.struct(inputs));
+      return req;
+    });
     return {
       id: resp.getId(),
       properties: resp.getProperties()?.toJavaScript() ?? {},

@@ -149,11 +149,11 @@ async function main(): Promise<void> {
         await engine.deleteUnregistered();
       }
     }
-    engine.finish();
+    await engine.finish();
   } catch (e) {
     result.errors.push({ kind: "engine", message: e instanceof Error ? e.message : String(e) });
     try {
-      engine?.finish();
+      await engine?.finish();
     } catch (e2) {
       result.errors.push({ kind: "engine", message: `writing the state failed: ${(e2 as Error).message}` });
     }

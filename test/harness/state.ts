@@ -123,33 +123,117 @@ export function loadState(file: string, passphrase = DEFAULT_PASSPHRASE): Loaded
   return { project: doc.project, stack: doc.stack, resources, crypter };
 }
 
-export function saveState(
-  file: string,
-  state: { project?: string; stack?: string; resources: ResourceState[] },
-  crypter: Crypter,
-): void {
-  const doc = {
-    kind: KIND,
-    version: 1,
-    project: state.project,
-    stack: state.stack,
-    secretsProvider: {
-      type: "passphrase",
-      cipher: "aes-256-gcm",
-      kdf: "scrypt",
-      salt: crypter.salt.toString("base64"),
-      check: crypter.encrypt("harness"),
-    },
-    resources: state.resources.map((r) => ({
-      ...r,
-      inputs: encryptValues(r.inputs, crypter),
-      outputs: encryptValues(r.outputs, crypter),
-    })),
-  };
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`);
-  fs.renameSync(tmp, file);
+/**
+ * Writes the state file. Each resource's entry (secrets encrypted) is serialized once and reused by
+ * every later snapshot until the engine replaces that entry (a `ResourceState` is never mutated once
+ * it has been written: it is frozen here; a change is a new object), so a snapshot costs one
+ * concatenation and one write instead of re-encrypting and re-serializing the whole stack — as the
+ * engine's caching secrets manager reuses ciphertexts. The text is the same as
+ * `JSON.stringify(doc, null, 2)`.
+ */
+const SEPARATOR = Buffer.from(",\n    ");
+const TAIL = Buffer.from("\n  ]\n}\n");
+
+export class StateWriter {
+  private readonly entries = new WeakMap<ResourceState, Buffer>();
+  private check?: string;
+  private writes = 0;
+
+  constructor(
+    readonly file: string,
+    private readonly crypter: Crypter,
+  ) {}
+
+  /** Serializes (and freezes) an entry ahead of the next write, e.g. while waiting for the API. */
+  prepare(r: ResourceState): void {
+    this.entry(r);
+  }
+
+  /** The entries of the last snapshot written, to skip writing an identical one. */
+  private last?: { project?: string; stack?: string; resources: readonly ResourceState[] };
+
+  /** Whether `state` has exactly the entries (the same objects, in order) of the last snapshot written. */
+  unchanged(state: { project?: string; stack?: string; resources: readonly ResourceState[] }): boolean {
+    const last = this.last;
+    return (
+      last !== undefined &&
+      last.project === state.project &&
+      last.stack === state.stack &&
+      last.resources.length === state.resources.length &&
+      last.resources.every((r, i) => r === state.resources[i])
+    );
+  }
+
+  private entry(r: ResourceState): Buffer {
+    let bytes = this.entries.get(r);
+    if (bytes === undefined) {
+      const doc = {
+        ...r,
+        inputs: encryptValues(r.inputs, this.crypter),
+        outputs: encryptValues(r.outputs, this.crypter),
+      };
+      bytes = Buffer.from(JSON.stringify(doc, null, 2).replace(/\n/g, "\n    "));
+      Object.freeze(r);
+      this.entries.set(r, bytes);
+    }
+    return bytes;
+  }
+
+  /** The state document, as `JSON.stringify(doc, null, 2)` would print it, from the cached entries. */
+  bytes(state: { project?: string; stack?: string; resources: readonly ResourceState[] }): Buffer {
+    this.check ??= this.crypter.encrypt("harness");
+    const head = JSON.stringify(
+      {
+        kind: KIND,
+        version: 1,
+        project: state.project,
+        stack: state.stack,
+        secretsProvider: {
+          type: "passphrase",
+          cipher: "aes-256-gcm",
+          kdf: "scrypt",
+          salt: this.crypter.salt.toString("base64"),
+          check: this.check,
+        },
+      },
+      null,
+      2,
+    );
+    if (!state.resources.length) return Buffer.from(`${head.slice(0, -2)},\n  "resources": []\n}\n`);
+    const parts: Buffer[] = [Buffer.from(`${head.slice(0, -2)},\n  "resources": [\n    `)];
+    state.resources.forEach((r, i) => {
+      if (i) parts.push(SEPARATOR);
+      parts.push(this.entry(r));
+    });
+    parts.push(TAIL);
+    return Buffer.concat(parts);
+  }
+
+  /** Atomic write (temp file + rename). */
+  write(state: { project?: string; stack?: string; resources: readonly ResourceState[] }): void {
+    const text = this.bytes(state);
+    const written = { ...state, resources: [...state.resources] };
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}-${this.writes++}.tmp`;
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, this.file);
+    this.last = written;
+  }
+
+  /** The same, without blocking the event loop during the I/O (the text is taken synchronously). */
+  async writeAsync(state: {
+    project?: string;
+    stack?: string;
+    resources: readonly ResourceState[];
+  }): Promise<void> {
+    const text = this.bytes(state);
+    const written = { ...state, resources: [...state.resources] };
+    await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}-${this.writes++}.tmp`;
+    await fs.promises.writeFile(tmp, text);
+    await fs.promises.rename(tmp, this.file);
+    this.last = written;
+  }
 }
 
 const PROVIDER_KEY = "__provider";

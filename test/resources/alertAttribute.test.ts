@@ -1,16 +1,58 @@
-import { ApiClient, closeAllConnections } from "../../provider/client";
+/**
+ * AlertAttribute: mapping, normalisation rules (against the real emulator's read-back), check failures
+ * with input paths (zero API calls), and the provider against the in-process emulator: drift,
+ * update, lookup, adoption, 422 mapping. The lifecycle through the harness is in
+ * alertAttributeLifecycle.test.ts.
+ *
+ * Every request body sent to `/v2/alert_attributes` must have exactly its reference type's shape, and
+ * every emulator response must match its reference type.
+ */
+import { ALERT_ATTRIBUTES, type StoredAlertAttribute } from "../../emulator/families/alertAttributes";
+import { closeAllConnections } from "../../provider/client";
 import { setCredentials } from "../../provider/credentials";
 import {
+  type AlertAttributeInputs,
   alertAttributeFromApi,
   alertAttributeInputs,
   alertAttributePayload,
   alertAttributeProvider,
   findAlertAttributeByName,
 } from "../../resources/alertAttribute";
-import { type AlertMiniServer, startAlertMiniServer } from "../fixtures/alertSource/miniServer";
-import { shapeProblems } from "../fixtures/escalationPath/referenceShape";
+import { expectShape } from "../emulator/support";
+import { type AlertEmulator, startAlertEmulator } from "../fixtures/alertSource/emulator";
 
 const parse = (raw: Record<string, unknown>) => alertAttributeInputs.parse(raw);
+const canonical = alertAttributeProvider.spec.canonical!;
+
+let ae: AlertEmulator;
+const stored = (id: string) => ae.emu.store.collection<StoredAlertAttribute>(ALERT_ATTRIBUTES).get(id);
+const liveAttributes = async (): Promise<any[]> =>
+  (await ae.ok("GET", "/v2/alert_attributes")).alert_attributes;
+
+/**
+ * The emulator's read-back of declared inputs: written through the API as the provider writes them,
+ * shown, then deleted again.
+ */
+async function liveFor(inputs: AlertAttributeInputs): Promise<any> {
+  const created = await ae.ok("POST", "/v2/alert_attributes", alertAttributePayload(inputs));
+  const shown = await ae.ok("GET", `/v2/alert_attributes/${created.alert_attribute.id}`);
+  expectShape("AlertAttributesShowResultV2", shown);
+  await ae.ok("DELETE", `/v2/alert_attributes/${created.alert_attribute.id}`);
+  return shown.alert_attribute;
+}
+
+beforeAll(async () => {
+  ae = await startAlertEmulator();
+  setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url });
+});
+afterAll(async () => {
+  await closeAllConnections();
+  await ae.emu.dispose();
+});
+afterEach(() => {
+  expect(ae.emu.responseProblems).toEqual([]);
+  expect(ae.requestProblems).toEqual([]);
+});
 
 describe("mapping", () => {
   test("payload has the reference shape (create and update)", () => {
@@ -24,8 +66,8 @@ describe("mapping", () => {
       required: false,
       emoji: "fire",
     });
-    expect(shapeProblems(payload, "AlertAttributesCreatePayloadV2")).toEqual([]);
-    expect(shapeProblems(payload, "AlertAttributesUpdatePayloadV2")).toEqual([]);
+    expectShape("AlertAttributesCreatePayloadV2", payload);
+    expectShape("AlertAttributesUpdatePayloadV2", payload);
   });
   test("emoji omitted is not sent", () => {
     expect(alertAttributePayload(parse({ name: "Team", type: "String", array: true }))).toEqual({
@@ -37,22 +79,23 @@ describe("mapping", () => {
   });
 });
 
-describe("normalisation rules", () => {
-  test('rule "emoji without colons": live `fire` reads back as the declared `:fire:`', () => {
-    const declared = parse({ name: "S", type: "String", emoji: ":fire:" });
-    const live = { id: "1", name: "S", type: "String", array: false, required: false, emoji: "fire" };
+describe("normalisation rules (against the emulator's read-back)", () => {
+  test('rule "emoji without colons": live `fire` reads back as the declared `:fire:`', async () => {
+    const declared = parse({ name: "Emoji colons", type: "String", emoji: ":fire:" });
+    const live = await liveFor(declared);
+    expect(live.emoji).toBe("fire"); // stored without colons by the API
     expect(alertAttributeFromApi(live, declared).emoji).toBe(":fire:");
-    const canonical = alertAttributeProvider.spec.canonical!;
     expect(canonical(declared)).toEqual(canonical(alertAttributeFromApi(live, undefined)));
   });
-  test("a changed emoji is drift", () => {
-    const declared = parse({ name: "S", type: "String", emoji: ":fire:" });
-    const live = { id: "1", name: "S", type: "String", array: false, required: false, emoji: "ice" };
+  test("a changed emoji is drift", async () => {
+    const declared = parse({ name: "Emoji drift", type: "String", emoji: ":fire:" });
+    const live = await liveFor(parse({ name: "Emoji drift", type: "String", emoji: "ice" }));
     expect(alertAttributeFromApi(live, declared).emoji).toBe("ice");
+    expect(canonical(alertAttributeFromApi(live, declared))).not.toEqual(canonical(declared));
   });
 });
 
-describe("check", () => {
+describe("check (zero API calls)", () => {
   test.each([
     [{ type: "String" }, "name"],
     [{ name: "", type: "String" }, "name"],
@@ -60,33 +103,27 @@ describe("check", () => {
     [{ name: "S", type: "String", array: "yes" }, "array"],
     [{ name: "S", type: "String", colour: "red" }, "colour"],
   ])("%j fails at %s", async (inputs, property) => {
+    const before = ae.emu.requests.length;
     const r = await alertAttributeProvider.check!({}, inputs);
     expect(r.failures?.map((f) => f.property)).toContain(property);
+    expect(ae.emu.requests.length).toBe(before);
   });
 });
 
-describe("provider against the emulator family", () => {
-  let server: AlertMiniServer;
-  beforeAll(async () => {
-    server = await startAlertMiniServer();
-    setCredentials({ apiKey: "test-key", baseUrl: server.url });
-  });
-  afterAll(async () => {
-    await closeAllConnections();
-    await server.close();
-  });
-
-  test("create → read (no diff) → out-of-band change is drift → update → delete; lookup", async () => {
+describe("provider against the emulator", () => {
+  test("create → read (no diff, zero calls) → out-of-band change is drift → update → delete; lookup", async () => {
     const inputs = parse({ name: "Service", type: "String", emoji: ":fire:", required: true });
     const created = await alertAttributeProvider.create!(inputs);
     expect(created.outs.emoji).toBe(":fire:");
+    expect(stored(created.id)).toMatchObject({ name: "Service", emoji: "fire", required: true });
     const read = await alertAttributeProvider.read!(created.id, created.outs);
+    const mark = ae.emu.requests.length;
     const diff = await alertAttributeProvider.diff!(created.id, read.props!, inputs);
     expect(diff.changes).toBe(false);
+    expect(ae.emu.requests.length).toBe(mark); // diff makes no API call
 
-    // Out-of-band edit with a second key.
-    const other = new ApiClient({ apiKey: "second-key", baseUrl: server.url });
-    await other.put(`/v2/alert_attributes/${created.id}`, "edit", {
+    // Out-of-band edit with a second key (no `required`: the API keeps the current setting).
+    await ae.dashboard.put(`/v2/alert_attributes/${created.id}`, "edit", {
       name: "Service",
       type: "String",
       array: true,
@@ -96,36 +133,43 @@ describe("provider against the emulator family", () => {
     expect(drifted.props!.required).toBe(true); // omitted `required` keeps the setting
     expect((await alertAttributeProvider.diff!(created.id, drifted.props!, inputs)).changes).toBe(true);
     await alertAttributeProvider.update!(created.id, drifted.props!, inputs);
-    expect(server.attributes.get(created.id)!.array).toBe(false);
+    expect(stored(created.id)!.array).toBe(false);
+    expect(stored(created.id)!.emoji).toBe("fire");
 
-    const found = await findAlertAttributeByName(other, "Service");
+    const found = await findAlertAttributeByName(ae.dashboard, "Service");
     expect(found).toMatchObject({ id: created.id, emoji: "fire", required: true });
-    await expect(findAlertAttributeByName(other, "service")).rejects.toThrow(/did you mean "Service"/);
+    await expect(findAlertAttributeByName(ae.dashboard, "service")).rejects.toThrow(/did you mean "Service"/);
 
     await alertAttributeProvider.delete!(created.id, drifted.props!);
+    expect(stored(created.id)).toBeUndefined();
     expect((await alertAttributeProvider.read!(created.id, drifted.props!)).id).toBe("");
-    expect(server.shapeErrors).toEqual([]);
   });
 
   test("adoption by id", async () => {
-    const other = new ApiClient({ apiKey: "second-key", baseUrl: server.url });
-    const existing = await other.post<any>("/v2/alert_attributes", "create", {
+    const existing = await ae.dashboard.post<any>("/v2/alert_attributes", "create", {
       name: "Region",
       type: "String",
       array: false,
     });
     const id = existing.alert_attribute.id;
+    const mark = ae.emu.requests.length;
     const adopted = await alertAttributeProvider.create!(
       parse({ name: "Region", type: "String", array: true, adoptId: id }),
     );
     expect(adopted.id).toBe(id);
-    expect(server.attributes.get(id)!.array).toBe(true);
-    expect([...server.attributes.values()].filter((a) => a.name === "Region" && !a.deleted)).toHaveLength(1);
+    expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
+    expect(stored(id)!.array).toBe(true);
+    expect((await liveAttributes()).filter((a) => a.name === "Region")).toEqual([
+      expect.objectContaining({ id, array: true }),
+    ]);
   });
 
   test("duplicate name: the 422 names the input property", async () => {
+    const mark = ae.emu.requests.length;
     await expect(alertAttributeProvider.create!(parse({ name: "Region", type: "String" }))).rejects.toThrow(
       /name: an alert attribute named "Region" already exists/,
     );
+    expect(ae.providerCalls(mark)).toEqual(["POST /v2/alert_attributes 422"]);
+    expect((await liveAttributes()).filter((a) => a.name === "Region")).toHaveLength(1);
   });
 });

@@ -1,8 +1,23 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { markDashboardAuthored } from "../../emulator/families/alertSources";
-import { ApiClient, closeAllConnections } from "../../provider/client";
+/**
+ * AlertSource: mapping, normalisation rules (against the real emulator's read-back: rich text vs
+ * template, envelopes, write-only options, unordered sets, re-encoded JSON literals, server defaults),
+ * check failures with input paths (zero API calls), and the provider against the in-process emulator
+ * (startTestEmulator): drift, update, 422 mapping, adoption, the alert-config lock against the API's
+ * "whoever is second" 409. The lifecycle through the harness is in alertSourceLifecycle.test.ts.
+ *
+ * The alert attributes sources bind are created through the API in `beforeAll` with a second
+ * ("dashboard") key; the provider uses the bootstrap key. Every request body sent to
+ * `/v2/alert_sources` and `/v2/alert_attributes` must have exactly its reference type's shape, and
+ * every emulator response must match its reference type.
+ */
+import {
+  ALERT_CONFIG_GATE_STAGE,
+  ALERT_SOURCES,
+  installAlertConfigGate,
+  markDashboardAuthored,
+  type StoredAlertSource,
+} from "../../emulator/families/alertSources";
+import { closeAllConnections } from "../../provider/client";
 import { setCredentials } from "../../provider/credentials";
 import { Mutex } from "../../provider/mutex";
 import { alertAttributeInputs, alertAttributeProvider } from "../../resources/alertAttribute";
@@ -15,11 +30,14 @@ import {
   findAlertSources,
 } from "../../resources/alertSource";
 import { templateToRichText } from "../../resources/shared/richText";
-import { type AlertMiniServer, startAlertMiniServer } from "../fixtures/alertSource/miniServer";
-import { shapeProblems } from "../fixtures/escalationPath/referenceShape";
+import { expectShape } from "../emulator/support";
+import { type AlertEmulator, startAlertEmulator } from "../fixtures/alertSource/emulator";
 
 const parse = (raw: Record<string, unknown>): AlertSourceInputs => alertSourceInputs.parse(raw);
 const canonical = alertSourceProvider.spec.canonical!;
+
+/** Seeded teams of the emulator's account, declared in another order than any the API answers. */
+const TEAMS = ["01TEAMPAYMENTS", "01TEAMPLATFORM"];
 
 const httpSource = (over: Record<string, unknown> = {}, attributeId = "01ATTR") => ({
   name: "Payments webhook",
@@ -50,10 +68,69 @@ const httpSource = (over: Record<string, unknown> = {}, attributeId = "01ATTR") 
       },
     ],
   },
-  owningTeamIds: ["team-b", "team-a"],
+  owningTeamIds: TEAMS,
   autoResolveTimeoutMinutes: 60,
   autoResolveIncidentAlerts: false,
   ...over,
+});
+
+// ---------- the emulator ----------
+
+let ae: AlertEmulator;
+/** Alert attributes made through the API (bound by the sources of these tests). */
+const attrs = { service: "", priority: "" };
+
+const sources = () => ae.emu.store.collection<StoredAlertSource>(ALERT_SOURCES);
+/** What a dashboard edit does to a stored source: title/description answered in the envelope form. */
+const editInDashboard = (id: string) =>
+  ae.emu.store.transaction(() => sources().set(markDashboardAuthored(sources().get(id)!)));
+const showSource = async (id: string) => {
+  const shown = await ae.ok("GET", `/v2/alert_sources/${id}`);
+  expectShape("AlertSourcesShowResultV2", shown);
+  return shown.alert_source;
+};
+
+/**
+ * The emulator's read-back of declared inputs: written through the API (dashboard key) as the
+ * provider writes them, optionally edited (`then`), shown, then deleted again.
+ */
+async function liveFor(inputs: AlertSourceInputs, then?: (id: string) => Promise<unknown>): Promise<any> {
+  const created = await ae.ok("POST", "/v2/alert_sources", alertSourcePayload(inputs, true));
+  const id = created.alert_source.id;
+  await then?.(id);
+  const live = await showSource(id);
+  await ae.ok("DELETE", `/v2/alert_sources/${id}`);
+  return live;
+}
+
+/** The varSpec names of a stored/answered rich-text literal (envelope or not). */
+const varNames = (literal: string): string[] => {
+  const doc = JSON.parse(literal);
+  const names: string[] = [];
+  const walk = (n: any) => {
+    if (n?.type === "varSpec") names.push(n.attrs.name);
+    for (const c of n?.content ?? []) walk(c);
+  };
+  walk(doc.text_node ?? doc);
+  return names;
+};
+
+beforeAll(async () => {
+  ae = await startAlertEmulator();
+  const attribute = async (name: string) =>
+    (await ae.ok("POST", "/v2/alert_attributes", { name, type: "String", array: false })).alert_attribute
+      .id as string;
+  attrs.service = await attribute("Service");
+  attrs.priority = await attribute("Priority");
+  setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url });
+});
+afterAll(async () => {
+  await closeAllConnections();
+  await ae.emu.dispose();
+});
+afterEach(() => {
+  expect(ae.emu.responseProblems).toEqual([]);
+  expect(ae.requestProblems).toEqual([]);
 });
 
 describe("mapping", () => {
@@ -97,8 +174,8 @@ describe("mapping", () => {
     ],
   ])("%s: create and update payloads have the reference shapes", (_n, raw) => {
     const args = parse(raw);
-    expect(shapeProblems(alertSourcePayload(args, true), "AlertSourcesCreatePayloadV2")).toEqual([]);
-    expect(shapeProblems(alertSourcePayload(args, false), "AlertSourcesUpdatePayloadV2")).toEqual([]);
+    expectShape("AlertSourcesCreatePayloadV2", alertSourcePayload(args, true));
+    expectShape("AlertSourcesUpdatePayloadV2", alertSourcePayload(args, false));
   });
 
   test("templates are sent as rich-text documents; source_type only on create", () => {
@@ -126,71 +203,53 @@ describe("mapping", () => {
   });
 });
 
-/** A live object as the API answers it for `httpSource()`, with the read-back quirks applied. */
-function liveFor(args: AlertSourceInputs, over: Record<string, unknown> = {}): any {
-  const payload = alertSourcePayload(args, true) as any;
-  const decorate = (literal: string) => {
-    const doc = JSON.parse(literal);
-    for (const p of doc.content)
-      for (const n of p.content ?? [])
-        if (n.type === "varSpec") n.attrs = { label: "Label", missing: false, ...n.attrs };
-    return JSON.stringify(doc);
-  };
-  return {
-    id: "01AS",
-    name: payload.name,
-    source_type: payload.source_type,
-    template: {
-      title: { label: "x", literal: decorate(payload.template.title.literal) },
-      description: { label: "x", literal: decorate(payload.template.description.literal) },
-      attributes: [...payload.template.attributes]
-        .reverse()
-        .map((a: any) => ({ ...a, binding: { ...a.binding, merge_strategy: "first_wins" } })),
-      expressions: [...payload.template.expressions]
-        .reverse()
-        .map((e: any) => ({ ...e, returns: { array: false, type: "String" } })),
-      is_private: false,
-    },
-    owning_team_ids: [...(payload.owning_team_ids ?? [])].reverse(),
-    auto_resolve_timeout_minutes: payload.auto_resolve_timeout_minutes,
-    secret_token: "sk",
-    alert_events_url: "https://x",
-    ...over,
-  };
-}
-
-describe("normalisation rules", () => {
-  const declared = parse(httpSource());
-  const noDiff = (live: any, d: AlertSourceInputs = declared) => {
+describe("normalisation rules (against the emulator's read-back)", () => {
+  const declared = () => parse(httpSource({}, attrs.service));
+  const noDiff = (live: any, d: AlertSourceInputs) => {
     const back = alertSourceFromApi(live, d);
     expect(canonical(back)).toEqual(canonical(d));
     return back;
   };
 
-  test('"rich text vs template": decorated documents read back as the declared templates', () => {
-    const back = noDiff(liveFor(declared));
-    expect(back.template.title).toBe(declared.template.title);
-    expect(back.template.description).toBe(declared.template.description);
-  });
-
-  test('"rich text vs template": a dashboard envelope around the same document is no change', () => {
-    const live = liveFor(declared);
-    live.template.title.literal = JSON.stringify({
-      schema_version: "1.0.0",
-      text_node: JSON.parse(live.template.title.literal),
+  test('"rich text vs template": decorated, re-encoded documents read back as the declared templates', async () => {
+    const d = declared();
+    const live = await liveFor(d);
+    // The API answers another text than was sent: keys sorted, varSpecs with display attrs.
+    const sent = (alertSourcePayload(d, true) as any).template.title.literal;
+    expect(live.template.title.literal).not.toBe(sent);
+    expect(JSON.parse(live.template.title.literal).content[0].content[0].attrs).toMatchObject({
+      name: "alert.title",
+      missing: false,
+      label: expect.any(String),
     });
-    expect(noDiff(live).template.title).toBe(declared.template.title);
+    const back = noDiff(live, d);
+    expect(back.template.title).toBe(d.template.title);
+    expect(back.template.description).toBe(d.template.description);
   });
 
-  test('"rich text vs template": a changed title is drift, shown as a template', () => {
-    const live = liveFor(declared);
-    live.template.title.literal = templateToRichText("{{ alert.title }}");
-    const back = alertSourceFromApi(live, declared);
+  test('"rich text vs template": a dashboard envelope around the same document is no change', async () => {
+    const d = declared();
+    const live = await liveFor(d, editInDashboard);
+    expect(JSON.parse(live.template.title.literal)).toMatchObject({
+      schema_version: expect.any(String),
+      text_node: { type: "doc" },
+    });
+    expect(noDiff(live, d).template.title).toBe(d.template.title);
+  });
+
+  test('"rich text vs template": a changed title is drift, shown as a template', async () => {
+    const d = declared();
+    const live = await liveFor(d, (id) => {
+      const payload = alertSourcePayload(d, false) as any;
+      payload.template.title = { literal: templateToRichText("{{ alert.title }}") };
+      return ae.ok("PUT", `/v2/alert_sources/${id}`, payload);
+    });
+    const back = alertSourceFromApi(live, d);
     expect(back.template.title).toBe("{{ alert.title }}");
-    expect(canonical(back)).not.toEqual(canonical(declared));
+    expect(canonical(back)).not.toEqual(canonical(d));
   });
 
-  test('"write-only options": never-echoed options keep the declared value', () => {
+  test('"write-only options": never-echoed options keep the declared value', async () => {
     const email = parse({
       name: "Mail",
       sourceType: "email",
@@ -199,64 +258,86 @@ describe("normalisation rules", () => {
       autoResolveTimeoutMinutes: 5,
       autoResolveIncidentAlerts: false,
     });
-    const live = {
-      ...liveFor(email),
-      email_options: { email_address: "a@b", redactions: [] },
-      owning_team_ids: undefined,
-    };
+    const live = await liveFor(email);
+    expect(live.email_options).toEqual({ email_address: expect.stringContaining("@"), redactions: [] });
+    expect(live).not.toHaveProperty("auto_resolve_incident_alerts");
     const back = noDiff(live, email);
     expect(back.emailOptions).toEqual(email.emailOptions);
     expect(back.autoResolveIncidentAlerts).toBe(false);
+
     const custom = parse({
       name: "C",
       sourceType: "http_custom",
       template: { title: "t", description: "d" },
       httpCustomOptions: { deduplicationKeyPath: "$.id", transformExpression: "return {}" },
     });
-    expect(noDiff({ ...liveFor(custom), owning_team_ids: undefined }, custom).httpCustomOptions).toEqual(
-      custom.httpCustomOptions,
-    );
+    const customLive = await liveFor(custom);
+    expect(customLive).not.toHaveProperty("http_custom_options");
+    expect(noDiff(customLive, custom).httpCustomOptions).toEqual(custom.httpCustomOptions);
   });
 
-  test('"unordered sets": owning teams, attributes and expressions in another order are no change', () => {
-    const back = noDiff(liveFor(declared));
-    expect(back.owningTeamIds).toEqual(["team-b", "team-a"]);
+  test('"unordered sets": owning teams, attributes and expressions in another order are no change', async () => {
+    const base = httpSource({}, attrs.service);
+    const d = parse({
+      ...base,
+      template: {
+        ...base.template,
+        attributes: [
+          ...base.template.attributes,
+          { alertAttributeId: attrs.priority, binding: { value: { reference: "expressions.prio" } } },
+        ],
+      },
+    });
+    const live = await liveFor(d);
+    // The API answers every set in another order than was written.
+    expect(live.owning_team_ids).toEqual([...TEAMS].reverse());
+    expect(live.template.attributes.map((a: any) => a.alert_attribute_id)).toEqual([
+      attrs.priority,
+      attrs.service,
+    ]);
+    expect(live.template.expressions.map((e: any) => e.reference)).toEqual(["prio", "svc"]);
+    const back = noDiff(live, d);
+    expect(back.owningTeamIds).toEqual(TEAMS);
+    expect(back.template.attributes.map((a) => a.alertAttributeId)).toEqual([attrs.service, attrs.priority]);
     expect(back.template.expressions.map((e) => e.reference)).toEqual(["svc", "prio"]);
   });
 
-  test('"canonical JSON literals": a re-encoded binding literal keeps the declared text', () => {
-    const d = parse(
-      httpSource({
-        template: {
-          ...httpSource().template,
-          attributes: [{ alertAttributeId: "01ATTR", binding: { value: { literal: '{"b": 1, "a": ">"}' } } }],
-        },
-      }),
-    );
-    const live = liveFor(d);
-    live.template.attributes[0].binding.value = { label: "x", literal: '{"a":"\\u003e","b":1}' };
+  test('"canonical JSON literals": a re-encoded binding literal keeps the declared text', async () => {
+    const base = httpSource({}, attrs.service);
+    const d = parse({
+      ...base,
+      template: {
+        ...base.template,
+        attributes: [
+          { alertAttributeId: attrs.service, binding: { value: { literal: '{"b": 1, "a": ">"}' } } },
+        ],
+      },
+    });
+    const live = await liveFor(d);
+    expect(live.template.attributes[0].binding.value.literal).toBe('{"a":"\\u003e","b":1}');
     expect(noDiff(live, d).template.attributes[0]!.binding.value!.literal).toBe('{"b": 1, "a": ">"}');
   });
 
-  test('"server defaults": filled-in heartbeat options and merge strategy read back as omitted', () => {
+  test('"server defaults": filled-in heartbeat options and merge strategy read back as omitted', async () => {
     const hb = parse({
       name: "HB",
       sourceType: "heartbeat",
       template: { title: "t", description: "d" },
       heartbeatOptions: { intervalSeconds: 60 },
     });
-    const live = {
-      ...liveFor(hb),
-      owning_team_ids: undefined,
-      heartbeat_options: {
-        interval_seconds: 60,
-        failure_threshold: 1,
-        grace_period_seconds: 0,
-        ping_url: "u",
-      },
-    };
+    const live = await liveFor(hb);
+    expect(live.heartbeat_options).toEqual({
+      interval_seconds: 60,
+      failure_threshold: 1,
+      grace_period_seconds: 0,
+      ping_url: expect.stringContaining(live.id),
+    });
     expect(noDiff(live, hb).heartbeatOptions).toEqual({ intervalSeconds: 60 });
-    expect(noDiff(liveFor(declared)).template.attributes[0]!.binding.mergeStrategy).toBeUndefined();
+
+    const d = declared();
+    const httpLive = await liveFor(d);
+    expect(httpLive.template.attributes[0].binding.merge_strategy).toBe("first_wins");
+    expect(noDiff(httpLive, d).template.attributes[0]!.binding.mergeStrategy).toBeUndefined();
   });
 });
 
@@ -311,15 +392,14 @@ describe("check (zero API calls)", () => {
       "template.attributes[1].alertAttributeId: attribute bound twice",
     ],
   ])("fails with the path named (%#)", async (raw, expected) => {
+    const before = ae.emu.requests.length;
     const reasons = await failures(raw);
     expect(reasons.join("\n")).toContain(expected);
+    expect(ae.emu.requests.length).toBe(before);
   });
 });
 
-describe("provider against the emulator families", () => {
-  let server: AlertMiniServer;
-  let attributeId: string;
-  let other: ApiClient;
+describe("provider against the emulator", () => {
   const checked = async (raw: Record<string, unknown>) => {
     const r = await alertSourceProvider.check!({}, raw);
     expect(r.failures).toEqual([]);
@@ -327,34 +407,23 @@ describe("provider against the emulator families", () => {
     return inputs;
   };
 
-  beforeAll(async () => {
-    server = await startAlertMiniServer();
-    setCredentials({ apiKey: "test-key", baseUrl: server.url });
-    other = new ApiClient({ apiKey: "second-key", baseUrl: server.url });
-    const attr = await alertAttributeProvider.create!(
-      alertAttributeInputs.parse({ name: "Service", type: "String" }),
-    );
-    attributeId = attr.id;
-  });
-  afterAll(async () => {
-    await closeAllConnections();
-    await server.close();
-  });
-
   test("check makes no API call", async () => {
-    const before = server.calls.length;
+    const before = ae.emu.requests.length;
     await alertSourceProvider.check!({}, httpSource({ sourceType: "bad" }));
-    await alertSourceProvider.check!({}, httpSource({}, attributeId));
-    expect(server.calls.length).toBe(before);
+    await alertSourceProvider.check!({}, httpSource({}, attrs.service));
+    expect(ae.emu.requests.length).toBe(before);
   });
 
-  test("create → read without diff → out-of-band edit → update restores → delete", async () => {
-    const inputs = await checked(httpSource({}, attributeId));
+  test("create → read without diff (zero calls) → out-of-band edit → update restores → delete", async () => {
+    const inputs = await checked(httpSource({}, attrs.service));
     const created = await alertSourceProvider.create!(inputs);
-    expect(created.outs.secretToken).toMatch(/^sk_/);
+    expect(created.outs.secretToken).toEqual(expect.any(String));
+    expect(created.outs.secretToken).toBe(sources().get(created.id)!.secretToken);
     expect(created.outs.alertEventsUrl).toContain(created.id);
     expect(created.outs.template.title).toBe(inputs.template.title);
+    let mark = ae.emu.requests.length;
     expect((await alertSourceProvider.diff!(created.id, created.outs, inputs)).changes).toBe(false);
+    expect(ae.emu.requests.length).toBe(mark); // diff makes no API call
 
     const read = await alertSourceProvider.read!(created.id, created.outs);
     expect(read.props!.autoResolveIncidentAlerts).toBe(false); // write-only, kept
@@ -363,32 +432,39 @@ describe("provider against the emulator families", () => {
     // Out-of-band edit with another key: the full v2 payload with another title.
     const payload = alertSourcePayload(inputs as AlertSourceInputs, false) as any;
     payload.template.title = { literal: templateToRichText("Edited {{ alert.title }}") };
-    await other.put(`/v2/alert_sources/${created.id}`, "edit", payload);
+    await ae.dashboard.put(`/v2/alert_sources/${created.id}`, "edit", payload);
     const drifted = await alertSourceProvider.read!(created.id, read.props!);
     expect(drifted.props!.template.title).toBe("Edited {{ alert.title }}");
     expect((await alertSourceProvider.diff!(created.id, drifted.props!, inputs)).changes).toBe(true);
 
+    mark = ae.emu.requests.length;
     const updated = await alertSourceProvider.update!(created.id, drifted.props!, inputs);
+    expect(ae.providerCalls(mark)).toEqual([`PUT /v2/alert_sources/${created.id} 200`]);
     expect(updated.outs.template.title).toBe(inputs.template.title);
+    expect(varNames(sources().get(created.id)!.payload.template.title.literal)).toEqual([
+      "alert.title",
+      "alert.attributes.service",
+    ]);
 
     // A dashboard edit that changes nothing but the stored form (envelope) is no change.
-    server.sources.set(created.id, markDashboardAuthored(server.sources.get(created.id)!));
+    await editInDashboard(created.id);
     const enveloped = await alertSourceProvider.read!(created.id, updated.outs);
     expect(
       JSON.parse(
-        (await other.get<any>(`/v2/alert_sources/${created.id}`, "show")).alert_source.template.title.literal,
+        (await ae.dashboard.get<any>(`/v2/alert_sources/${created.id}`, "show")).alert_source.template.title
+          .literal,
       ),
     ).toHaveProperty("text_node");
     expect(enveloped.props!.template.title).toBe(inputs.template.title);
     expect((await alertSourceProvider.diff!(created.id, enveloped.props!, inputs)).changes).toBe(false);
 
-    const listed = await findAlertSources(other, "http");
+    const listed = await findAlertSources(ae.dashboard, "http");
     expect(listed.alertSources.map((s) => s.id)).toContain(created.id);
-    expect((await findAlertSources(other, "jira")).alertSources).toEqual([]);
+    expect((await findAlertSources(ae.dashboard, "jira")).alertSources).toEqual([]);
 
     await alertSourceProvider.delete!(created.id, enveloped.props!);
+    expect(sources().get(created.id)).toBeUndefined();
     expect((await alertSourceProvider.read!(created.id, enveloped.props!)).id).toBe("");
-    expect(server.shapeErrors).toEqual([]);
   });
 
   test("heartbeat, email, jira: create, read back with no diff", async () => {
@@ -419,61 +495,86 @@ describe("provider against the emulator families", () => {
       expect((await alertSourceProvider.diff!(created.id, read.props!, inputs)).changes).toBe(false);
       if (raw.sourceType === "heartbeat") {
         expect(read.props!.pingUrl).toContain(created.id);
-        expect(server.sources.get(created.id)!.disabled).toBe(true);
+        expect(sources().get(created.id)!.disabled).toBe(true);
       }
       if (raw.sourceType === "email") expect(read.props!.emailAddress).toContain("@");
       await alertSourceProvider.delete!(created.id, read.props!);
+      expect(sources().get(created.id)).toBeUndefined();
     }
-    expect(server.shapeErrors).toEqual([]);
   });
 
   test("a 422 is reported against the input path", async () => {
     const inputs = await checked(httpSource({ name: "Bad attr" }, "01MISSING"));
+    const mark = ae.emu.requests.length;
     await expect(alertSourceProvider.create!(inputs)).rejects.toThrow(
       /template\.attributes\[0\]\.alertAttributeId: no alert attribute/,
     );
+    expect(ae.providerCalls(mark)).toEqual(["POST /v2/alert_sources 422"]);
   });
 
   test("adoption of an existing source by id (dashboard-authored)", async () => {
-    const inputs = await checked(httpSource({ name: "Adopted" }, attributeId));
-    const body = await other.post<any>(
+    const inputs = await checked(httpSource({ name: "Adopted" }, attrs.service));
+    const body = await ae.dashboard.post<any>(
       "/v2/alert_sources",
       "create",
       alertSourcePayload(inputs as AlertSourceInputs, true),
     );
     const id = body.alert_source.id;
-    server.sources.set(id, markDashboardAuthored(server.sources.get(id)!));
+    await editInDashboard(id);
+    const mark = ae.emu.requests.length;
     const adopted = await alertSourceProvider.create!({ ...inputs, adoptId: id });
     expect(adopted.id).toBe(id);
+    expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
     expect(adopted.outs.template.title).toBe(inputs.template.title);
     expect(
-      [...server.sources.values()].filter((s) => !s.archived && s.payload.name === "Adopted"),
+      sources()
+        .all()
+        .filter((s) => s.payload.name === "Adopted"),
     ).toHaveLength(1);
     await alertSourceProvider.delete!(id, adopted.outs);
   });
 
-  test("the alert-config lock: parallel writes do not collide (the emulator rejects overlapping ones)", async () => {
-    server.latencyMs = 30;
+  test("the alert-config lock: parallel writes do not collide (the API rejects overlapping ones)", async () => {
+    const gate = installAlertConfigGate(ae.emu.pipeline, { latencyMs: 30 });
     try {
       // Without the lock, the API rejects whoever is second.
+      let mark = ae.emu.requests.length;
       const raw = await Promise.allSettled(
         [1, 2, 3].map((i) =>
-          other.post("/v2/alert_attributes", "create", { name: `Raw ${i}`, type: "String", array: false }),
+          ae.dashboard.post("/v2/alert_attributes", "create", {
+            name: `Raw ${i}`,
+            type: "String",
+            array: false,
+          }),
         ),
       );
       expect(raw.filter((r) => r.status === "rejected").length).toBeGreaterThan(0);
-      const conflictsBefore = server.gate.conflicts;
+      expect(ae.emu.requests.slice(mark).map((r) => r.status)).toContain(409);
+      const conflictsBefore = gate.conflicts;
+      expect(conflictsBefore).toBeGreaterThan(0);
+
       // Through the providers (one process, like the dynamic-provider host): all succeed.
+      const [s1, s2] = [
+        await checked(httpSource({ name: "Par S1" }, attrs.service)),
+        await checked(httpSource({ name: "Par S2" }, attrs.service)),
+      ];
+      mark = ae.emu.requests.length;
       const results = await Promise.all([
         alertAttributeProvider.create!(alertAttributeInputs.parse({ name: "Par 1", type: "String" })),
         alertAttributeProvider.create!(alertAttributeInputs.parse({ name: "Par 2", type: "String" })),
-        alertSourceProvider.create!(await checked(httpSource({ name: "Par S1" }, attributeId))),
-        alertSourceProvider.create!(await checked(httpSource({ name: "Par S2" }, attributeId))),
+        alertSourceProvider.create!(s1),
+        alertSourceProvider.create!(s2),
       ]);
       expect(results.every((r) => r.id)).toBe(true);
-      expect(server.gate.conflicts).toBe(conflictsBefore);
+      expect(gate.conflicts).toBe(conflictsBefore);
+      expect(ae.providerCalls(mark).sort()).toEqual([
+        "POST /v2/alert_attributes 201",
+        "POST /v2/alert_attributes 201",
+        "POST /v2/alert_sources 200",
+        "POST /v2/alert_sources 200",
+      ]);
     } finally {
-      server.latencyMs = 0;
+      ae.emu.pipeline.remove(ALERT_CONFIG_GATE_STAGE);
     }
   });
 
@@ -489,73 +590,5 @@ describe("provider against the emulator families", () => {
       });
     await Promise.allSettled([job("a"), job("b", true), job("c")]);
     expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
-  });
-});
-
-/**
- * Lifecycle through the real dynamic-provider host (test/harness). Skipped until the harness is in
- * the tree; it drives test/fixtures/alertSource/program against the API stand-in.
- */
-const harnessPath = path.join(__dirname, "../harness/index.ts");
-(fs.existsSync(harnessPath) ? describe : describe.skip)("lifecycle through the harness", () => {
-  const program = path.join(__dirname, "../fixtures/alertSource/program");
-  const stateFile = path.join(os.tmpdir(), `as-lifecycle-${process.pid}.json`);
-  let server: AlertMiniServer;
-  let harness: any;
-  const config = (over: Record<string, string> = {}) => ({
-    "incident:apiKey": "lifecycle-key",
-    "incident:baseUrl": server.url,
-    ...over,
-  });
-  const ops = (result: any) => (result.steps ?? []).map((s: any) => s.op ?? s.kind);
-  const live = () => [...server.sources.values()].filter((s) => !s.archived);
-
-  beforeAll(async () => {
-    harness = require(harnessPath);
-    server = await startAlertMiniServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(stateFile, { force: true });
-  });
-
-  test("create → same → out-of-band drift → restore → update → destroy; adoption", async () => {
-    const first = await harness.up({ program, stateFile, config: config() });
-    expect(first.errors ?? []).toEqual([]);
-    expect(live()).toHaveLength(1);
-    const id = live()[0]!.id;
-
-    const callsBefore = server.calls.length;
-    const second = await harness.up({ program, stateFile, config: config() });
-    expect(ops(second).filter((o: string) => o !== "same")).toEqual([]);
-    expect(server.calls.slice(callsBefore).filter((c) => c.method !== "GET")).toEqual([]);
-
-    // Out-of-band edit with a second key: refresh sees it, up restores it.
-    const other = new ApiClient({ apiKey: "second-key", baseUrl: server.url });
-    const stored = server.sources.get(id)!;
-    await other.put(`/v2/alert_sources/${id}`, "edit", {
-      ...stored.payload,
-      source_type: undefined,
-      template: { ...stored.payload.template, title: { literal: templateToRichText("edited") } },
-    });
-    const refreshed = await harness.refresh({ program, stateFile, config: config() });
-    expect(ops(refreshed)).toContain("read-drift");
-    await harness.up({ program, stateFile, config: config() });
-    expect(
-      JSON.parse(server.sources.get(id)!.payload.template.title.literal).content[0].content[0].attrs.name,
-    ).toBe("alert.title");
-
-    await harness.up({ program, stateFile, config: config({ "alert-source-lifecycle:variant": "updated" }) });
-    expect(server.sources.get(id)!.payload.owning_team_ids).toEqual(["team-1", "team-2"]);
-
-    await harness.destroy({ program, stateFile, config: config() });
-    expect(live()).toEqual([]);
-    expect([...server.attributes.values()].every((a) => a.deleted)).toBe(true);
-
-    // Adoption of an existing source by id.
-    server.sources.set(id, { ...server.sources.get(id)!, archived: false });
-    await harness.up({ program, stateFile, config: config({ "alert-source-lifecycle:adoptId": id }) });
-    expect(live().map((s) => s.id)).toEqual([id]);
-    await harness.destroy({ program, stateFile, config: config() });
   });
 });

@@ -1,12 +1,18 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { closeAllConnections } from "../../provider/client";
+/**
+ * EscalationPath: mapping, normalisation rules, check failures with deep paths, and the provider
+ * against the real in-process emulator (test/emulator/support.ts). The emulator reproduces the API's
+ * read-back (user targets answered twice, `schedule_mode: ""`, labelled conditions with operation
+ * aliases, re-encoded JSON literals and padded bindings, `working_hours: []`, sorted team ids), so
+ * every rule below is exercised on what the API answers, and every request and response is checked
+ * against the reference shapes (requests by the emulator's validation, responses by `expectShape`
+ * and `emu.responseProblems`). Out-of-band edits use a second ("dashboard") key. The lifecycle
+ * through the harness is in escalationPathLifecycle.test.ts.
+ */
+import { ESCALATION_PATHS, type StoredEscalationPath } from "../../emulator/families/escalationPaths";
 import { setCredentials } from "../../provider/credentials";
 import { UNKNOWN } from "../../provider/unknowns";
 import {
   type ApiEscalationPath,
-  type ApiNode,
   canonicalEscalationPath,
   type EscalationPathArgs,
   type EscalationPathInputs,
@@ -20,129 +26,151 @@ import {
   targetsFromApi,
 } from "../../resources/escalationPath";
 import { scheduleInputs, scheduleProvider } from "../../resources/schedule";
-import { type MiniServer, startMiniServer } from "../fixtures/escalationPath/miniServer";
-import { shapeProblems } from "../fixtures/escalationPath/referenceShape";
+import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
 
 const user = (id: string) => ({ type: "user" as const, id, urgency: "high" as const });
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+/** A JSON literal as a program writes it (the API answers it re-encoded: sorted keys, `>` escaped). */
+const jsonLiteral = '{"tier":1,"match":">= P2"}';
 
-/** A path using every node kind, with a branch inside a branch. */
-const declared: EscalationPathInputs = escalationPathInputs.parse({
-  name: "Platform on-call",
-  teamIds: ["team-b", "team-a"],
-  repeatConfig: { repeatAfterSeconds: 600 },
-  workingHours: [
-    {
-      id: "office",
-      name: "Office hours",
-      timezone: "Europe/London",
-      weekdayIntervals: [{ weekday: "monday", startTime: "09:00", endTime: "17:30" }],
-    },
-  ],
-  path: [
-    {
-      id: "first",
-      level: {
-        targets: [
-          user("u_1"),
-          { type: "schedule", id: "sch_1", urgency: "high", scheduleMode: "currently_on_call" },
-          {
-            type: "schedule",
-            id: "sch_1",
-            urgency: "low",
-            scheduleMode: "next_on_call_for_rota",
-            selectedRotaId: "primary",
-          },
-        ],
-        timeToAckSeconds: 300,
-        ackMode: "first",
-        retryConfig: { attempts: 3, intervalSeconds: 120 },
-        roundRobinConfig: { enabled: true, rotateAfterSeconds: 60 },
+/** A path using every node kind, with a branch inside a branch (`scheduleId`: a live schedule). */
+function declaredPath(scheduleId: string): EscalationPathInputs {
+  return escalationPathInputs.parse({
+    name: "Platform on-call",
+    teamIds: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
+    repeatConfig: { repeatAfterSeconds: 600 },
+    workingHours: [
+      {
+        id: "office",
+        name: "Office hours",
+        timezone: "Europe/London",
+        weekdayIntervals: [{ weekday: "monday", startTime: "09:00", endTime: "17:30" }],
       },
-    },
-    {
-      ifElse: {
-        conditions: [
-          {
-            subject: "escalation.priority",
-            operation: "one_of",
-            paramBindings: [{ arrayValue: [{ literal: "P1" }] }],
-          },
-        ],
-        thenPath: [{ notifyChannel: { targets: [{ type: "slack_channel", id: "C1", urgency: "high" }] } }],
-        elsePath: [
-          { delay: { delayWeekdayIntervalConfigId: "office", delayIntervalCondition: "active" } },
-          {
-            ifElse: {
-              conditions: [{ subject: "escalation.priority", operation: "is_set" }],
-              thenPath: [{ level: { targets: [user("u_2")], timeToAckSeconds: 60 } }],
-              elsePath: [{ voicemail: true }],
+    ],
+    path: [
+      {
+        id: "first",
+        level: {
+          targets: [
+            user("01USERADA"),
+            { type: "schedule", id: scheduleId, urgency: "high", scheduleMode: "currently_on_call" },
+            {
+              type: "schedule",
+              id: scheduleId,
+              urgency: "low",
+              scheduleMode: "next_on_call_for_rota",
+              selectedRotaId: "primary",
             },
-          },
-        ],
+          ],
+          timeToAckSeconds: 300,
+          ackMode: "first",
+          retryConfig: { attempts: 3, intervalSeconds: 120 },
+          roundRobinConfig: { enabled: true, rotateAfterSeconds: 60 },
+        },
       },
-    },
-    { repeat: { repeatTimes: 2, toNode: "first" } },
-  ],
-});
-
-/**
- * What the API answers for a payload, with the real read-back quirks: user targets duplicated,
- * `schedule_mode: ""` on non-schedule targets, labelled condition subjects/operations/bindings,
- * `contains_one_of` for `one_of`, team ids in another order.
- */
-function liveFor(payload: any, id = "ep_1"): ApiEscalationPath {
-  const targets = (ts: any[]) =>
-    ts.flatMap((t) => {
-      const out = { ...t, schedule_mode: t.schedule_mode ?? "" };
-      return t.type === "user" ? [out, { ...out }] : [out];
-    });
-  const label = (v: any) => ({ ...v, label: v.literal ?? v.reference });
-  const nodes = (ns: ApiNode[]): ApiNode[] =>
-    ns.map((n) => ({
-      ...n,
-      ...(n.level ? { level: { ...n.level, targets: targets(n.level.targets) } } : {}),
-      ...(n.notify_channel
-        ? { notify_channel: { ...n.notify_channel, targets: targets(n.notify_channel.targets) } }
-        : {}),
-      ...(n.if_else
-        ? {
-            if_else: {
-              conditions: n.if_else.conditions.map((c: any) => ({
-                subject: { reference: c.subject, label: "Priority" },
-                operation: {
-                  value: c.operation === "one_of" ? "contains_one_of" : c.operation,
-                  label: "is one of",
-                },
-                param_bindings: [
-                  ...c.param_bindings.map((b: any) => ({
-                    ...(b.value ? { value: label(b.value) } : {}),
-                    ...(b.array_value ? { array_value: b.array_value.map(label) } : {}),
-                  })),
-                  {},
-                ],
-              })),
-              then_path: nodes(n.if_else.then_path),
-              else_path: nodes(n.if_else.else_path),
+      {
+        ifElse: {
+          conditions: [
+            {
+              subject: "escalation.priority",
+              operation: "one_of",
+              paramBindings: [{ arrayValue: [{ literal: "P1" }] }],
             },
-          }
-        : {}),
-    }));
-  return {
-    id,
-    name: payload.name,
-    path: nodes(payload.path),
-    repeat_config: payload.repeat_config,
-    working_hours: payload.working_hours,
-    team_ids: [...(payload.team_ids ?? [])].reverse(),
-    current_responders: [{ id: "u_1", name: "Ada", email: "ada@example.com", role: "responder" } as any],
-  };
+            {
+              subject: "escalation.alert.attributes.routing",
+              operation: "is",
+              paramBindings: [{ value: { literal: jsonLiteral } }],
+            },
+          ],
+          thenPath: [{ notifyChannel: { targets: [{ type: "slack_channel", id: "C1", urgency: "high" }] } }],
+          elsePath: [
+            { delay: { delayWeekdayIntervalConfigId: "office", delayIntervalCondition: "active" } },
+            {
+              ifElse: {
+                conditions: [{ subject: "escalation.priority", operation: "is_set" }],
+                thenPath: [{ level: { targets: [user("01USERBOB")], timeToAckSeconds: 60 } }],
+                elsePath: [{ voicemail: true }],
+              },
+            },
+          ],
+        },
+      },
+      { repeat: { repeatTimes: 2, toNode: "first" } },
+    ],
+  });
 }
 
+let emu: TestEmulator;
+let dashboardKey: string;
+/** A schedule (rotation `primary`) made in the dashboard, for schedule targets. */
+let scheduleId: string;
+let declared: EscalationPathInputs;
+
+/** A call with the second ("dashboard") key; fails on a non-2xx answer. */
+async function dashboard(method: string, urlPath: string, body?: unknown): Promise<any> {
+  const reply = await emu.call(method, urlPath, { token: dashboardKey, body });
+  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
+  return reply.body;
+}
+
+/**
+ * Writes `args` as the provider does (its payload, the bootstrap key) and answers the path as the
+ * API then shows it; both answers checked against their reference types.
+ */
+async function written(args: EscalationPathInputs): Promise<ApiEscalationPath> {
+  const created = await emu.call("POST", "/v2/escalation_paths", { body: escalationPathPayload(args) });
+  if (created.status !== 201) throw new Error(`create → ${created.status}: ${created.text}`);
+  expectShape("EscalationsCreatePathResultV2", created.body);
+  const shown = await emu.call("GET", `/v2/escalation_paths/${created.body.escalation_path.id}`);
+  expect(shown.status).toBe(200);
+  expectShape("EscalationsShowPathResultV2", shown.body);
+  return shown.body.escalation_path;
+}
+
+/** Someone edits the path in the dashboard, which sends the whole path back as it holds it. */
+async function editInDashboard(id: string, edit: (payload: any) => void): Promise<void> {
+  const stored = emu.store.collection<StoredEscalationPath>(ESCALATION_PATHS).get(id);
+  const payload = structuredClone(stored!.payload);
+  edit(payload);
+  await dashboard("PUT", `/v2/escalation_paths/${id}`, payload);
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ now: Date.now });
+  dashboardKey = await emu.createApiKey("dashboard", ["global_access"]);
+  setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
+  scheduleId = (
+    await dashboard("POST", "/v2/schedules", {
+      schedule: {
+        name: "Platform primary",
+        timezone: "Europe/London",
+        config: {
+          rotations: [
+            {
+              id: "primary",
+              name: "Primary",
+              handover_start_at: "2026-01-05T09:00:00Z",
+              handovers: [{ interval: 1, interval_type: "weekly" }],
+              users: [{ id: "01USERADA" }],
+              layers: [{ name: "L1" }],
+            },
+          ],
+        },
+      },
+    })
+  ).schedule.id;
+  declared = declaredPath(scheduleId);
+});
+afterAll(async () => {
+  await emu.dispose();
+});
+afterEach(() => expect(emu.responseProblems).toEqual([]));
+
 describe("mapping", () => {
-  test("create and update payloads have the reference shapes, to any depth", () => {
+  test("create and update payloads have the reference shapes, to any depth", async () => {
     const payload = escalationPathPayload(declared);
-    expect(shapeProblems(payload, "EscalationsCreatePathPayloadV2")).toEqual([]);
-    expect(shapeProblems(payload, "EscalationsUpdatePathPayloadV2")).toEqual([]);
+    expectShape("EscalationsCreatePathPayloadV2", payload);
+    expectShape("EscalationsUpdatePathPayloadV2", payload);
     expect(payload.path[0]).toMatchObject({
       id: "first",
       type: "level",
@@ -157,6 +185,8 @@ describe("mapping", () => {
       operation: "one_of",
       param_bindings: [{ array_value: [{ literal: "P1" }] }],
     });
+    // The API takes it (its request validation is the reference's).
+    expect((await written(declared)).path).toHaveLength(3);
   });
 
   test("generated node ids are derived from the position: the same on every run", () => {
@@ -165,78 +195,120 @@ describe("mapping", () => {
     expect(generatedNodeId([1, "then", 0])).toBe("node-1-then-0");
   });
 
-  test("the emulated read-back has the reference shape and reads back as declared (no diff)", async () => {
-    const live = liveFor(escalationPathPayload(declared));
-    expect(shapeProblems(live, "EscalationPathV2")).toEqual([]);
+  test("the API's read-back has the reference shape and reads back as declared (no diff)", async () => {
+    const live = await written(declared);
+    expectShape("EscalationPathV2", live);
     const back = escalationPathFromApi(live, declared);
-    expect(back).toEqual(JSON.parse(JSON.stringify(declared)));
-    const d = await escalationPathProvider.diff!("ep_1", { ...back, __provider: "x" }, { ...declared });
+    expect(back).toEqual(plain(declared));
+    const d = await escalationPathProvider.diff!(live.id, { ...back, __provider: "x" }, { ...declared });
     expect(d.changes).toBe(false);
   });
 
-  test("a path 8 branches deep round-trips", () => {
-    let node: EscalationPathNodeArgs = { level: { targets: [user("deep")] } };
+  test("a path 8 branches deep round-trips through the API", async () => {
+    let node: EscalationPathNodeArgs = { level: { targets: [user("01USERCAT")] } };
     for (let i = 0; i < 8; i++) {
       node = {
-        ifElse: { conditions: [{ subject: "s", operation: "is_set" }], thenPath: [node], elsePath: [] },
+        ifElse: {
+          conditions: [{ subject: "escalation.priority", operation: "is_set" }],
+          thenPath: [node],
+          elsePath: [],
+        },
       };
     }
     const args = escalationPathInputs.parse({ name: "deep", path: [node] });
-    const live = liveFor(escalationPathPayload(args));
-    expect(escalationPathFromApi(live, args)).toEqual(JSON.parse(JSON.stringify(args)));
+    const live = await written(args);
+    let deepest: any = live.path[0];
+    for (let i = 0; i < 8; i++) deepest = deepest.if_else.then_path[0];
+    expect(deepest.id).toBe(`node-0${"-then-0".repeat(8)}`);
+    expect(escalationPathFromApi(live, args)).toEqual(plain(args));
   });
 });
 
-describe("normalisation rules", () => {
+describe("normalisation rules, on the API's read-back", () => {
+  let live: ApiEscalationPath;
+  beforeAll(async () => {
+    live = await written(declared);
+  });
+
   test('rule "duplicated target users": repeated user targets collapse', () => {
-    const live = [
+    const vector = [
       { id: "u_1", type: "user", urgency: "high", schedule_mode: "" },
       { id: "u_1", type: "user", urgency: "high", schedule_mode: "" },
       { id: "s_1", type: "schedule", urgency: "low", schedule_mode: "all_users" },
     ];
-    expect(targetsFromApi(live)).toEqual([
+    expect(targetsFromApi(vector)).toEqual([
       { id: "u_1", type: "user", urgency: "high" },
       { id: "s_1", type: "schedule", urgency: "low", scheduleMode: "all_users" },
     ]);
+    // The API answers the user target twice; it reads back once, as declared.
+    const answered = live.path[0]!.level!.targets;
+    expect(answered.filter((t) => t.id === "01USERADA")).toHaveLength(2);
+    expect(escalationPathFromApi(live, declared).path[0]?.level?.targets).toEqual(
+      plain(declared.path[0]?.level?.targets),
+    );
   });
 
   test('rule "empty schedule mode": "" reads back as unset', () => {
     expect(targetsFromApi([{ id: "C1", type: "slack_channel", urgency: "high", schedule_mode: "" }])).toEqual(
       [{ id: "C1", type: "slack_channel", urgency: "high" }],
     );
+    const channel = live.path[1]!.if_else!.then_path[0]!.notify_channel!.targets[0];
+    expect(channel).toEqual({ id: "C1", type: "slack_channel", urgency: "high", schedule_mode: "" });
+    expect(
+      escalationPathFromApi(live, declared).path[1]?.ifElse?.thenPath[0]?.notifyChannel?.targets,
+    ).toEqual([{ type: "slack_channel", id: "C1", urgency: "high" }]);
   });
 
-  test('rule "generated node ids": a derived id reads back as omitted, an explicit one is kept', () => {
+  test('rule "generated node ids": a derived id reads back as omitted, an explicit one is kept', async () => {
     const args = escalationPathInputs.parse({
       name: "n",
-      path: [{ level: { targets: [user("a")] } }, { id: "node-1", level: { targets: [user("b")] } }],
+      path: [
+        { level: { targets: [user("01USERADA")] } },
+        { id: "node-1", level: { targets: [user("01USERBOB")] } },
+      ],
     });
-    const back = escalationPathFromApi(liveFor(escalationPathPayload(args)), args);
+    const made = await written(args);
+    expect(made.path.map((n) => n.id)).toEqual(["node-0", "node-1"]);
+    const back = escalationPathFromApi(made, args);
     expect(back.path[0]?.id).toBeUndefined();
     expect(back.path[1]?.id).toBe("node-1");
-    // And a live id that is not the derived one is drift, reported as such.
-    const live = liveFor(escalationPathPayload(args));
-    (live.path[0] as ApiNode).id = "changed";
-    expect(escalationPathFromApi(live, args).path[0]?.id).toBe("changed");
+    // A live id that is not the derived one (changed in the dashboard) is drift, reported as such.
+    await editInDashboard(made.id, (payload) => {
+      payload.path[0].id = "changed";
+    });
+    const { escalation_path: edited } = await dashboard("GET", `/v2/escalation_paths/${made.id}`);
+    expect(escalationPathFromApi(edited, args).path[0]?.id).toBe("changed");
   });
 
-  test('rules "operation aliases", "labelled conditions", "padded param bindings" (shared engine)', () => {
-    const back = escalationPathFromApi(liveFor(escalationPathPayload(declared)), declared);
-    expect(back.path[1]?.ifElse?.conditions[0]).toEqual({
-      subject: "escalation.priority",
-      operation: "one_of",
-      paramBindings: [{ arrayValue: [{ literal: "P1" }] }],
-    });
+  test('rules "operation aliases", "labelled conditions", "padded param bindings", "JSON literals" (shared engine)', () => {
+    const [priority, routing] = live.path[1]!.if_else!.conditions as any[];
+    expect(priority.subject).toEqual({ reference: "escalation.priority", label: expect.any(String) });
+    expect(priority.operation.value).toBe("contains_one_of");
+    expect(priority.param_bindings.length).toBeGreaterThan(1);
+    expect(routing.param_bindings[0].value.literal).not.toBe(jsonLiteral);
+    expect(JSON.parse(routing.param_bindings[0].value.literal)).toEqual(JSON.parse(jsonLiteral));
+    const back = escalationPathFromApi(live, declared);
+    expect(back.path[1]?.ifElse?.conditions).toEqual(plain(declared.path[1]?.ifElse?.conditions));
   });
 
   test('rule "unordered sets": team ids in another order are no change', () => {
     const a = canonicalEscalationPath({ ...declared, teamIds: ["x", "y"] });
     const b = canonicalEscalationPath({ ...declared, teamIds: ["y", "x"] });
     expect(a).toEqual(b);
-    expect(escalationPathFromApi(liveFor(escalationPathPayload(declared)), declared).teamIds).toEqual([
-      "team-b",
-      "team-a",
-    ]);
+    expect(live.team_ids).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
+    expect(escalationPathFromApi(live, declared).teamIds).toEqual(["01TEAMPLATFORM", "01TEAMPAYMENTS"]);
+  });
+
+  test('rule "omitted vs empty": no working hours answered as [] read back as omitted', async () => {
+    const args = escalationPathInputs.parse({
+      name: "no hours",
+      path: [{ level: { targets: [user("01USERADA")] } }],
+    });
+    const made = await written(args);
+    expect(made.working_hours).toEqual([]);
+    const back = escalationPathFromApi(made, args);
+    expect(back.workingHours).toBeUndefined();
+    expect(back).toEqual(plain(args));
   });
 
   test("canonical: omitted ids and explicit derived ids compare equal", () => {
@@ -259,8 +331,12 @@ describe("normalisation rules", () => {
 });
 
 describe("check", () => {
-  // Any API call would go to this closed port and fail loudly.
-  beforeAll(() => setCredentials({ apiKey: "check", baseUrl: "http://127.0.0.1:9" }));
+  let before: number;
+  beforeEach(() => {
+    before = emu.requests.length;
+  });
+  // Check never calls the API.
+  afterEach(() => expect(emu.requests.length).toBe(before));
 
   const base = { name: "p", path: [{ level: { targets: [user("u")] } }] };
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
@@ -465,12 +541,10 @@ describe("check", () => {
   });
 });
 
-describe("provider against the emulator families", () => {
-  let server: MiniServer;
-  let scheduleId: string;
+describe("provider against the emulator", () => {
   const program = (over: Record<string, unknown> = {}) => ({
     name: "Payments on-call",
-    teamIds: ["team-2", "team-1"],
+    teamIds: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
     path: [
       {
         id: "start",
@@ -511,58 +585,30 @@ describe("provider against the emulator families", () => {
     expect(r.failures).toEqual([]);
     return r.inputs;
   };
+  const shown = async (id: string) => (await dashboard("GET", `/v2/escalation_paths/${id}`)).escalation_path;
 
-  beforeAll(async () => {
-    server = await startMiniServer();
-    setCredentials({ apiKey: "test-key", baseUrl: server.url });
-    const sched = await scheduleProvider.create!({
-      ...scheduleInputs.parse({
-        name: "Payments",
-        timezone: "Europe/London",
-        rotations: [
-          {
-            id: "primary",
-            name: "Primary",
-            versions: [
-              {
-                handoverStartAt: "2026-01-05T09:00:00Z",
-                handovers: [{ interval: 1, intervalType: "weekly" }],
-                users: [{ id: "01USERADA" }],
-                layers: [{ name: "L1" }],
-              },
-            ],
-          },
-        ],
-      }),
-    });
-    scheduleId = sched.id;
-  });
-  afterAll(async () => {
-    await server.close();
-    await closeAllConnections();
-  });
-  afterEach(() => expect(server.responseProblems).toEqual([]));
-
-  test("create → read → no diff; out-of-band edit is drift; update restores; delete", async () => {
-    const inputs = await checked(program());
-    const created = await escalationPathProvider.create!(inputs);
+  test("create → read → no diff (no call); out-of-band edit is drift; update restores; delete", async () => {
+    const created = await escalationPathProvider.create!(await checked(program()));
     expect(created.outs.currentResponders).toEqual([
       { id: "01USERADA", name: "Ada Lovelace", email: "ada@example.com" },
       { id: "01USERBOB", name: "Bob Barker", email: "bob@example.com" },
     ]);
-    // A second run: same inputs against the stored outputs, no change and no call.
-    const before = server.calls.length;
-    const again = await escalationPathProvider.diff!(created.id, created.outs, await checked(program()));
-    expect(again.changes).toBe(false);
-    expect(server.calls.length).toBe(before);
+    // A second run: check and diff against the stored outputs, no change and no API call.
+    const before = emu.requests.length;
+    const inputs = await checked(program());
+    expect((await escalationPathProvider.diff!(created.id, created.outs, inputs)).changes).toBe(false);
+    expect(emu.requests.length).toBe(before);
 
     // Refresh reads back the same inputs despite the API's read-back quirks.
     const read = await escalationPathProvider.read!(created.id, created.outs);
+    const { __provider: _shim, ...declaredInputs } = inputs;
+    expect(read.inputs).toEqual(plain(declaredInputs));
     expect((await escalationPathProvider.diff!(created.id, read.props!, inputs)).changes).toBe(false);
 
     // Someone edits the path in the dashboard: refresh shows it, the program's diff reports it.
-    const stored = server.paths.get(created.id)!;
-    stored.payload.path[0].level.targets = [{ type: "user", id: "01USERCAT", urgency: "low" }];
+    await editInDashboard(created.id, (payload) => {
+      payload.path[0].level.targets = [{ type: "user", id: "01USERCAT", urgency: "low" }];
+    });
     const drifted = await escalationPathProvider.read!(created.id, read.props!);
     expect(drifted.inputs!.path[0].level.targets).toEqual([
       { type: "user", id: "01USERCAT", urgency: "low" },
@@ -571,10 +617,16 @@ describe("provider against the emulator families", () => {
     expect(d).toMatchObject({ changes: true, replaces: [] });
     const updated = await escalationPathProvider.update!(created.id, drifted.props!, inputs);
     expect((await escalationPathProvider.diff!(created.id, updated.outs!, inputs)).changes).toBe(false);
-    expect(server.paths.get(created.id)!.payload.path[0].level.targets[0].id).toBe("01USERADA");
+    expect((await shown(created.id)).path[0].level.targets.map((t: any) => t.id)).toEqual([
+      "01USERADA",
+      "01USERADA",
+      scheduleId,
+    ]);
 
     await escalationPathProvider.delete!(created.id, updated.outs!);
     expect((await escalationPathProvider.read!(created.id, updated.outs!)).id).toBe("");
+    // Deleting what is already gone is done.
+    await escalationPathProvider.delete!(created.id, updated.outs!);
   });
 
   test("a 422 is reported against the input path (deep)", async () => {
@@ -591,18 +643,72 @@ describe("provider against the emulator families", () => {
         ],
       }),
     );
-    await expect(escalationPathProvider.create!(inputs)).rejects.toThrow(
+    // The API names `path.0.if_else.else_path.0.level.targets.0.id`.
+    const error = await escalationPathProvider.create!(inputs).catch((e) => e);
+    expect(error.status).toBe(422);
+    expect(error.details).toEqual([
+      expect.objectContaining({ field: "path[0].ifElse.elsePath[0].level.targets[0].id" }),
+    ]);
+    expect(error.message).toMatch(
       /path\[0\]\.ifElse\.elsePath\[0\]\.level\.targets\[0\]\.id: no user with id "01USERNOBODY"/,
     );
   });
 
-  test("adoptId takes over an existing path and brings it to the program", async () => {
-    const made = (await escalationPathProvider.create!(await checked(program({ name: "Made elsewhere" }))))
-      .id;
+  test("a 422 deep in a branch on update names the input path too (rotation of a schedule target)", async () => {
+    const created = await escalationPathProvider.create!(await checked(program({ name: "Rota check" })));
+    const inputs = await checked(
+      program({
+        name: "Rota check",
+        path: [
+          { level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } },
+          {
+            ifElse: {
+              conditions: [{ subject: "escalation.priority", operation: "is_set" }],
+              thenPath: [
+                {
+                  level: {
+                    targets: [
+                      {
+                        type: "schedule",
+                        id: scheduleId,
+                        urgency: "high",
+                        scheduleMode: "all_users_for_rota",
+                        selectedRotaId: "no-such-rota",
+                      },
+                    ],
+                  },
+                },
+              ],
+              elsePath: [],
+            },
+          },
+        ],
+      }),
+    );
+    await expect(escalationPathProvider.update!(created.id, created.outs, inputs)).rejects.toThrow(
+      /path\[1\]\.ifElse\.thenPath\[0\]\.level\.targets\[0\]\.selectedRotaId: no such rotation/,
+    );
+  });
+
+  test("adoptId takes over a path made in the dashboard and brings it to the program", async () => {
+    const made = (
+      await dashboard("POST", "/v2/escalation_paths", {
+        name: "Made elsewhere",
+        path: [
+          {
+            id: "only",
+            type: "level",
+            level: { targets: [{ id: "01USERCAT", type: "user", urgency: "low" }], time_to_ack_seconds: 900 },
+          },
+        ],
+      })
+    ).escalation_path.id;
     const inputs = await checked(program({ name: "Adopted", adoptId: made }));
     const adopted = await escalationPathProvider.create!(inputs);
     expect(adopted.id).toBe(made);
-    expect(server.paths.get(made)!.payload.name).toBe("Adopted");
+    const after = await shown(made);
+    expect(after.name).toBe("Adopted");
+    expect(after.path.map((n: any) => n.id)).toEqual(["start", "node-1", "node-2"]);
     expect((await escalationPathProvider.diff!(made, adopted.outs, inputs)).changes).toBe(false);
     await expect(escalationPathProvider.create!({ ...inputs, adoptId: "01EPMISSING" })).rejects.toThrow(
       /no escalation path with that id/,
@@ -611,14 +717,63 @@ describe("provider against the emulator families", () => {
 
   test("getEscalationPath finds a path by name", async () => {
     const made = await escalationPathProvider.create!(await checked(program({ name: "Lookup me" })));
-    process.env.INCIDENT_API_KEY = "test-key";
-    process.env.INCIDENT_BASE_URL = server.url;
+    process.env.INCIDENT_API_KEY = dashboardKey;
+    process.env.INCIDENT_BASE_URL = emu.url;
     const found = await getEscalationPath({ name: "Lookup me" });
-    expect(found).toMatchObject({ id: made.id, name: "Lookup me", teamIds: ["team-1", "team-2"] });
+    expect(found).toMatchObject({
+      id: made.id,
+      name: "Lookup me",
+      teamIds: ["01TEAMPAYMENTS", "01TEAMPLATFORM"],
+    });
     expect(found.path[0]?.id).toBe("start");
     await expect(getEscalationPath({ name: "No such path" })).rejects.toThrow(
       /getEscalationPath: no escalation path is named/,
     );
+  });
+
+  test("a path paging a schedule the provider made", async () => {
+    const schedule = await scheduleProvider.create!({
+      ...scheduleInputs.parse({
+        name: "Payments",
+        timezone: "Europe/London",
+        rotations: [
+          {
+            id: "primary",
+            name: "Primary",
+            versions: [
+              {
+                handoverStartAt: "2026-01-05T09:00:00Z",
+                handovers: [{ interval: 1, intervalType: "weekly" }],
+                users: [{ id: "01USERBOB" }],
+                layers: [{ name: "L1" }],
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    const inputs = await checked(
+      program({
+        name: "Via provider schedule",
+        path: [
+          {
+            level: {
+              targets: [
+                {
+                  type: "schedule",
+                  id: schedule.id,
+                  urgency: "high",
+                  scheduleMode: "currently_on_call_for_rota",
+                  selectedRotaId: "primary",
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    const created = await escalationPathProvider.create!(inputs);
+    expect((await escalationPathProvider.diff!(created.id, created.outs, inputs)).changes).toBe(false);
   });
 });
 
@@ -664,69 +819,4 @@ test("the program-side type is the real recursive tree (checked by tsc -p tsconf
     ],
   };
   expect(args.name).toBe(wrong.name);
-});
-
-/**
- * Lifecycle through the real dynamic-provider host (test/harness). Skipped until the harness is in
- * the tree; it drives test/fixtures/escalationPath/program against the API stand-in.
- */
-const harnessPath = path.join(__dirname, "../harness/index.ts");
-(fs.existsSync(harnessPath) ? describe : describe.skip)("lifecycle through the harness", () => {
-  const program = path.join(__dirname, "../fixtures/escalationPath/program");
-  const stateFile = path.join(os.tmpdir(), `ep-lifecycle-${process.pid}.json`);
-  let server: MiniServer;
-  let harness: any;
-  const config = (over: Record<string, string> = {}) => ({
-    "incident:apiKey": "lifecycle-key",
-    "incident:baseUrl": server.url,
-    ...over,
-  });
-  const ops = (result: any) => (result.steps ?? []).map((s: any) => s.op ?? s.kind);
-
-  beforeAll(async () => {
-    harness = require(harnessPath);
-    server = await startMiniServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(stateFile, { force: true });
-  });
-
-  test("create → same → out-of-band drift → restore → update → destroy; adoption", async () => {
-    const first = await harness.up({ program, stateFile, config: config() });
-    expect(first.errors ?? []).toEqual([]);
-    const pathId = [...server.paths.keys()][0] as string;
-
-    const second = await harness.up({ program, stateFile, config: config() });
-    expect(ops(second).filter((o: string) => o !== "same")).toEqual([]);
-    expect((second.apiCalls ?? []).filter((c: any) => c.method !== "GET")).toEqual([]);
-
-    // Out-of-band edit (as another key would): refresh sees it, up restores it.
-    server.paths.get(pathId)!.payload.path[0].level.time_to_ack_seconds = 42;
-    const refreshed = await harness.refresh({ program, stateFile, config: config() });
-    expect(ops(refreshed)).toContain("read-drift");
-    await harness.up({ program, stateFile, config: config() });
-    expect(server.paths.get(pathId)!.payload.path[0].level.time_to_ack_seconds).toBe(300);
-
-    await harness.up({
-      program,
-      stateFile,
-      config: config({ "escalation-path-lifecycle:variant": "updated" }),
-    });
-    expect(server.paths.get(pathId)!.payload.path[1].if_else.else_path[0].type).toBe("notify_channel");
-
-    await harness.destroy({ program, stateFile, config: config() });
-    expect([...server.paths.values()].every((p) => p.archived)).toBe(true);
-
-    // Adoption of an existing path by id.
-    const adoptId = server.paths.keys().next().value as string;
-    server.paths.set(adoptId, { ...server.paths.get(adoptId)!, archived: false });
-    await harness.up({
-      program,
-      stateFile,
-      config: config({ "escalation-path-lifecycle:adoptId": adoptId }),
-    });
-    expect([...server.paths.values()].filter((p) => !p.archived).map((p) => p.id)).toEqual([adoptId]);
-    await harness.destroy({ program, stateFile, config: config() });
-  });
 });

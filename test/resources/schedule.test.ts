@@ -1,7 +1,13 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { closeAllConnections } from "../../provider/client";
+/**
+ * Schedule: mapping, normalisation rules, check failures with paths, and the provider against the
+ * real in-process emulator (test/emulator/support.ts). The emulator reproduces the API's read-back
+ * (UTC timestamps, the write time stamped on a first version, full user objects, server layer ids,
+ * `scheduling_mode: "sequential"`, `working_intervals: []`, superseded versions dropped, sorted team
+ * ids), so every rule below is exercised on what the API answers, and every request and response is
+ * checked against the reference shapes (requests by the emulator's validation, responses by
+ * `expectShape` and `emu.responseProblems`). Out-of-band edits use a second ("dashboard") key.
+ * The lifecycle through the harness is in scheduleLifecycle.test.ts.
+ */
 import { setCredentials } from "../../provider/credentials";
 import {
   type ApiSchedule,
@@ -15,18 +21,18 @@ import {
   schedulePayload,
   scheduleProvider,
 } from "../../resources/schedule";
-import { type MiniServer, startMiniServer } from "../fixtures/escalationPath/miniServer";
-import { shapeProblems } from "../fixtures/escalationPath/referenceShape";
+import { expectShape, startTestEmulator, T0, type TestEmulator } from "../emulator/support";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-const past = iso(Date.now() - 30 * DAY);
+/** Later than both the emulator's clock (from T0) and the provider's (real time). */
 const future = iso(Date.now() + 30 * DAY);
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 const declared: ScheduleInputs = scheduleInputs.parse({
   name: "Platform",
   timezone: "Europe/London",
-  teamIds: ["team-b", "team-a"],
+  teamIds: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
   holidaysPublicConfig: { countryCodes: ["GB"] },
   rotations: [
     {
@@ -36,7 +42,7 @@ const declared: ScheduleInputs = scheduleInputs.parse({
         {
           handoverStartAt: "2026-01-05T09:00:00+01:00",
           handovers: [{ interval: 1, intervalType: "weekly" }],
-          users: [{ id: "u_1" }, { email: "Bob@Example.com" }],
+          users: [{ id: "01USERADA" }, { email: "Bob@Example.com" }],
           layers: [{ name: "Layer 1" }],
           workingIntervals: [{ weekday: "monday", startTime: "09:00", endTime: "17:00" }],
         },
@@ -47,7 +53,7 @@ const declared: ScheduleInputs = scheduleInputs.parse({
             { interval: 1, intervalType: "daily" },
             { interval: 3, intervalType: "daily" },
           ],
-          users: [{ id: "u_2" }],
+          users: [{ id: "01USERBOB" }],
           layers: [{ id: "primary-l1", name: "Layer 1" }],
           schedulingMode: "fair",
         },
@@ -55,54 +61,63 @@ const declared: ScheduleInputs = scheduleInputs.parse({
     },
   ],
 });
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 
-const people: Record<string, { id: string; name: string; email: string }> = {
-  u_1: { id: "u_1", name: "Ada", email: "ada@example.com" },
-  u_2: { id: "u_2", name: "Bob", email: "bob@example.com" },
-};
+let emu: TestEmulator;
+let dashboardKey: string;
 
-/**
- * What the API answers for a payload, with the real read-back quirks: timestamps in UTC, a write
- * time stamped on a version without effective_from, users as full objects, server layer ids, the
- * deprecated `working_interval` mirror, `scheduling_mode: "sequential"` by default, team ids reordered.
- */
-function liveFor(payload: any, id = "sch_1", writtenAt = past): ApiSchedule {
-  const s = payload.schedule;
-  return {
-    id,
-    name: s.name,
-    timezone: s.timezone,
-    annotations: {},
-    config: {
-      rotations: s.config.rotations.map((r: any, i: number) => ({
-        id: r.id,
-        name: r.name,
-        effective_from: r.effective_from ? iso(Date.parse(r.effective_from)) : writtenAt,
-        handover_start_at: iso(Date.parse(r.handover_start_at)),
-        handovers: r.handovers,
-        layers: r.layers.map((l: any, j: number) => ({ id: l.id ?? `lay_${i}_${j}`, name: l.name })),
-        users: r.users.map((u: any) => ({
-          ...(u.id ? people[u.id] : Object.values(people).find((p) => p.email === u.email.toLowerCase())),
-          role: "responder",
-        })),
-        working_intervals: r.working_intervals ?? [],
-        working_interval: r.working_intervals ?? [],
-        scheduling_mode: r.scheduling_mode ?? "sequential",
-      })),
-    },
-    holidays_public_config: s.holidays_public_config,
-    team_ids: [...s.team_ids].reverse(),
-    permalink: `https://app.example/schedules/${id}`,
-    created_at: past,
-    updated_at: past,
-  };
+/** A call with the second ("dashboard") key; fails on a non-2xx answer. */
+async function dashboard(method: string, urlPath: string, body?: unknown): Promise<any> {
+  const reply = await emu.call(method, urlPath, { token: dashboardKey, body });
+  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
+  return reply.body;
 }
 
+/**
+ * Writes `args` as the provider does (its payload, the bootstrap key) and answers the schedule as
+ * the API then shows it; both answers checked against their reference types.
+ */
+async function written(args: ScheduleInputs): Promise<ApiSchedule> {
+  const created = await emu.call("POST", "/v2/schedules", { body: schedulePayload(args) });
+  if (created.status !== 201) throw new Error(`create → ${created.status}: ${created.text}`);
+  expectShape("SchedulesCreateResultV2", created.body);
+  const shown = await emu.call("GET", `/v2/schedules/${created.body.schedule.id}`);
+  expect(shown.status).toBe(200);
+  expectShape("SchedulesShowResultV2", shown.body);
+  return shown.body.schedule;
+}
+
+/** A live rotation made writable again: users by id, no empty lists, no deprecated mirror. */
+function writable(r: any): any {
+  const { working_interval: _mirror, ...out } = { ...r, users: r.users.map((u: any) => ({ id: u.id })) };
+  if (out.working_intervals?.length === 0) delete out.working_intervals;
+  return out;
+}
+
+/** Someone edits the schedule's rotations in the dashboard (a v2 update sends the whole config). */
+async function editRotations(id: string, edit: (rotations: any[]) => void): Promise<void> {
+  const { schedule } = await dashboard("GET", `/v2/schedules/${id}`);
+  const rotations = schedule.config.rotations.map(writable);
+  edit(rotations);
+  await dashboard("PUT", `/v2/schedules/${id}`, { schedule: { config: { rotations } } });
+}
+
+beforeAll(async () => {
+  // The emulator's clock starts at T0 (2026-01-01) and only moves when a test moves it.
+  emu = await startTestEmulator();
+  dashboardKey = await emu.createApiKey("dashboard", ["global_access"]);
+  setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
+});
+afterAll(async () => {
+  await emu.dispose();
+});
+afterEach(() => expect(emu.responseProblems).toEqual([]));
+
 describe("mapping", () => {
-  test("payload has the reference shapes (create and update), every version sent", () => {
+  test("payload has the reference shapes (create and update), every version sent", async () => {
     const payload = schedulePayload(declared);
-    expect(shapeProblems(payload.schedule, "ScheduleCreatePayloadV2")).toEqual([]);
-    expect(shapeProblems(payload.schedule, "ScheduleUpdatePayloadV2")).toEqual([]);
+    expectShape("ScheduleCreatePayloadV2", payload.schedule);
+    expectShape("ScheduleUpdatePayloadV2", payload.schedule);
     expect(payload.schedule.config.rotations).toHaveLength(2);
     expect(payload.schedule.config.rotations[1]).toMatchObject({
       id: "primary",
@@ -110,22 +125,36 @@ describe("mapping", () => {
       effective_from: future,
       scheduling_mode: "fair",
     });
-    expect(payload.schedule.config.rotations[0].users).toEqual([{ id: "u_1" }, { email: "Bob@Example.com" }]);
+    expect(payload.schedule.config.rotations[0].users).toEqual([
+      { id: "01USERADA" },
+      { email: "Bob@Example.com" },
+    ]);
+    // The API takes it (its request validation is the reference's).
+    expect((await written(declared)).config!.rotations).toHaveLength(2);
   });
 
-  test("update sends the live layer ids of layers declared without one (fetch first)", () => {
-    const live = liveFor(schedulePayload(declared));
+  test("update sends the live layer ids of layers declared without one (fetch first)", async () => {
+    const live = await written(declared);
+    const serverLayerId = live.config!.rotations[0]!.layers[0]!.id;
+    expect(serverLayerId).toMatch(ULID);
     const payload = schedulePayload(declared, live);
-    expect(payload.schedule.config.rotations[0].layers).toEqual([{ id: "lay_0_0", name: "Layer 1" }]);
+    expect(payload.schedule.config.rotations[0].layers).toEqual([{ id: serverLayerId, name: "Layer 1" }]);
     expect(payload.schedule.config.rotations[1].layers).toEqual([{ id: "primary-l1", name: "Layer 1" }]);
+    // Sent back, the layer keeps its id.
+    const updated = await emu.call("PUT", `/v2/schedules/${live.id}`, { body: payload });
+    expect(updated.status).toBe(200);
+    expectShape("SchedulesUpdateResultV2", updated.body);
+    expect(updated.body.schedule.config.rotations[0].layers).toEqual([
+      { id: serverLayerId, name: "Layer 1" },
+    ]);
   });
 
-  test("the emulated read-back has the reference shape and reads back as declared (no diff)", async () => {
-    const live = liveFor(schedulePayload(declared));
-    expect(shapeProblems(live, "ScheduleV2")).toEqual([]);
+  test("the API's read-back has the reference shape and reads back as declared (no diff)", async () => {
+    const live = await written(declared);
+    expectShape("ScheduleV2", live);
     const back = scheduleFromApi(live, declared);
-    expect(back).toEqual(JSON.parse(JSON.stringify(declared)));
-    const d = await scheduleProvider.diff!("sch_1", { ...back }, { ...declared });
+    expect(back).toEqual(plain(declared));
+    const d = await scheduleProvider.diff!(live.id, { ...back }, { ...declared });
     expect(d.changes).toBe(false);
   });
 
@@ -138,7 +167,13 @@ describe("mapping", () => {
   });
 });
 
-describe("normalisation rules", () => {
+describe("normalisation rules, on the API's read-back", () => {
+  let live: ApiSchedule;
+  beforeAll(async () => {
+    live = await written(declared);
+  });
+  const rotation = (i: number) => live.config!.rotations[i]!;
+
   test('rule "timestamps by instant"', () => {
     expect(keepDeclaredInstant("2026-01-05T08:00:00Z", "2026-01-05T09:00:00+01:00")).toBe(
       "2026-01-05T09:00:00+01:00",
@@ -146,40 +181,68 @@ describe("normalisation rules", () => {
     expect(keepDeclaredInstant("2026-01-05T08:00:01Z", "2026-01-05T09:00:00+01:00")).toBe(
       "2026-01-05T08:00:01Z",
     );
+    // The API answers UTC; the declared offset is kept.
+    expect(rotation(0).handover_start_at).toBe("2026-01-05T08:00:00Z");
+    expect(scheduleFromApi(live, declared).rotations[0]?.versions[0]?.handoverStartAt).toBe(
+      "2026-01-05T09:00:00+01:00",
+    );
   });
 
   test('rule "first version in effect from creation": the stamped write time reads back unset', () => {
-    const back = scheduleFromApi(liveFor(schedulePayload(declared)), declared);
-    expect(back.rotations[0]?.versions[0]?.effectiveFrom).toBeUndefined();
+    expect(rotation(0).effective_from).toBe(iso(T0));
+    expect(scheduleFromApi(live, declared).rotations[0]?.versions[0]?.effectiveFrom).toBeUndefined();
   });
 
-  test('rule "users by e-mail": a user declared by e-mail reads back by e-mail', () => {
-    const back = scheduleFromApi(liveFor(schedulePayload(declared)), declared);
-    expect(back.rotations[0]?.versions[0]?.users).toEqual([{ id: "u_1" }, { email: "Bob@Example.com" }]);
-    // Someone else in that place is drift, reported by id.
-    const live = liveFor(schedulePayload(declared));
-    (live.config as any).rotations[0].users[1] = {
-      id: "u_9",
-      name: "Eve",
-      email: "eve@example.com",
-      role: "viewer",
-    };
-    expect(scheduleFromApi(live, declared).rotations[0]?.versions[0]?.users[1]).toEqual({ id: "u_9" });
+  test('rule "users by e-mail": a user declared by e-mail reads back by e-mail', async () => {
+    expect(rotation(0).users).toEqual([
+      { id: "01USERADA", name: "Ada Lovelace", email: "ada@example.com", role: "responder" },
+      { id: "01USERBOB", name: "Bob Barker", email: "bob@example.com", role: "responder" },
+    ]);
+    const back = scheduleFromApi(live, declared);
+    expect(back.rotations[0]?.versions[0]?.users).toEqual([
+      { id: "01USERADA" },
+      { email: "Bob@Example.com" },
+    ]);
+    // Someone else in that place (a dashboard edit) is drift, reported by id.
+    const other = await written(declared);
+    await editRotations(other.id, (rotations) => {
+      rotations[0].users[1] = { id: "01USEREVE" };
+    });
+    const { schedule } = await dashboard("GET", `/v2/schedules/${other.id}`);
+    expect(scheduleFromApi(schedule, declared).rotations[0]?.versions[0]?.users).toEqual([
+      { id: "01USERADA" },
+      { id: "01USEREVE" },
+    ]);
   });
 
   test('rule "server-assigned layer ids": omitted ids stay omitted, declared ids are compared', () => {
-    const back = scheduleFromApi(liveFor(schedulePayload(declared)), declared);
+    expect(rotation(0).layers).toEqual([{ id: expect.stringMatching(ULID), name: "Layer 1" }]);
+    const back = scheduleFromApi(live, declared);
     expect(back.rotations[0]?.versions[0]?.layers).toEqual([{ name: "Layer 1" }]);
     expect(back.rotations[0]?.versions[1]?.layers).toEqual([{ id: "primary-l1", name: "Layer 1" }]);
   });
 
   test('rule "default scheduling mode": "sequential" answered for an omitted mode reads back unset', () => {
-    const back = scheduleFromApi(liveFor(schedulePayload(declared)), declared);
+    expect(rotation(0).scheduling_mode).toBe("sequential");
+    const back = scheduleFromApi(live, declared);
     expect(back.rotations[0]?.versions[0]?.schedulingMode).toBeUndefined();
     expect(back.rotations[0]?.versions[1]?.schedulingMode).toBe("fair");
   });
 
-  test('rule "superseded versions": versions the API dropped once a later one took effect read back as declared', () => {
+  test('rule "omitted vs empty": no working intervals (and the deprecated mirror) read back as omitted', () => {
+    expect(rotation(1).working_intervals).toEqual([]);
+    expect(rotation(1).working_interval).toEqual([]);
+    expect(rotation(0).working_interval).toEqual(rotation(0).working_intervals);
+    const back = scheduleFromApi(live, declared);
+    expect(back.rotations[0]?.versions[1]).not.toHaveProperty("workingIntervals", expect.anything());
+    expect(back.rotations[0]?.versions[0]?.workingIntervals).toEqual(
+      declared.rotations[0]?.versions[0]?.workingIntervals,
+    );
+  });
+
+  test('rule "superseded versions": versions the API dropped once a later one took effect read back as declared', async () => {
+    // A change scheduled ten days ahead (of the emulator's clock; already past in real time).
+    const soon = iso(emu.time() + 10 * DAY);
     const args = scheduleInputs.parse({
       ...declared,
       rotations: [
@@ -187,41 +250,62 @@ describe("normalisation rules", () => {
           ...declared.rotations[0],
           versions: [
             declared.rotations[0]?.versions[0],
-            { ...declared.rotations[0]?.versions[1], effectiveFrom: past },
+            { ...declared.rotations[0]?.versions[1], effectiveFrom: soon },
           ],
         },
       ],
     });
-    const live = liveFor(schedulePayload(args));
-    (live.config as any).rotations.shift(); // the API prunes the superseded first version
-    expect(scheduleFromApi(live, args)).toEqual(JSON.parse(JSON.stringify(args)));
+    const made = await written(args);
+    expect(made.config!.rotations).toHaveLength(2);
+    emu.tick(20 * DAY);
+    const { schedule } = await dashboard("GET", `/v2/schedules/${made.id}`);
+    // The API no longer shows the first version ...
+    expect(schedule.config.rotations.map((r: any) => r.effective_from)).toEqual([soon]);
+    // ... which is not drift.
+    expect(scheduleFromApi(schedule, args)).toEqual(plain(args));
   });
 
-  test('rule "holidays unmanaged when omitted" (TF #271)', () => {
+  test('rule "holidays unmanaged when omitted" (TF #271)', async () => {
     const args = scheduleInputs.parse({ ...declared, holidaysPublicConfig: undefined });
-    const live = liveFor(schedulePayload(args));
-    live.holidays_public_config = { country_codes: ["DE"] }; // set in the dashboard
-    expect(scheduleFromApi(live, args).holidaysPublicConfig).toBeUndefined();
+    const made = await written(args);
+    expect(made.holidays_public_config).toBeUndefined();
+    // Set in the dashboard.
+    await dashboard("PUT", `/v2/schedules/${made.id}`, {
+      schedule: { holidays_public_config: { country_codes: ["DE"] } },
+    });
+    const { schedule } = await dashboard("GET", `/v2/schedules/${made.id}`);
+    expect(scheduleFromApi(schedule, args).holidaysPublicConfig).toBeUndefined();
     // Declared holidays are compared.
-    expect(scheduleFromApi(live, declared).holidaysPublicConfig).toEqual({ countryCodes: ["DE"] });
+    expect(scheduleFromApi(schedule, declared).holidaysPublicConfig).toEqual({ countryCodes: ["DE"] });
   });
 
   test('rule "unordered sets": team ids', () => {
     expect(canonicalSchedule({ ...declared, teamIds: ["a", "b"] })).toEqual(
       canonicalSchedule({ ...declared, teamIds: ["b", "a"] }),
     );
+    // The API answers them in its own order; they read back in the declared one.
+    expect(live.team_ids).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
+    expect(scheduleFromApi(live, declared).teamIds).toEqual(["01TEAMPLATFORM", "01TEAMPAYMENTS"]);
   });
 
-  test("a time zone change replaces the schedule; other changes are in place", async () => {
+  test("a time zone change replaces the schedule, create-before-delete; other changes are in place", async () => {
     const tz = await scheduleProvider.diff!("sch_1", { ...declared }, { ...declared, timezone: "UTC" });
-    expect(tz).toMatchObject({ changes: true, replaces: ["timezone"] });
+    // Schedule names are not unique: the new schedule can exist next to the old one.
+    expect(tz).toEqual({ changes: true, replaces: ["timezone"], deleteBeforeReplace: false });
+    expect(scheduleProvider.spec.deleteBeforeReplace).toBe(false);
     const name = await scheduleProvider.diff!("sch_1", { ...declared }, { ...declared, name: "Other" });
-    expect(name).toMatchObject({ changes: true, replaces: [] });
+    expect(name).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 });
 
 describe("check", () => {
-  beforeAll(() => setCredentials({ apiKey: "check", baseUrl: "http://127.0.0.1:9" }));
+  let before: number;
+  beforeEach(() => {
+    before = emu.requests.length;
+  });
+  // Check never calls the API.
+  afterEach(() => expect(emu.requests.length).toBe(before));
+
   const version = {
     handoverStartAt: "2026-01-05T09:00:00Z",
     handovers: [{ interval: 1, intervalType: "weekly" }],
@@ -328,12 +412,11 @@ describe("check", () => {
   });
 });
 
-describe("provider against the emulator family", () => {
-  let server: MiniServer;
+describe("provider against the emulator", () => {
   const program = (over: Record<string, unknown> = {}) => ({
     name: "Checkout",
     timezone: "Europe/Berlin",
-    teamIds: ["t-2", "t-1"],
+    teamIds: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
     rotations: [
       {
         id: "primary",
@@ -363,35 +446,38 @@ describe("provider against the emulator family", () => {
     expect(r.failures).toEqual([]);
     return r.inputs;
   };
-
-  beforeAll(async () => {
-    server = await startMiniServer();
-    setCredentials({ apiKey: "test-key", baseUrl: server.url });
-  });
-  afterAll(async () => {
-    await server.close();
-    await closeAllConnections();
-  });
-  afterEach(() => expect(server.responseProblems).toEqual([]));
-
-  test("create → no diff; out-of-band edit is drift; update restores, keeping layer ids; delete", async () => {
-    const inputs = await checked(program());
-    const created = await scheduleProvider.create!(inputs);
-    const layerId = created.outs.layerIds.primary["Layer 1"];
-    expect(layerId).toMatch(/^01LAYER/);
-    expect(created.outs.permalink).toContain(created.id);
-    const before = server.calls.length;
-    expect((await scheduleProvider.diff!(created.id, created.outs, await checked(program()))).changes).toBe(
-      false,
+  const stored = async (id: string) => (await dashboard("GET", `/v2/schedules/${id}`)).schedule;
+  const liveNamed = async (name: string) =>
+    ((await dashboard("GET", "/v2/schedules?page_size=100")).schedules as any[]).filter(
+      (s) => s.name === name,
     );
-    expect(server.calls.length).toBe(before);
+
+  test("create → no diff (no call); out-of-band edit is drift; update restores, keeping layer ids; delete", async () => {
+    const created = await scheduleProvider.create!(await checked(program()));
+    const layerId = created.outs.layerIds.primary["Layer 1"];
+    expect(layerId).toMatch(ULID);
+    expect(created.outs.permalink).toContain(created.id);
+    expect(created.outs.currentOnCallUserIds).toEqual(["01USERADA"]);
+
+    // A second run: check and diff against the stored outputs, no change and no API call.
+    const before = emu.requests.length;
+    const inputs = await checked(program());
+    expect((await scheduleProvider.diff!(created.id, created.outs, inputs)).changes).toBe(false);
+    expect(emu.requests.length).toBe(before);
+
+    // Refresh reads back the same inputs despite the API's read-back.
     const read = await scheduleProvider.read!(created.id, created.outs);
+    const { __provider: _shim, ...declaredInputs } = inputs;
+    expect(read.inputs).toEqual(plain(declaredInputs));
     expect((await scheduleProvider.diff!(created.id, read.props!, inputs)).changes).toBe(false);
 
     // Dashboard edits: a user swapped, holidays added (holidays are not managed here: no drift).
-    const stored = server.schedules.get(created.id)!;
-    stored.schedule.config.rotations[0].users = [{ id: "01USERCAT" }];
-    stored.schedule.holidays_public_config = { country_codes: ["DE"] };
+    await editRotations(created.id, (rotations) => {
+      rotations[0].users = [{ id: "01USERCAT" }];
+    });
+    await dashboard("PUT", `/v2/schedules/${created.id}`, {
+      schedule: { holidays_public_config: { country_codes: ["DE"] } },
+    });
     const drifted = await scheduleProvider.read!(created.id, read.props!);
     expect(drifted.inputs!.rotations[0].versions[0].users).toEqual([{ id: "01USERCAT" }]);
     expect(drifted.inputs!.holidaysPublicConfig).toBeUndefined();
@@ -399,129 +485,127 @@ describe("provider against the emulator family", () => {
 
     const updated = await scheduleProvider.update!(created.id, drifted.props!, inputs);
     expect((await scheduleProvider.diff!(created.id, updated.outs!, inputs)).changes).toBe(false);
-    const after = server.schedules.get(created.id)!.schedule;
+    const after = await stored(created.id);
     expect(after.config.rotations).toHaveLength(2); // the future version was sent again
+    expect(after.config.rotations[0].users.map((u: any) => u.id)).toEqual(["01USERADA", "01USERBOB"]);
     expect(after.config.rotations[0].layers[0].id).toBe(layerId); // layer ids kept (fetched first)
     expect(after.holidays_public_config).toEqual({ country_codes: ["DE"] }); // omitted = unchanged
 
     await scheduleProvider.delete!(created.id, updated.outs!);
     expect((await scheduleProvider.read!(created.id, updated.outs!)).id).toBe("");
+    // Deleting what is already gone is done.
+    await scheduleProvider.delete!(created.id, updated.outs!);
   });
 
   test("the API refuses a time zone change: the provider replaces instead", async () => {
-    const inputs = await checked(program({ name: "TZ" }));
-    const created = await scheduleProvider.create!(inputs);
+    const created = await scheduleProvider.create!(await checked(program({ name: "TZ" })));
     const moved = await checked(program({ name: "TZ", timezone: "UTC" }));
-    expect(await scheduleProvider.diff!(created.id, created.outs, moved)).toMatchObject({
+    expect(await scheduleProvider.diff!(created.id, created.outs, moved)).toEqual({
+      changes: true,
       replaces: ["timezone"],
+      deleteBeforeReplace: false,
     });
-    // Proof the emulator reproduces the API: an in-place update is rejected on the field.
-    await expect(scheduleProvider.update!(created.id, created.outs, moved)).rejects.toThrow(
-      /timezone: cannot be changed/,
+    // Proof the emulator reproduces the API: an in-place update is a 422 on schedule.timezone,
+    // reported on the input.
+    const error = await scheduleProvider.update!(created.id, created.outs, moved).catch((e) => e);
+    expect(error.status).toBe(422);
+    expect(error.details).toEqual([expect.objectContaining({ field: "timezone" })]);
+    expect(error.message).toMatch(/timezone: cannot be changed/);
+    // The replacement is created while the old schedule (same name) still exists.
+    const replacement = await scheduleProvider.create!(moved);
+    expect((await liveNamed("TZ")).map((s) => [s.id, s.timezone])).toEqual([
+      [created.id, "Europe/Berlin"],
+      [replacement.id, "UTC"],
+    ]);
+    await scheduleProvider.delete!(created.id, created.outs);
+    expect((await liveNamed("TZ")).map((s) => s.id)).toEqual([replacement.id]);
+  });
+
+  test("a replacement whose create answer is lost finds the new schedule, not the old one of the same name", async () => {
+    const old = await scheduleProvider.create!(await checked(program({ name: "Lost answer" })));
+    emu.faults.add({ method: "POST", path: "^/v2/schedules$", kind: "reset-after" });
+    const created = await scheduleProvider.create!(
+      await checked(program({ name: "Lost answer", timezone: "UTC" })),
     );
+    expect(created.id).not.toBe(old.id);
+    expect(created.outs.timezone).toBe("UTC");
+    expect((await liveNamed("Lost answer")).map((s) => [s.id, s.timezone])).toEqual([
+      [old.id, "Europe/Berlin"],
+      [created.id, "UTC"],
+    ]);
   });
 
   test("a 422 on a flattened rotation version names rotations[i].versions[j]", async () => {
+    const version = {
+      handoverStartAt: "2026-01-05T09:00:00Z",
+      handovers: [{ interval: 1, intervalType: "daily" }],
+      users: [{ id: "01USERADA" }],
+      layers: [{ name: "L" }],
+    };
     const inputs = await checked(
       program({
         name: "Bad user",
         rotations: [
+          { id: "a", name: "A", versions: [version] },
           {
-            id: "r",
-            name: "R",
-            versions: [
-              {
-                handoverStartAt: "2026-01-05T09:00:00Z",
-                handovers: [{ interval: 1, intervalType: "daily" }],
-                users: [{ id: "01USERNOBODY" }],
-                layers: [{ name: "L" }],
-              },
-            ],
+            id: "b",
+            name: "B",
+            versions: [version, { ...version, effectiveFrom: future, users: [{ id: "01USERNOBODY" }] }],
           },
         ],
       }),
     );
+    // The API names `schedule.config.rotations.2.users.0` (the flattened third version).
     await expect(scheduleProvider.create!(inputs)).rejects.toThrow(
-      /rotations\[0\]\.versions\[0\]\.users\[0\]: no such user/,
+      /rotations\[1\]\.versions\[1\]\.users\[0\]: no such user/,
     );
+    expect(await liveNamed("Bad user")).toEqual([]);
   });
 
-  test("adoptId takes over an existing schedule", async () => {
-    const made = (await scheduleProvider.create!(await checked(program({ name: "Elsewhere" })))).id;
+  test("adoptId takes over a schedule made in the dashboard", async () => {
+    const made = (
+      await dashboard("POST", "/v2/schedules", {
+        schedule: {
+          name: "Made by hand",
+          timezone: "Europe/Berlin",
+          config: {
+            rotations: [
+              {
+                id: "primary",
+                name: "Primary",
+                handover_start_at: "2026-01-05T08:00:00Z",
+                handovers: [{ interval: 1, interval_type: "weekly" }],
+                users: [{ id: "01USERCAT" }],
+                layers: [{ name: "Layer 1" }],
+              },
+            ],
+          },
+        },
+      })
+    ).schedule.id;
     const inputs = await checked(program({ name: "Adopted", adoptId: made }));
     const adopted = await scheduleProvider.create!(inputs);
     expect(adopted.id).toBe(made);
-    expect(server.schedules.get(made)!.schedule.name).toBe("Adopted");
+    const after = await stored(made);
+    expect(after.name).toBe("Adopted");
+    expect(after.config.rotations[0].users.map((u: any) => u.id)).toEqual(["01USERADA", "01USERBOB"]);
     expect((await scheduleProvider.diff!(made, adopted.outs, inputs)).changes).toBe(false);
+    await expect(scheduleProvider.create!({ ...inputs, adoptId: "01SCHEDULEMISSING" })).rejects.toThrow(
+      /no schedule with that id/,
+    );
   });
 
   test("getSchedule finds a schedule by name, with its rotations", async () => {
     const made = await scheduleProvider.create!(await checked(program({ name: "Find me" })));
-    process.env.INCIDENT_API_KEY = "test-key";
-    process.env.INCIDENT_BASE_URL = server.url;
+    process.env.INCIDENT_API_KEY = dashboardKey;
+    process.env.INCIDENT_BASE_URL = emu.url;
     const found = await getSchedule({ name: "Find me" });
     expect(found).toMatchObject({
       id: made.id,
       timezone: "Europe/Berlin",
+      teamIds: ["01TEAMPAYMENTS", "01TEAMPLATFORM"],
       rotations: [{ id: "primary", name: "Primary" }],
     });
     await expect(getSchedule({ name: "Nope" })).rejects.toThrow(/getSchedule: no schedule is named "Nope"/);
-  });
-});
-
-/**
- * Lifecycle through the real dynamic-provider host (test/harness). Skipped until the harness is in
- * the tree; it drives test/fixtures/schedule/program against the API stand-in.
- */
-const harnessPath = path.join(__dirname, "../harness/index.ts");
-(fs.existsSync(harnessPath) ? describe : describe.skip)("lifecycle through the harness", () => {
-  const program = path.join(__dirname, "../fixtures/schedule/program");
-  const stateFile = path.join(os.tmpdir(), `schedule-lifecycle-${process.pid}.json`);
-  let server: MiniServer;
-  let harness: any;
-  const config = (over: Record<string, string> = {}) => ({
-    "incident:apiKey": "lifecycle-key",
-    "incident:baseUrl": server.url,
-    ...over,
-  });
-  const ops = (result: any) => (result.steps ?? []).map((s: any) => s.op ?? s.kind);
-
-  beforeAll(async () => {
-    harness = require(harnessPath);
-    server = await startMiniServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(stateFile, { force: true });
-  });
-
-  test("create → same → out-of-band drift → restore → update → destroy; adoption", async () => {
-    const first = await harness.up({ program, stateFile, config: config() });
-    expect(first.errors ?? []).toEqual([]);
-    const id = [...server.schedules.keys()][0] as string;
-    const second = await harness.up({ program, stateFile, config: config() });
-    expect(ops(second).filter((o: string) => o !== "same")).toEqual([]);
-    expect((second.apiCalls ?? []).filter((c: any) => c.method !== "GET")).toEqual([]);
-
-    server.schedules.get(id)!.schedule.config.rotations[0].handovers = [
-      { interval: 5, interval_type: "daily" },
-    ];
-    expect(ops(await harness.refresh({ program, stateFile, config: config() }))).toContain("read-drift");
-    await harness.up({ program, stateFile, config: config() });
-    expect(server.schedules.get(id)!.schedule.config.rotations[0].handovers).toEqual([
-      { interval: 1, interval_type: "weekly" },
-    ]);
-
-    await harness.up({ program, stateFile, config: config({ "schedule-lifecycle:variant": "updated" }) });
-    expect(server.schedules.get(id)!.schedule.config.rotations).toHaveLength(2);
-    expect(server.schedules.get(id)!.schedule.config.rotations[0].users).toHaveLength(3);
-
-    await harness.destroy({ program, stateFile, config: config() });
-    expect([...server.schedules.values()].every((s) => s.archived)).toBe(true);
-
-    server.schedules.set(id, { ...server.schedules.get(id)!, archived: false });
-    await harness.up({ program, stateFile, config: config({ "schedule-lifecycle:adoptId": id }) });
-    expect([...server.schedules.values()].filter((s) => !s.archived).map((s) => s.id)).toEqual([id]);
-    await harness.destroy({ program, stateFile, config: config() });
   });
 });

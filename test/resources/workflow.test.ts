@@ -1,15 +1,17 @@
-import { readFileSync } from "node:fs";
-import { createServer as createHttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import {
-  createWorkflow,
-  listWorkflows,
-  type StoredWorkflow,
-  showWorkflow,
-  updateWorkflow,
-  workflowProblems,
-} from "../../emulator/families/workflows";
+/**
+ * Workflow: mapping, normalisation rules, check failures with paths, and the provider against the
+ * real in-process emulator (test/emulator/support.ts). The emulator reproduces the API's read-back
+ * (step and condition bindings padded with trailing empty bindings, JSON literals re-encoded,
+ * `one_of` answered as `contains_one_of`, trigger / subjects / values / once-for answered as labelled
+ * objects, once-for, modes, owning teams and expressions in another order, no owning teams answered as
+ * `[]`, `include_private_incidents` derived from the scope), so every rule below is exercised on what
+ * the API answers. Every request body the provider sends is checked to have exactly its reference
+ * type's shape (a stage in the emulator's pipeline), every response by `expectShape` and
+ * `emu.responseProblems`. Out-of-band edits use a second ("dashboard") key, or `emu.store` for what
+ * only the platform itself does. The lifecycle through the harness is in workflowLifecycle.test.ts.
+ */
+import { checkResponse } from "../../emulator";
+import { type StoredWorkflow, WORKFLOWS } from "../../emulator/families/workflows";
 import { currentClient, setCredentials } from "../../provider/credentials";
 import {
   canonicalWorkflow,
@@ -21,6 +23,7 @@ import {
   workflowProvider,
   workflowSpec,
 } from "../../resources/workflow";
+import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
 
 /** A declared workflow using every feature (as check would return it). */
 const declared: WorkflowInputs = workflowInputs.parse({
@@ -60,110 +63,90 @@ const declared: WorkflowInputs = workflowInputs.parse({
       rootReference: 'incident.custom_field["cf_1"]',
       operations: [{ operationType: "navigate", navigate: { reference: 'catalog_attribute["a1"]' } }],
     },
+    {
+      label: "Severity name",
+      reference: "severity_name",
+      rootReference: "incident.severity",
+      operations: [
+        {
+          operationType: "parse",
+          parse: { source: "$.name", returns: { array: false, type: "String" } },
+        },
+      ],
+    },
   ],
   onceFor: ["incident.url", "incident.severity"],
   runsOnIncidentModes: ["standard", "test"],
   delay: { forSeconds: 60 },
   folder: "Paging",
-  owningTeamIds: ["team-b", "team-a"],
+  // Seeded teams of the account.
+  owningTeamIds: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
   privateIncidentScope: "owning_teams",
 });
+const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
-/** What the API answers for `declared`, with every read-back quirk of the real API. */
-function liveFor(args: WorkflowInputs, id = "wf_1"): LiveWorkflow {
-  const label = (v: { literal?: string; reference?: string }) => ({ ...v, label: v.literal ?? v.reference });
-  return {
-    workflow: {
-      id,
-      name: args.name,
-      trigger: { name: args.trigger, label: "Incident updated" },
-      steps: args.steps.map((s) => ({
-        id: s.id,
-        name: s.name,
-        label: s.name,
-        for_each: s.forEach,
-        // Rule "padded param bindings": trailing empty bindings.
-        param_bindings: [
-          ...s.paramBindings.map((b) => ({
-            ...(b.value
-              ? {
-                  value: label(
-                    b.value.literal !== undefined
-                      ? // Rule "canonical JSON literals": re-encoded (sorted keys, no spaces, \u003e).
-                        { literal: reencode(b.value.literal) }
-                      : b.value,
-                  ),
-                }
-              : {}),
-            ...(b.arrayValue ? { array_value: b.arrayValue.map(label) } : {}),
-          })),
-          {},
-          { array_value: [] },
-        ],
-      })),
-      condition_groups: args.conditionGroups.map((g) => ({
-        conditions: g.conditions.map((c) => ({
-          subject: { reference: c.subject, label: "Severity" },
-          // Rule "operation aliases".
-          operation: {
-            value: c.operation === "one_of" ? "contains_one_of" : c.operation,
-            label: "is one of",
-          },
-          param_bindings: c.paramBindings.map((b) => ({
-            ...(b.arrayValue ? { array_value: b.arrayValue.map(label) } : {}),
-          })),
-        })),
-      })),
-      expressions: [...args.expressions].reverse().map((e) => ({
-        label: e.label,
-        reference: e.reference,
-        root_reference: e.rootReference,
-        returns: { array: true, type: "CatalogEntry" },
-        operations: e.operations.map((o) => ({
-          operation_type: o.operationType,
-          returns: { array: true, type: "CatalogEntry" },
-          ...(o.navigate ? { navigate: { reference: o.navigate.reference, reference_label: "Team" } } : {}),
-        })),
-      })),
-      once_for: [...args.onceFor].reverse().map((k) => ({ key: k, label: k, type: "String", array: false })),
-      runs_on_incidents: args.runsOnIncidents,
-      runs_on_incident_modes: [...args.runsOnIncidentModes].reverse(),
-      continue_on_step_error: args.continueOnStepError,
-      delay: args.delay && {
-        for_seconds: args.delay.forSeconds,
-        conditions_apply_over_delay: args.delay.conditionsApplyOverDelay,
-      },
-      state: args.state,
-      folder: args.folder,
-      shortform: args.shortform,
-      owning_team_ids: [...(args.owningTeamIds ?? [])].reverse(),
-      private_incident_scope: args.privateIncidentScope ?? (args.includePrivateIncidents ? "all" : "none"),
-      include_private_incidents:
-        (args.privateIncidentScope ?? (args.includePrivateIncidents ? "all" : "none")) !== "none",
-      include_private_escalations: args.includePrivateEscalations ?? false,
-      version: 1,
+let emu: TestEmulator;
+let dashboardKey: string;
+/** Request bodies sent to /v2/workflows that are not exactly their reference type's shape. */
+const requestProblems: string[] = [];
+
+/** A call with the second ("dashboard") key; fails on a non-2xx answer. */
+async function dashboard(method: string, urlPath: string, body?: unknown): Promise<any> {
+  const reply = await emu.call(method, urlPath, { token: dashboardKey, body });
+  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
+  return reply.body;
+}
+
+/**
+ * What the API answers for `args`: written as the provider writes it (its create payload, the
+ * bootstrap key), then shown; both answers checked against their reference types.
+ */
+async function liveFor(args: WorkflowInputs): Promise<LiveWorkflow> {
+  const created = await emu.call("POST", "/v2/workflows", { body: workflowPayload(args, true) });
+  if (created.status !== 201) throw new Error(`create → ${created.status}: ${created.text}`);
+  expectShape("WorkflowsCreateWorkflowResultV2", created.body);
+  return shown(created.body.workflow.id);
+}
+
+/** The workflow as the API shows it now (reference shape checked). */
+async function shown(id: string): Promise<LiveWorkflow> {
+  const reply = await emu.call("GET", `/v2/workflows/${id}`);
+  expect(reply.status).toBe(200);
+  expectShape("WorkflowsShowWorkflowResultV2", reply.body);
+  return { workflow: reply.body.workflow, managementMeta: reply.body.management_meta };
+}
+
+/** Live workflows named `name`, as the API lists them. */
+async function liveNamed(name: string): Promise<any[]> {
+  const list = await dashboard("GET", "/v2/workflows");
+  expectShape("WorkflowsListWorkflowsResultV2", list);
+  return list.workflows.filter((w: any) => w.name === name);
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  dashboardKey = await emu.createApiKey("dashboard", ["workflows_editor"]);
+  emu.pipeline.use(
+    "strict-workflow-requests",
+    async (ctx, next) => {
+      if (ctx.path.startsWith("/v2/workflows") && ctx.route?.requestType && ctx.body !== undefined) {
+        for (const p of checkResponse(ctx.route.requestType, ctx.body)) {
+          requestProblems.push(`${ctx.method} ${ctx.path} ${p.path || "<root>"}: ${p.message}`);
+        }
+      }
+      await next();
     },
-    managementMeta: { managed_by: "external", annotations: {} },
-  };
-}
-
-function reencode(text: string): string {
-  try {
-    const sort = (v: unknown): unknown =>
-      Array.isArray(v)
-        ? v.map(sort)
-        : v && typeof v === "object"
-          ? Object.fromEntries(
-              Object.keys(v)
-                .sort()
-                .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
-            )
-          : v;
-    return JSON.stringify(sort(JSON.parse(text))).replace(/>/g, "\\u003e");
-  } catch {
-    return text;
-  }
-}
+    { before: "validate" },
+  );
+  setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
+});
+afterAll(async () => {
+  await emu.dispose();
+});
+afterEach(() => {
+  expect(emu.responseProblems).toEqual([]);
+  expect(requestProblems).toEqual([]);
+});
 
 describe("Workflow mapping", () => {
   test("create payload has the reference field names; the trigger is sent on create only", () => {
@@ -178,7 +161,7 @@ describe("Workflow mapping", () => {
       delay: { for_seconds: 60, conditions_apply_over_delay: false },
       state: "active",
       folder: "Paging",
-      owning_team_ids: ["team-b", "team-a"],
+      owning_team_ids: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
       private_incident_scope: "owning_teams",
       include_private_escalations: false,
     });
@@ -199,6 +182,14 @@ describe("Workflow mapping", () => {
     expect(update).not.toHaveProperty("trigger");
   });
 
+  test("create and update payloads have exactly the reference payload types' shapes", () => {
+    expectShape("WorkflowsCreateWorkflowPayloadV2", workflowPayload(declared, true));
+    expectShape("WorkflowsUpdateWorkflowPayloadV2", workflowPayload(declared, false));
+    const minimal = workflowInputs.parse({ name: "w", trigger: "t", includePrivateIncidents: false });
+    expectShape("WorkflowsCreateWorkflowPayloadV2", workflowPayload(minimal, true));
+    expectShape("WorkflowsUpdateWorkflowPayloadV2", workflowPayload(minimal, false));
+  });
+
   test("an omitted scope is sent as `none`; the deprecated flag is sent only when written", () => {
     const minimal = workflowInputs.parse({ name: "w", trigger: "incident.created" });
     expect(workflowPayload(minimal, true)).toMatchObject({
@@ -215,115 +206,190 @@ describe("Workflow mapping", () => {
     });
   });
 
-  test("a read-back with every quirk maps back to exactly the declared inputs", () => {
-    expect(workflowFromApi(liveFor(declared), declared)).toEqual(JSON.parse(JSON.stringify(declared)));
+  test("the API's read-back (every quirk) has the reference shape and maps back to exactly the declared inputs", async () => {
+    const live = await liveFor(declared);
+    expectShape("WorkflowV2", live.workflow);
+    expect(workflowFromApi(live, declared)).toEqual(plain(declared));
   });
 });
 
-describe("Workflow normalisation rules (vectors: live differs in form only → no diff)", () => {
-  const noDiff = async (olds: WorkflowInputs, news: WorkflowInputs) =>
+describe("Workflow normalisation rules, on the API's read-back (live differs in form only → no diff)", () => {
+  const changes = async (olds: WorkflowInputs, news: WorkflowInputs) =>
     (await workflowProvider.diff!("wf_1", olds, news)).changes;
 
   test('rule "padded param bindings" (TF #205): trailing empty bindings are dropped', async () => {
-    const back = workflowFromApi(liveFor(declared), declared);
+    const live = await liveFor(declared);
+    // The API pads step and condition bindings.
+    expect(live.workflow.steps[0]!.param_bindings).toHaveLength(4);
+    expect(live.workflow.steps[1]!.param_bindings).toHaveLength(3);
+    expect(live.workflow.steps[1]!.param_bindings.slice(1)).toEqual([{}, { array_value: [] }]);
+    expect(live.workflow.condition_groups[0].conditions[0].param_bindings).toHaveLength(3);
+    const back = workflowFromApi(live, declared);
     expect(back.steps[0]!.paramBindings).toHaveLength(2);
-    expect(back.steps[1]!.paramBindings).toHaveLength(1);
+    expect(back.steps[1]!.paramBindings).toEqual([
+      { arrayValue: [{ literal: "svc-1" }, { literal: "svc-2" }] },
+    ]);
+    expect(back.conditionGroups[0]!.conditions[0]!.paramBindings).toHaveLength(1);
     // Inner empty bindings are meaning (a skipped parameter) and are kept.
     const inner = workflowInputs.parse({
       name: "w",
       trigger: "t",
-      steps: [{ id: "s", name: "n", paramBindings: [{}, { value: { literal: "x" } }] }],
+      steps: [
+        { id: "a", name: "n" },
+        { id: "s", name: "n", paramBindings: [{}, { value: { literal: "x" } }] },
+      ],
     });
-    expect(workflowFromApi(liveFor(inner), inner).steps[0]!.paramBindings).toEqual([
+    const innerLive = await liveFor(inner);
+    expect(innerLive.workflow.steps[1]!.param_bindings).toHaveLength(4);
+    expect(workflowFromApi(innerLive, inner).steps[1]!.paramBindings).toEqual([
       {},
       { value: { literal: "x" } },
     ]);
+    // A step without bindings reads back without bindings.
+    expect(workflowFromApi(innerLive, undefined).steps[0]!.paramBindings).toEqual([]);
     // Padded state compares equal to the declared bindings.
     const padded = structuredClone(declared);
     padded.steps[0]!.paramBindings.push({}, {});
-    expect(await noDiff(padded, declared)).toBe(false);
+    expect(await changes(padded, declared)).toBe(false);
   });
 
   test('rule "canonical JSON literals": re-encoded JSON reads back as the declared text', async () => {
-    const back = workflowFromApi(liveFor(declared), declared);
+    const live = await liveFor(declared);
+    expect(live.workflow.steps[0]!.param_bindings[1]!.value!.literal).toBe(
+      '{"content":[{"text":"a \\u003e b"}],"type":"doc"}',
+    );
+    const back = workflowFromApi(live, declared);
     expect(back.steps[0]!.paramBindings[1]!.value!.literal).toBe(
       '{"content": [{"text": "a > b"}], "type": "doc"}',
     );
     // Without the declared text (adoption), the live text is reported, and compares by meaning.
-    const adopted = workflowFromApi(liveFor(declared), undefined);
+    const adopted = workflowFromApi(live, undefined);
     expect(adopted.steps[0]!.paramBindings[1]!.value!.literal).toBe(
       '{"content":[{"text":"a \\u003e b"}],"type":"doc"}',
     );
-    expect(await noDiff(adopted, declared)).toBe(false);
+    expect(await changes(adopted, declared)).toBe(false);
+    // Text that is not JSON is answered as written.
+    expect(back.steps[1]!.paramBindings[0]!.arrayValue).toEqual([{ literal: "svc-1" }, { literal: "svc-2" }]);
     // A changed document is a change.
     const changed = structuredClone(declared);
     changed.steps[0]!.paramBindings[1]!.value!.literal = '{"content": [{"text": "a < b"}], "type": "doc"}';
-    expect(await noDiff(declared, changed)).toBe(true);
+    expect(await changes(declared, changed)).toBe(true);
   });
 
-  test('rule "operation aliases" (TF #289): contains_one_of reads back as the declared one_of', () => {
-    const back = workflowFromApi(liveFor(declared), declared);
-    expect(back.conditionGroups[0]!.conditions[0]!.operation).toBe("one_of");
+  test('rule "operation aliases" (TF #289): contains_one_of reads back as the declared one_of (and the reverse)', async () => {
+    const live = await liveFor(declared);
+    expect(live.workflow.condition_groups[0].conditions[0].operation.value).toBe("contains_one_of");
+    expect(workflowFromApi(live, declared).conditionGroups[0]!.conditions[0]!.operation).toBe("one_of");
+    // Adopted (nothing declared): the API's spelling, which compares equal to the other one.
+    const adopted = workflowFromApi(live, undefined);
+    expect(adopted.conditionGroups[0]!.conditions[0]!.operation).toBe("contains_one_of");
+    expect(await changes(adopted, declared)).toBe(false);
+    // Declared the other way round.
+    const other = structuredClone(declared);
+    other.conditionGroups[0]!.conditions[0]!.operation = "contains_one_of";
+    const otherLive = await liveFor(other);
+    expect(otherLive.workflow.condition_groups[0].conditions[0].operation.value).toBe("one_of");
+    expect(workflowFromApi(otherLive, other).conditionGroups[0]!.conditions[0]!.operation).toBe(
+      "contains_one_of",
+    );
   });
 
-  test('rule "engine labels": trigger, subjects, values and once-for come back as labelled objects', () => {
-    const back = workflowFromApi(liveFor(declared), undefined);
+  test('rule "engine labels": trigger, subjects, values and once-for come back as labelled objects', async () => {
+    const live = await liveFor(declared);
+    expect(live.workflow.trigger).toEqual({ name: "incident.updated", label: expect.any(String) });
+    expect(live.workflow.condition_groups[0].conditions[0].subject).toMatchObject({
+      reference: "incident.severity",
+    });
+    expect(live.workflow.once_for[0]).toMatchObject({ key: expect.any(String), label: expect.any(String) });
+    const back = workflowFromApi(live, undefined);
     expect(back.trigger).toBe("incident.updated");
     expect(back.conditionGroups[0]!.conditions[0]!.subject).toBe("incident.severity");
+    expect(back.steps[0]!.paramBindings[0]).toEqual({ value: { reference: "incident.slack_channel" } });
     expect(back.steps[1]!.paramBindings[0]).toEqual({
       arrayValue: [{ literal: "svc-1" }, { literal: "svc-2" }],
     });
   });
 
   test('rule "unordered sets": onceFor, modes, owning teams and expressions compare as sets', async () => {
-    const back = workflowFromApi(liveFor(declared), declared);
+    const live = await liveFor(declared);
+    // The API answers each set in another order than written.
+    expect(live.workflow.once_for.map((o) => o.key)).toEqual(["incident.severity", "incident.url"]);
+    expect(live.workflow.runs_on_incident_modes).toEqual(["test", "standard"]);
+    expect(live.workflow.owning_team_ids).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
+    expect(live.workflow.expressions.map((e: any) => e.reference)).toEqual(["severity_name", "teams"]);
+    const back = workflowFromApi(live, declared);
     expect(back.onceFor).toEqual(["incident.url", "incident.severity"]);
     expect(back.runsOnIncidentModes).toEqual(["standard", "test"]);
-    expect(back.owningTeamIds).toEqual(["team-b", "team-a"]);
-    const reordered = workflowFromApi(liveFor(declared), undefined);
+    expect(back.owningTeamIds).toEqual(["01TEAMPLATFORM", "01TEAMPAYMENTS"]);
+    expect(back.expressions.map((e) => e.reference)).toEqual(["teams", "severity_name"]);
+    // Adopted (nothing declared): the API's order, which compares equal to the declared one.
+    const reordered = workflowFromApi(live, undefined);
     expect(reordered.onceFor).toEqual(["incident.severity", "incident.url"]);
-    expect(await noDiff(reordered, declared)).toBe(false);
+    expect(reordered.runsOnIncidentModes).toEqual(["test", "standard"]);
+    expect(await changes(reordered, declared)).toBe(false);
+    // A different member is a change.
+    expect(await changes(reordered, { ...declared, onceFor: ["incident.url"] })).toBe(true);
   });
 
-  test('rule "omitted vs empty": unset owningTeamIds and a live [] are the same', () => {
+  test('rule "omitted vs empty": unset owningTeamIds and a live [] are the same', async () => {
     const noTeams = workflowInputs.parse({ name: "w", trigger: "t" });
-    expect(workflowFromApi(liveFor(noTeams), noTeams).owningTeamIds).toBeUndefined();
+    const live = await liveFor(noTeams);
+    expect(live.workflow.owning_team_ids).toEqual([]);
+    const back = workflowFromApi(live, noTeams);
+    expect(back.owningTeamIds).toBeUndefined();
+    expect(back.folder).toBeUndefined();
+    expect(back.delay).toBeUndefined();
+    expect(await changes(back, noTeams)).toBe(false);
+    // Declared empty and unset mean the same too.
+    expect(await changes(back, { ...noTeams, owningTeamIds: [] })).toBe(false);
   });
 
   test('rule "private incident scope": the derived deprecated flag and the default scope are not drift', async () => {
     const scoped = workflowInputs.parse({ name: "w", trigger: "t", privateIncidentScope: "all" });
-    expect(workflowFromApi(liveFor(scoped), scoped)).toMatchObject({
+    const scopedLive = await liveFor(scoped);
+    expect(scopedLive.workflow.include_private_incidents).toBe(true);
+    expect(workflowFromApi(scopedLive, scoped)).toMatchObject({
       privateIncidentScope: "all",
       includePrivateIncidents: undefined,
     });
     const legacy = workflowInputs.parse({ name: "w", trigger: "t", includePrivateIncidents: true });
-    expect(workflowFromApi(liveFor(legacy), legacy)).toMatchObject({
+    const legacyLive = await liveFor(legacy);
+    expect(legacyLive.workflow.private_incident_scope).toBe("all");
+    expect(workflowFromApi(legacyLive, legacy)).toMatchObject({
       privateIncidentScope: undefined,
       includePrivateIncidents: true,
     });
     const neither = workflowInputs.parse({ name: "w", trigger: "t" });
-    const back = workflowFromApi(liveFor(neither), neither);
+    const neitherLive = await liveFor(neither);
+    expect(neitherLive.workflow).toMatchObject({
+      private_incident_scope: "none",
+      include_private_incidents: false,
+    });
+    const back = workflowFromApi(neitherLive, neither);
     expect(back.privateIncidentScope).toBeUndefined();
     expect(back.includePrivateIncidents).toBeUndefined();
-    expect(await noDiff(back, neither)).toBe(false);
-    // Out-of-band change of the scope is drift even when the user never wrote it.
-    const live = liveFor(neither);
-    live.workflow.private_incident_scope = "all";
-    live.workflow.include_private_incidents = true;
-    const drifted = workflowFromApi(live, neither);
+    expect(await changes(back, neither)).toBe(false);
+    // Out-of-band change of the scope (in the dashboard) is drift even when the user never wrote it.
+    await dashboard("PUT", `/v2/workflows/${neitherLive.workflow.id}`, {
+      ...workflowPayload(neither, false),
+      private_incident_scope: "all",
+    });
+    const drifted = workflowFromApi(await shown(neitherLive.workflow.id), neither);
     expect(drifted.privateIncidentScope).toBe("all");
-    expect(await noDiff(drifted, neither)).toBe(true);
+    expect(await changes(drifted, neither)).toBe(true);
     // Explicit `none` and unset mean the same.
     expect(canonicalWorkflow({ ...neither, privateIncidentScope: "none" })).toEqual(
       canonicalWorkflow(neither),
     );
   });
 
-  test('rule "defaulted booleans": includePrivateEscalations false reads back as unset', () => {
+  test('rule "defaulted booleans": includePrivateEscalations false reads back as unset', async () => {
     const neither = workflowInputs.parse({ name: "w", trigger: "t" });
-    expect(workflowFromApi(liveFor(neither), neither).includePrivateEscalations).toBeUndefined();
+    const live = await liveFor(neither);
+    expect(live.workflow.include_private_escalations).toBe(false);
+    expect(workflowFromApi(live, neither).includePrivateEscalations).toBeUndefined();
     const set = { ...neither, includePrivateEscalations: false };
-    expect(workflowFromApi(liveFor(set), set).includePrivateEscalations).toBe(false);
+    expect(workflowFromApi(await liveFor(set), set).includePrivateEscalations).toBe(false);
   });
 
   test("changing the trigger replaces; other changes update in place", async () => {
@@ -338,8 +404,12 @@ describe("Workflow normalisation rules (vectors: live differs in form only → n
 });
 
 describe("Workflow check (bad input fails with the input path, zero API calls)", () => {
-  // Any API call would go to this closed port and fail loudly.
-  beforeAll(() => setCredentials({ apiKey: "check-only", baseUrl: "http://127.0.0.1:9" }));
+  // Check is local: it makes no API call (the request log does not grow).
+  let before = 0;
+  beforeEach(() => {
+    before = emu.requests.length;
+  });
+  afterEach(() => expect(emu.requests.length).toBe(before));
   const base = { name: "w", trigger: "incident.updated" };
   const reasonsFor = async (inputs: Record<string, unknown>) => {
     const result = await workflowProvider.check!({}, { ...inputs, __provider: "shim" });
@@ -389,6 +459,43 @@ describe("Workflow check (bad input fails with the input path, zero API calls)",
         steps: [{ id: "s", name: "n", paramBindings: [{}, { value: { literal: "a", reference: "b" } }] }],
       },
       "steps | steps[0].paramBindings[1].value: set exactly one of literal or reference",
+    ],
+    [
+      "deep: an array value of the second step's first binding",
+      {
+        ...base,
+        steps: [
+          { id: "a", name: "n" },
+          {
+            id: "b",
+            name: "n",
+            paramBindings: [{ arrayValue: [{ literal: "x" }, { literal: "y", reference: "incident.id" }] }],
+          },
+        ],
+      },
+      "steps | steps[1].paramBindings[0].arrayValue[1]: set exactly one of literal or reference",
+    ],
+    [
+      "deep: value and arrayValue in one binding",
+      {
+        ...base,
+        steps: [
+          { id: "a", name: "n" },
+          { id: "b", name: "n", paramBindings: [{}, { value: { literal: "x" }, arrayValue: [] }] },
+        ],
+      },
+      "steps | steps[1].paramBindings[1]: set value or arrayValue, not both",
+    ],
+    [
+      "deep: unknown key in a step binding",
+      {
+        ...base,
+        steps: [
+          { id: "a", name: "n" },
+          { id: "b", name: "n", paramBindings: [{ array_value: [] }] },
+        ],
+      },
+      "steps | steps[1].paramBindings[0].array_value: unknown property for Workflow",
     ],
     [
       "unknown key deep in a condition",
@@ -485,320 +592,235 @@ describe("Workflow check (bad input fails with the input path, zero API calls)",
   });
 });
 
-// ---------- against an emulated API ----------
-// The shared emulator framework (emulator/index.ts) is not in the tree yet: these tests serve the
-// workflows family (emulator/families/workflows.ts) behind a minimal HTTP stub, and validate every
-// request and response against the reference types in emulator/reference.json.
+// ---------- the provider against the emulator ----------
 
-const reference = JSON.parse(readFileSync(join(__dirname, "../../emulator/reference.json"), "utf8")) as {
-  types: Record<string, { fields: RefField[] }>;
-};
-interface RefField {
-  name: string;
-  type: string;
-  required: boolean;
-  enum?: string[];
-  ref?: string;
-}
-
-/** Problems of `value` against reference type `typeName` (unknown fields, missing required, types, enums). */
-function shapeProblems(value: unknown, typeName: string, at = ""): string[] {
-  const type = reference.types[typeName];
-  if (!type) return [`${at}: unknown reference type ${typeName}`];
-  if (!value || typeof value !== "object" || Array.isArray(value)) return [`${at}: not an object`];
-  const obj = value as Record<string, unknown>;
-  const problems: string[] = [];
-  const names = new Set(type.fields.map((f) => f.name));
-  for (const key of Object.keys(obj)) if (!names.has(key)) problems.push(`${at}${key}: not in ${typeName}`);
-  for (const f of type.fields) {
-    const v = obj[f.name];
-    const path = `${at}${f.name}`;
-    if (v === undefined) {
-      if (f.required) problems.push(`${path}: required by ${typeName}`);
-      continue;
-    }
-    problems.push(...valueProblems(v, f.type, f, path));
-  }
-  return problems;
-}
-
-function valueProblems(v: unknown, type: string, f: RefField, path: string): string[] {
-  if (type.startsWith("array<")) {
-    if (!Array.isArray(v)) return [`${path}: not an array`];
-    const inner = type.slice(6, -1);
-    return v.flatMap((item, i) => valueProblems(item, inner, f, `${path}.${i}`));
-  }
-  if (type.startsWith("map<")) return v && typeof v === "object" ? [] : [`${path}: not a map`];
-  if (type === "object") return f.ref ? shapeProblems(v, f.ref, `${path}.`) : [];
-  if (type === "string") {
-    if (typeof v !== "string") return [`${path}: not a string`];
-    return f.enum && !f.enum.includes(v) ? [`${path}: ${v} not in enum`] : [];
-  }
-  if (type === "integer") return Number.isInteger(v) ? [] : [`${path}: not an integer`];
-  if (type === "number") return typeof v === "number" ? [] : [`${path}: not a number`];
-  if (type === "boolean") return typeof v === "boolean" ? [] : [`${path}: not a boolean`];
-  return [];
-}
-
-interface Stub {
-  baseUrl: string;
-  calls: string[];
-  store: Map<string, StoredWorkflow>;
-  shapeErrors: string[];
-  close(): Promise<void>;
-}
-
-/** Serves the workflows family over HTTP, validating bodies against the reference types. */
-async function startWorkflowStub(): Promise<Stub> {
-  const store = new Map<string, StoredWorkflow>();
-  const calls: string[] = [];
-  const shapeErrors: string[] = [];
-  let next = 1;
-  const respond = (res: ServerResponse, status: number, body?: unknown) => {
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(body === undefined ? "" : JSON.stringify(body));
-  };
-  const invalid = (res: ServerResponse, problems: { field: string; message: string }[]) =>
-    respond(res, 422, {
-      type: "validation_error",
-      status: 422,
-      request_id: "req-stub",
-      errors: problems.map((p) => ({
-        code: "invalid_value",
-        message: p.message,
-        source: { field: p.field },
-      })),
-    });
-  const checkResponse = (body: unknown, typeName: string) => {
-    shapeErrors.push(...shapeProblems(body, typeName));
-    return body;
-  };
-  const server = createHttpServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => {
-      raw += c;
-    });
-    req.on("end", () => {
-      const url = new URL(req.url ?? "/", "http://stub");
-      calls.push(`${req.method} ${url.pathname}`);
-      const body = raw ? JSON.parse(raw) : undefined;
-      const id = url.pathname.match(/^\/v2\/workflows\/([^/]+)$/)?.[1];
-      const found = id ? store.get(decodeURIComponent(id)) : undefined;
-      if (req.method === "GET" && url.pathname === "/v2/workflows") {
-        return respond(
-          res,
-          200,
-          checkResponse(listWorkflows(store.values()), "WorkflowsListWorkflowsResultV2"),
-        );
-      }
-      if (req.method === "POST" && url.pathname === "/v2/workflows") {
-        const shape = shapeProblems(body, "WorkflowsCreateWorkflowPayloadV2").map(toProblem);
-        const problems = [...shape, ...workflowProblems(body, true)];
-        if (problems.length > 0) return invalid(res, problems);
-        const stored = createWorkflow(`wf_${next++}`, body, "2025-01-01T00:00:00Z");
-        store.set(stored.id, stored);
-        return respond(res, 201, checkResponse(showWorkflow(stored), "WorkflowsCreateWorkflowResultV2"));
-      }
-      if (!found || found.archived) {
-        return respond(res, 404, {
-          type: "not_found",
-          status: 404,
-          request_id: "req-stub",
-          errors: [{ code: "not_found", message: "workflow not found" }],
-        });
-      }
-      if (req.method === "GET") {
-        return respond(res, 200, checkResponse(showWorkflow(found), "WorkflowsShowWorkflowResultV2"));
-      }
-      if (req.method === "PUT") {
-        const shape = shapeProblems(body, "WorkflowsUpdateWorkflowPayloadV2").map(toProblem);
-        const problems = [...shape, ...workflowProblems(body, false)];
-        if (problems.length > 0) return invalid(res, problems);
-        const updated = updateWorkflow(found, body);
-        store.set(found.id, updated);
-        return respond(res, 200, checkResponse(showWorkflow(updated), "WorkflowsUpdateWorkflowResultV2"));
-      }
-      if (req.method === "DELETE") {
-        store.set(found.id, { ...found, archived: true });
-        res.writeHead(204);
-        return res.end();
-      }
-      return respond(res, 405, { type: "method_not_allowed", status: 405, errors: [] });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    store,
-    shapeErrors,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-function toProblem(text: string): { field: string; message: string } {
-  const i = text.indexOf(": ");
-  return { field: text.slice(0, i), message: text.slice(i + 2) };
-}
-
-describe("Workflow payloads and emulator responses have the reference shapes", () => {
-  test("create and update payloads validate against the reference payload types", () => {
-    expect(shapeProblems(workflowPayload(declared, true), "WorkflowsCreateWorkflowPayloadV2")).toEqual([]);
-    expect(shapeProblems(workflowPayload(declared, false), "WorkflowsUpdateWorkflowPayloadV2")).toEqual([]);
-    const minimal = workflowInputs.parse({ name: "w", trigger: "t", includePrivateIncidents: false });
-    expect(shapeProblems(workflowPayload(minimal, true), "WorkflowsCreateWorkflowPayloadV2")).toEqual([]);
-  });
-
-  test("the emulator family's responses validate against the reference result types", () => {
-    const stored = createWorkflow("wf_x", workflowPayload(declared, true), "2025-01-01T00:00:00Z");
-    const problems = shapeProblems(showWorkflow(stored), "WorkflowsShowWorkflowResultV2").filter(
-      // cast/concatenate are echoed by the real API but absent from the generated read type.
-      (p) => !/\.(cast|concatenate): not in/.test(p),
-    );
-    expect(problems).toEqual([]);
-    expect(shapeProblems(listWorkflows([stored]), "WorkflowsListWorkflowsResultV2")).toEqual([]);
-  });
-
-  test("the emulator reproduces the read-back quirks the provider's rules undo", () => {
-    const stored = createWorkflow("wf_x", workflowPayload(declared, true), "2025-01-01T00:00:00Z");
-    const w = showWorkflow(stored).workflow;
-    expect(w.steps[0].param_bindings.length).toBeGreaterThan(declared.steps[0]!.paramBindings.length);
-    expect(w.steps[0].param_bindings[1].value.literal).toBe(
-      '{"content":[{"text":"a \\u003e b"}],"type":"doc"}',
-    );
-    expect(w.condition_groups[0].conditions[0].operation.value).toBe("contains_one_of");
-    expect(w.once_for.map((o: { key: string }) => o.key)).toEqual(["incident.severity", "incident.url"]);
-    expect(w.include_private_incidents).toBe(true);
-    // And the provider maps it back to exactly what was declared.
-    expect(workflowFromApi({ workflow: w }, declared)).toEqual(JSON.parse(JSON.stringify(declared)));
-  });
-});
-
-describe("Workflow provider CRUD against the emulated API", () => {
-  let stub: Stub;
-  beforeAll(async () => {
-    stub = await startWorkflowStub();
-    setCredentials({ apiKey: "crud-key", baseUrl: stub.baseUrl });
-  });
-  afterAll(async () => {
-    await stub.close();
-  });
-  beforeEach(() => {
-    stub.calls.length = 0;
-    stub.shapeErrors.length = 0;
-  });
-  afterEach(() => expect(stub.shapeErrors).toEqual([]));
-
+describe("Workflow provider against the emulator", () => {
   const checked = async (inputs: Record<string, unknown>) => {
     const result = await workflowProvider.check!({}, { ...inputs, __provider: "shim" });
     expect(result.failures).toEqual([]);
     return result.inputs;
   };
+  const withoutShim = ({ __provider: _shim, ...rest }: Record<string, unknown>) => rest;
+  /** `METHOD /path status` of the requests since `mark` (an index into `emu.requests`). */
+  const callsSince = (mark: number) =>
+    emu.requests.slice(mark).map((r) => `${r.method} ${r.path} ${r.status}`);
 
-  test("create → read (no drift) → update → replace on trigger → delete archives", async () => {
-    const news = await checked(JSON.parse(JSON.stringify(declared)));
-    const created = await workflowProvider.create!(news);
-    expect(created.id).toMatch(/^wf_/);
-    expect(created.outs).toMatchObject({ version: 1, triggerLabel: "Updated", managedBy: "external" });
-    expect(stub.calls).toEqual(["POST /v2/workflows"]);
+  test("create → no diff (no call) → refresh reads back as declared → drift → update restores → delete archives", async () => {
+    const inputs = await checked({ ...plain(declared), name: "Lifecycle" });
+    let mark = emu.requests.length;
+    const created = await workflowProvider.create!(inputs);
+    expect(created.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(created.outs).toMatchObject({
+      version: 1,
+      triggerLabel: "Updated",
+      managedBy: "external",
+      currentIncludePrivateIncidents: true,
+      runsFrom: expect.any(String),
+    });
+    expect(callsSince(mark)).toEqual(["POST /v2/workflows 201"]);
+
+    // A second run: check and diff against the stored outputs, no change and no API call.
+    mark = emu.requests.length;
+    const again = await checked({ ...plain(declared), name: "Lifecycle" });
+    expect((await workflowProvider.diff!(created.id, created.outs, again)).changes).toBe(false);
+    expect(emu.requests.length).toBe(mark);
 
     // Refresh: every read-back quirk is normalised away.
     const read = await workflowProvider.read!(created.id, created.outs);
     expect(read.id).toBe(created.id);
-    expect((await workflowProvider.diff!(created.id, read.props, news)).changes).toBe(false);
-    expect(read.inputs).toEqual(
-      Object.fromEntries(
-        Object.entries(JSON.parse(JSON.stringify(declared))).filter(([k]) => k !== "adoptId"),
-      ),
-    );
+    expect(read.inputs).toEqual(plain(withoutShim(inputs)));
+    expect((await workflowProvider.diff!(created.id, read.props, inputs)).changes).toBe(false);
 
-    // Out-of-band edit (someone disables it in the dashboard): refresh shows it, update restores it.
-    stub.store.get(created.id)!.payload.state = "disabled";
-    const drifted = await workflowProvider.read!(created.id, created.outs);
-    expect(drifted.props!.state).toBe("disabled");
-    expect((await workflowProvider.diff!(created.id, drifted.props, news)).changes).toBe(true);
-
-    const renamed = await checked({
-      ...JSON.parse(JSON.stringify(declared)),
-      name: "Renamed",
-      delay: { forSeconds: 0 },
+    // Someone disables it and shortens the delay in the dashboard: refresh shows it, update restores it.
+    const stored = emu.store.collection<StoredWorkflow>(WORKFLOWS).get(created.id)!;
+    await dashboard("PUT", `/v2/workflows/${created.id}`, {
+      ...stored.payload,
+      state: "disabled",
+      delay: { for_seconds: 5, conditions_apply_over_delay: true },
     });
+    const drifted = await workflowProvider.read!(created.id, read.props);
+    expect(drifted.props).toMatchObject({ state: "disabled", version: 2 });
+    expect(drifted.inputs!.delay).toEqual({ forSeconds: 5, conditionsApplyOverDelay: true });
+    const planned = await workflowProvider.diff!(created.id, drifted.props, inputs);
+    expect(planned).toMatchObject({ changes: true, replaces: [] });
+
+    const renamed = await checked({ ...plain(declared), name: "Renamed", delay: { forSeconds: 0 } });
+    mark = emu.requests.length;
     const updated = await workflowProvider.update!(created.id, drifted.props, renamed);
     expect(updated.outs).toMatchObject({
       name: "Renamed",
       state: "active",
-      version: 2,
-      delay: { forSeconds: 0 },
+      version: 3,
+      delay: { forSeconds: 0, conditionsApplyOverDelay: false },
     });
-    expect(stub.calls.at(-1)).toBe(`PUT /v2/workflows/${created.id}`);
-
-    const retriggered = await workflowProvider.diff!(created.id, updated.outs, {
-      ...renamed,
-      trigger: "incident.created",
-    });
-    expect(retriggered.replaces).toEqual(["trigger"]);
+    expect(callsSince(mark)).toEqual([`PUT /v2/workflows/${created.id} 200`]);
+    expect((await workflowProvider.diff!(created.id, updated.outs, renamed)).changes).toBe(false);
+    const after = (await shown(created.id)).workflow;
+    expect(after).toMatchObject({ name: "Renamed", state: "active", trigger: { name: "incident.updated" } });
 
     await workflowProvider.delete!(created.id, updated.outs);
-    expect(stub.store.get(created.id)!.archived).toBe(true);
+    expect(emu.store.collection<StoredWorkflow>(WORKFLOWS).get(created.id)!.archived).toBe(true);
+    expect(await liveNamed("Renamed")).toEqual([]);
     expect((await workflowProvider.read!(created.id, updated.outs)).id).toBe("");
-    // Deleting again (already archived) succeeds: the goal is reached.
+    // Deleting again (already archived: a 404) succeeds: the goal is reached.
     await workflowProvider.delete!(created.id, updated.outs);
   });
 
-  test("adoption: adoptId takes over an existing workflow and converges it", async () => {
-    const existing = createWorkflow(
-      "wf_dashboard",
-      workflowPayload(
-        workflowInputs.parse({ name: "Made in the dashboard", trigger: "incident.created" }),
-        true,
-      ),
-      "2025-01-01T00:00:00Z",
-    );
-    stub.store.set(existing.id, existing);
-    const news = await checked({ name: "Adopted", trigger: "incident.created", adoptId: "wf_dashboard" });
-    const adopted = await workflowProvider.create!(news);
-    expect(adopted.id).toBe("wf_dashboard");
-    expect(adopted.outs).toMatchObject({ name: "Adopted", adoptId: "wf_dashboard" });
-    expect(stub.calls).toEqual(["GET /v2/workflows/wf_dashboard", "PUT /v2/workflows/wf_dashboard"]);
-    const missing = await checked({ name: "x", trigger: "t", adoptId: "wf_nope" });
+  test("a state the platform sets itself (`error`) is drift; update sets the declared state again", async () => {
+    const inputs = await checked({ name: "Errored", trigger: "incident.created" });
+    const created = await workflowProvider.create!(inputs);
+    // Only the platform puts a workflow in `error` (the API takes it, but nobody writes it).
+    const collection = emu.store.collection<StoredWorkflow>(WORKFLOWS);
+    const stored = collection.get(created.id)!;
+    collection.set({ ...stored, payload: { ...stored.payload, state: "error" } });
+    const read = await workflowProvider.read!(created.id, created.outs);
+    expect(read.props!.state).toBe("error");
+    expect((await workflowProvider.diff!(created.id, read.props, inputs)).changes).toBe(true);
+    const updated = await workflowProvider.update!(created.id, read.props, inputs);
+    expect(updated.outs.state).toBe("active");
+    expect((await shown(created.id)).workflow.state).toBe("active");
+    await workflowProvider.delete!(created.id, updated.outs);
+  });
+
+  test("the API takes the trigger on create only: a trigger change replaces, create-before-delete", async () => {
+    const inputs = await checked({ ...plain(declared), name: "Retrigger" });
+    const created = await workflowProvider.create!(inputs);
+    const retriggered = await checked({ ...plain(declared), name: "Retrigger", trigger: "incident.created" });
+    expect(await workflowProvider.diff!(created.id, created.outs, retriggered)).toEqual({
+      changes: true,
+      replaces: ["trigger"],
+      deleteBeforeReplace: false,
+    });
+    // Proof the emulator reproduces the API: an update cannot carry the trigger, so an in-place
+    // update would leave the old one.
+    const inPlace = await workflowProvider.update!(created.id, created.outs, retriggered);
+    expect(inPlace.outs.trigger).toBe("incident.updated");
+    // The replacement is created while the old workflow (same name) still exists.
+    const replacement = await workflowProvider.create!(retriggered);
+    expect((await liveNamed("Retrigger")).map((w) => [w.id, w.trigger.name])).toEqual([
+      [created.id, "incident.updated"],
+      [replacement.id, "incident.created"],
+    ]);
+    await workflowProvider.delete!(created.id, inPlace.outs);
+    expect((await liveNamed("Retrigger")).map((w) => w.id)).toEqual([replacement.id]);
+    await workflowProvider.delete!(replacement.id, replacement.outs);
+  });
+
+  test("adoption: adoptId takes over a workflow made in the dashboard and converges it", async () => {
+    const made = (
+      await dashboard(
+        "POST",
+        "/v2/workflows",
+        workflowPayload(
+          workflowInputs.parse({
+            name: "Made in the dashboard",
+            trigger: "incident.created",
+            state: "draft",
+            onceFor: ["incident.url"],
+          }),
+          true,
+        ),
+      )
+    ).workflow.id;
+    const inputs = await checked({ name: "Adopted", trigger: "incident.created", adoptId: made });
+    const mark = emu.requests.length;
+    const adopted = await workflowProvider.create!(inputs);
+    expect(adopted.id).toBe(made);
+    expect(adopted.outs).toMatchObject({ name: "Adopted", adoptId: made, state: "active", onceFor: [] });
+    expect(callsSince(mark)).toEqual([`GET /v2/workflows/${made} 200`, `PUT /v2/workflows/${made} 200`]);
+    expect((await shown(made)).workflow).toMatchObject({ name: "Adopted", state: "active", once_for: [] });
+    expect((await workflowProvider.diff!(made, adopted.outs, inputs)).changes).toBe(false);
+    const missing = await checked({ name: "x", trigger: "t", adoptId: "01WORKFLOWMISSING" });
     await expect(workflowProvider.create!(missing)).rejects.toThrow(
-      /adoptId "wf_nope": no workflow with that id/,
+      /adoptId "01WORKFLOWMISSING": no workflow with that id/,
     );
   });
 
-  test("a 422 from the API names the user's input path", async () => {
-    // Bypass check to reach the API with a payload it refuses (negative delay).
-    const bad = {
-      ...workflowInputs.parse({ name: "w", trigger: "t" }),
-      delay: { forSeconds: -5, conditionsApplyOverDelay: false },
-    };
-    await expect(workflowProvider.create!(bad)).rejects.toThrow(
-      /422 validation_error: delay\.forSeconds: must be an integer/,
+  test("a 422 from the API names the user's input path (check bypassed to reach the API)", async () => {
+    const base = workflowInputs.parse({ name: "Refused", trigger: "t" });
+    const refused = async (args: Record<string, unknown>) =>
+      workflowProvider.create!({ ...base, ...args }).catch((e) => e);
+
+    const negative = await refused({ delay: { forSeconds: -5, conditionsApplyOverDelay: false } });
+    expect(negative.status).toBe(422);
+    expect(negative.details).toEqual([expect.objectContaining({ field: "delay.forSeconds" })]);
+    expect(negative.message).toMatch(/422 validation_error: delay\.forSeconds: must be an integer/);
+
+    const contradictory = await refused({ privateIncidentScope: "none", includePrivateIncidents: true });
+    expect(contradictory.message).toMatch(/includePrivateIncidents: contradicts/);
+
+    // Deep inside a step: the API names `steps.1.param_bindings.0`.
+    const deepStep = await refused({
+      steps: [
+        { id: "a", name: "n", paramBindings: [] },
+        // A value with neither literal nor reference (check would refuse it).
+        { id: "b", name: "n", paramBindings: [{ value: {} }] },
+      ],
+    });
+    expect(deepStep.details).toEqual([expect.objectContaining({ field: "steps[1].paramBindings[0]" })]);
+    expect(deepStep.message).toMatch(/steps\[1\]\.paramBindings\[0\]: a binding value sets exactly one/);
+
+    // Deep inside a condition: `condition_groups.0.conditions.1.subject`.
+    const deepCondition = await refused({
+      conditionGroups: [
+        {
+          conditions: [
+            { subject: "incident.severity", operation: "is_set", paramBindings: [] },
+            { subject: "", operation: "is_set", paramBindings: [] },
+          ],
+        },
+      ],
+    });
+    expect(deepCondition.message).toMatch(
+      /conditionGroups\[0\]\.conditions\[1\]\.subject: must not be empty/,
     );
-    const contradictory = {
-      ...workflowInputs.parse({ name: "w", trigger: "t" }),
-      privateIncidentScope: "none",
-      includePrivateIncidents: true,
-    };
-    await expect(workflowProvider.create!(contradictory)).rejects.toThrow(
-      /includePrivateIncidents: contradicts/,
-    );
+
+    // Duplicate step ids: `steps.1.id`.
+    const duplicate = await refused({
+      steps: [
+        { id: "s", name: "a", paramBindings: [] },
+        { id: "s", name: "b", paramBindings: [] },
+      ],
+    });
+    expect(duplicate.message).toMatch(/steps\[1\]\.id: step ids must be unique/);
+
+    // An owning team that does not exist: a 400 invalid_reference.
+    const noTeam = await refused({ owningTeamIds: ["01TEAMNOBODY"] });
+    expect(noTeam.status).toBe(400);
+    expect(noTeam.message).toMatch(/01TEAMNOBODY/);
+
+    // Nothing was created.
+    expect(await liveNamed("Refused")).toEqual([]);
   });
 
-  test("findCreated recovers a workflow whose create response was lost (by name and trigger)", async () => {
-    const args = workflowInputs.parse({ name: "Lost response", trigger: "incident.resolved" });
-    await workflowSpec.api.create({ client: currentClient() }, args);
-    const found = await workflowSpec.api.findCreated!({ client: currentClient() }, args);
-    expect(found?.workflow.name).toBe("Lost response");
+  test("a create whose answer is lost is found again (by name and trigger), not created twice", async () => {
+    const inputs = await checked({ name: "Lost response", trigger: "incident.resolved" });
+    emu.faults.add({ method: "POST", path: "^/v2/workflows$", kind: "reset-after" });
+    const mark = emu.requests.length;
+    const created = await workflowProvider.create!(inputs);
+    // The create was committed but its answer lost (status 0: the connection dropped); the workflow
+    // is found by name and trigger, then brought to the declared configuration (one update).
+    expect(callsSince(mark)).toEqual([
+      "POST /v2/workflows 0",
+      "GET /v2/workflows 200",
+      `GET /v2/workflows/${created.id} 200`,
+      `PUT /v2/workflows/${created.id} 200`,
+    ]);
+    expect((await liveNamed("Lost response")).map((w) => w.id)).toEqual([created.id]);
+    expect(created.outs).toMatchObject({ name: "Lost response", trigger: "incident.resolved", version: 2 });
+
+    const ctx = { client: currentClient() };
+    expect((await workflowSpec.api.findCreated!(ctx, inputs))?.workflow.id).toBe(created.id);
     expect(
-      await workflowSpec.api.findCreated!({ client: currentClient() }, { ...args, trigger: "x" }),
+      await workflowSpec.api.findCreated!(ctx, { ...inputs, trigger: "incident.created" }),
     ).toBeUndefined();
+    await workflowProvider.delete!(created.id, created.outs);
   });
 });
 
 describe("Workflow preview with unknown values", () => {
   test("unknown inputs pass check and diff as changed, with no API call", async () => {
-    setCredentials({ apiKey: "preview", baseUrl: "http://127.0.0.1:9" });
+    const before = emu.requests.length;
     const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
     const inputs = {
       name: "w",
@@ -807,11 +829,12 @@ describe("Workflow preview with unknown values", () => {
       owningTeamIds: [unknown],
       __provider: "shim",
     };
-    const checked = await workflowProvider.check!({}, inputs);
-    expect(checked.failures).toEqual([]);
+    const checkedInputs = await workflowProvider.check!({}, inputs);
+    expect(checkedInputs.failures).toEqual([]);
     const olds = workflowInputs.parse({ name: "w", trigger: "t", onceFor: ["incident.url"] });
-    const result = await workflowProvider.diff!("wf_1", olds, checked.inputs);
+    const result = await workflowProvider.diff!("wf_1", olds, checkedInputs.inputs);
     expect(result.changes).toBe(true);
     expect(result.replaces).toEqual([]);
+    expect(emu.requests.length).toBe(before);
   });
 });
