@@ -126,7 +126,9 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         throw explain(spec, "read", error);
       });
       if (live === undefined) return { id: "" };
-      const outs = buildOutputs(live, pick(olds, inputKeys), olds);
+      // A recovered object keeps its marker through a refresh until an update has converged it.
+      const marker = olds[RECOVERED] === true ? { [RECOVERED]: true } : undefined;
+      const outs = buildOutputs(live, pick(olds, inputKeys), olds, marker);
       return { id, props: outs, inputs: pick(outs, inputKeys) };
     },
 

@@ -31,6 +31,7 @@ import {
   renderConditionGroups,
   renderExpressions,
 } from "./shared/engine";
+import { requireTeams } from "./teams";
 
 type Json = any;
 
@@ -351,6 +352,7 @@ export const alertRoutes = defineFamily({
 
     operation("AlertRoutesV3Create", "write", ({ store, body, newId, nowIso }) => {
       throwIfProblems(alertRouteProblems(body, routeWorld(store)));
+      requireTeams(store, body.owning_team_ids);
       const stored = store
         .collection<StoredAlertRoute>(ALERT_ROUTES)
         .set(createAlertRoute(newId(), body, nowIso));
@@ -367,6 +369,7 @@ export const alertRoutes = defineFamily({
       const r = findAlertRoute(store, params.id!);
       if (!r) throw notFound(`No alert route with id ${params.id}`);
       throwIfProblems(alertRouteProblems(body, routeWorld(store)));
+      requireTeams(store, body.owning_team_ids);
       const result = updateAlertRoute(r, body, nowIso);
       if ("conflict" in result) throw conflict(result.conflict.errors[0].message);
       const stored = store.collection<StoredAlertRoute>(ALERT_ROUTES).set(result.route);

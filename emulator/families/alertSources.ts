@@ -32,6 +32,7 @@ import { conflict, notFound, throwIfProblems } from "../http/errors";
 import type { Pipeline } from "../http/pipeline";
 import type { Store } from "../store";
 import { ALERT_ATTRIBUTES, type StoredAlertAttribute } from "./alertAttributes";
+import { requireTeams } from "./teams";
 
 type Json = any;
 
@@ -143,6 +144,7 @@ export function updateAlertSource(stored: StoredAlertSource, body: Json): Stored
 }
 
 /** AlertSourceV2 as the API answers it. */
+/** `baseUrl`: where alert events are sent (the emulator's own URL when serving). */
 export function renderAlertSource(s: StoredAlertSource, baseUrl = "https://api.incident.io"): Json {
   const p = s.payload;
   const t = p.template ?? {};
@@ -415,31 +417,33 @@ export const alertSources = defineFamily({
   name: "alert_sources",
   collections: [ALERT_SOURCES],
   routes: [
-    operation("AlertSourcesV2List", "read", ({ store }) => ({
-      body: listAlertSources(store.collection<StoredAlertSource>(ALERT_SOURCES).all()),
+    operation("AlertSourcesV2List", "read", ({ store, runtime }) => ({
+      body: listAlertSources(store.collection<StoredAlertSource>(ALERT_SOURCES).all(), runtime.url),
     })),
 
-    operation("AlertSourcesV2Create", "write", ({ store, body, newId }) => {
+    operation("AlertSourcesV2Create", "write", ({ store, body, newId, runtime }) => {
       throwIfProblems(alertSourceProblems(body, worldOf(store)));
+      requireTeams(store, body.owning_team_ids);
       const secret = randomBytes(24).toString("hex");
       const stored = store
         .collection<StoredAlertSource>(ALERT_SOURCES)
         .set(createAlertSource(newId(), body, secret));
-      return { body: showAlertSource(stored) };
+      return { body: showAlertSource(stored, runtime.url) };
     }),
 
-    operation("AlertSourcesV2Show", "read", ({ store, params }) => {
+    operation("AlertSourcesV2Show", "read", ({ store, params, runtime }) => {
       const s = findAlertSource(store, params.id!);
       if (!s) throw notFound(`No alert source with id ${params.id}`);
-      return { body: showAlertSource(s) };
+      return { body: showAlertSource(s, runtime.url) };
     }),
 
-    operation("AlertSourcesV2Update", "write", ({ store, params, body }) => {
+    operation("AlertSourcesV2Update", "write", ({ store, params, body, runtime }) => {
       const s = findAlertSource(store, params.id!);
       if (!s) throw notFound(`No alert source with id ${params.id}`);
       throwIfProblems(alertSourceProblems(body, worldOf(store), s));
+      requireTeams(store, body.owning_team_ids);
       const stored = store.collection<StoredAlertSource>(ALERT_SOURCES).set(updateAlertSource(s, body));
-      return { body: showAlertSource(stored) };
+      return { body: showAlertSource(stored, runtime.url) };
     }),
 
     operation("AlertSourcesV2Delete", "write", ({ store, params }) => {

@@ -18,18 +18,11 @@
  */
 import { API_KEYS, type StoredApiKey, type StoredToken } from "../auth";
 import { defineFamily, type HandlerContext, operation, paginate } from "../family";
-import {
-  badRequest,
-  type FieldProblem,
-  forbidden,
-  notFound,
-  throwIfProblems,
-  validationFailed,
-} from "../http/errors";
+import { type FieldProblem, forbidden, notFound, throwIfProblems, validationFailed } from "../http/errors";
 import { hashToken, newId, newToken } from "../ids";
 import { type Caller, ROLE_DESCRIPTIONS, TEAM_ROLE_DESCRIPTIONS } from "../roles";
 import type { Store } from "../store";
-import { type StoredTeam, TEAMS } from "./teams";
+import { requireTeams } from "./teams";
 
 export { API_KEYS, type StoredApiKey } from "../auth";
 
@@ -147,9 +140,7 @@ function checkPayload(ctx: HandlerContext, body: KeyPayload): void {
   }
   throwIfProblems(problems);
 
-  const teams = ctx.store.collection<StoredTeam>(TEAMS);
-  const unknown = body.team_ids.filter((id) => !teams.has(id));
-  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
+  requireTeams(ctx.store, body.team_ids);
 
   const caller = ctx.caller;
   if (caller.roles.has("global_access")) return;

@@ -20,11 +20,11 @@
  * shows or lists.
  */
 import { defineFamily, operation, paginate } from "../family";
-import { badRequest, notFound, throwIfProblems } from "../http/errors";
+import { notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
 import { rotationIds, SCHEDULES, type StoredSchedule } from "./schedules";
 import { conditionGroupProblems, renderCondition } from "./shared/engine";
-import { type StoredTeam, TEAMS } from "./teams";
+import { requireTeams } from "./teams";
 import { type StoredUser, USERS } from "./users";
 
 /** A 422 problem: the API field path and a message. */
@@ -266,13 +266,6 @@ export function escalationPathWorld(store: Store): EscalationPathWorld {
   };
 }
 
-/** 400 `invalid_reference` when a `team_ids` entry is not a team. */
-function checkTeamIds(store: Store, teamIds: unknown): void {
-  const teams = store.collection<StoredTeam>(TEAMS);
-  const unknown = (Array.isArray(teamIds) ? teamIds : []).filter((id) => !teams.has(id));
-  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
-}
-
 function findPath(store: Store, id: string): StoredEscalationPath | undefined {
   const p = store.collection<StoredEscalationPath>(ESCALATION_PATHS).get(id);
   return p && !p.archived ? p : undefined;
@@ -293,7 +286,7 @@ export const escalationPaths = defineFamily({
     operation("EscalationsV2CreatePath", "write", ({ store, body, newId }) => {
       const world = escalationPathWorld(store);
       throwIfProblems(escalationPathProblems(body, world));
-      checkTeamIds(store, body.team_ids);
+      requireTeams(store, body.team_ids);
       const stored = store
         .collection<StoredEscalationPath>(ESCALATION_PATHS)
         .set(createEscalationPath(newId(), body));
@@ -311,7 +304,7 @@ export const escalationPaths = defineFamily({
       if (!p) throw notFound(`No escalation path with id ${params.id}`);
       const world = escalationPathWorld(store);
       throwIfProblems(escalationPathProblems(body, world));
-      checkTeamIds(store, body.team_ids);
+      requireTeams(store, body.team_ids);
       const stored = store
         .collection<StoredEscalationPath>(ESCALATION_PATHS)
         .set(updateEscalationPath(p, body));

@@ -17,9 +17,9 @@
  * that is not a team is a 400 `invalid_reference`.
  */
 import { defineFamily, operation, paginate } from "../family";
-import { badRequest, notFound, throwIfProblems } from "../http/errors";
+import { notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
-import { type StoredTeam, TEAMS } from "./teams";
+import { requireTeams } from "./teams";
 import { type StoredUser, USERS } from "./users";
 
 /** A 422 problem: the API field path and a message. */
@@ -268,13 +268,6 @@ export function scheduleWorld(store: Store): ScheduleWorld {
   };
 }
 
-/** 400 `invalid_reference` when a `team_ids` entry is not a team. */
-function checkTeamIds(store: Store, teamIds: unknown): void {
-  const teams = store.collection<StoredTeam>(TEAMS);
-  const unknown = (Array.isArray(teamIds) ? teamIds : []).filter((id) => !teams.has(id));
-  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
-}
-
 /** A schedule that exists and is not archived. */
 export function findSchedule(store: Store, id: string): StoredSchedule | undefined {
   const s = store.collection<StoredSchedule>(SCHEDULES).get(id);
@@ -302,7 +295,7 @@ export const schedules = defineFamily({
     operation("SchedulesV2Create", "write", ({ store, body, newId, nowIso, now }) => {
       const world = scheduleWorld(store);
       throwIfProblems(scheduleProblems(body, world));
-      checkTeamIds(store, body.schedule?.team_ids);
+      requireTeams(store, body.schedule?.team_ids);
       const stored = store
         .collection<StoredSchedule>(SCHEDULES)
         .set(createSchedule(newId(), body, secondsIso(nowIso), newId));
@@ -320,7 +313,7 @@ export const schedules = defineFamily({
       if (!s) throw notFound(`No schedule with id ${params.id}`);
       const world = scheduleWorld(store);
       throwIfProblems(scheduleProblems(body, world, s));
-      checkTeamIds(store, body.schedule?.team_ids);
+      requireTeams(store, body.schedule?.team_ids);
       const stored = store
         .collection<StoredSchedule>(SCHEDULES)
         .set(updateSchedule(s, body, secondsIso(nowIso), newId));

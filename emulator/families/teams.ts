@@ -3,11 +3,21 @@
  * Seeded with a few teams (stable ids) so API keys can be scoped to teams (`team_ids`).
  */
 import { defineFamily, operation, paginate } from "../family";
-import { notFound } from "../http/errors";
+import { badRequest, notFound } from "../http/errors";
 import type { Store } from "../store";
 import { renderUserV3, type StoredUser, USERS } from "./users";
 
 export const TEAMS = "teams";
+
+/**
+ * 400 `invalid_reference` when an entry of a team id list (`team_ids`, `owning_team_ids`) in a
+ * body is not a team of the account. Anything but an array is left to shape validation.
+ */
+export function requireTeams(store: Store, teamIds: unknown): void {
+  const teams = store.collection<StoredTeam>(TEAMS);
+  const unknown = (Array.isArray(teamIds) ? teamIds : []).filter((id) => !teams.has(id));
+  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
+}
 
 export interface StoredTeam {
   id: string;

@@ -24,7 +24,7 @@
  */
 
 import { defineFamily, operation } from "../family";
-import { badRequest, notFound, throwIfProblems } from "../http/errors";
+import { notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
 import {
   bindingProblems,
@@ -35,7 +35,7 @@ import {
   renderConditionGroups,
   renderExpressions,
 } from "./shared/engine";
-import { type StoredTeam, TEAMS } from "./teams";
+import { requireTeams } from "./teams";
 
 /** A 422 problem: the API field path (`steps.0.param_bindings.1`) and a message. */
 export interface FieldProblem {
@@ -88,13 +88,6 @@ export function workflowProblems(body: Json, forCreate: boolean): FieldProblem[]
   problems.push(...conditionGroupProblems(body?.condition_groups, "condition_groups"));
   problems.push(...expressionProblems(body?.expressions, "expressions"));
   return problems;
-}
-
-/** 400 `invalid_reference` when an `owning_team_ids` entry is not a team. */
-function checkOwningTeams(store: Store, teamIds: unknown): void {
-  const teams = store.collection<StoredTeam>(TEAMS);
-  const unknown = (Array.isArray(teamIds) ? teamIds : []).filter((id) => !teams.has(id));
-  if (unknown.length > 0) throw badRequest(`No team with id ${unknown.join(", ")}`, "invalid_reference");
 }
 
 /** Stores a created workflow (`payload` already validated). */
@@ -220,7 +213,7 @@ export const workflows = defineFamily({
 
     operation("WorkflowsV2CreateWorkflow", "write", ({ store, body, newId, nowIso }) => {
       throwIfProblems(workflowProblems(body, true));
-      checkOwningTeams(store, body.owning_team_ids);
+      requireTeams(store, body.owning_team_ids);
       const stored = store.collection<StoredWorkflow>(WORKFLOWS).set(createWorkflow(newId(), body, nowIso));
       return { body: showWorkflow(stored) };
     }),
@@ -235,7 +228,7 @@ export const workflows = defineFamily({
       const w = findWorkflow(store, params.id!);
       if (!w) throw notFound(`No workflow with id ${params.id}`);
       throwIfProblems(workflowProblems(body, false));
-      checkOwningTeams(store, body.owning_team_ids);
+      requireTeams(store, body.owning_team_ids);
       const stored = store.collection<StoredWorkflow>(WORKFLOWS).set(updateWorkflow(w, body));
       return { body: showWorkflow(stored) };
     }),

@@ -306,8 +306,19 @@ function operationFromApi(op: any, mine: ExpressionOperation | undefined): Expre
           },
         }
       : {}),
-    ...(op.cast ? { cast: { returns: { array: op.cast.returns.array, type: op.cast.returns.type } } } : {}),
-    ...(op.concatenate ? { concatenate: { reference: op.concatenate.reference } } : {}),
+    // Rule "write-only operation options": the API never answers `cast` or `concatenate` options
+    // (ExpressionOperationV2 has no such fields). A cast's target is the operation's `returns`; a
+    // concatenation's reference is kept as declared.
+    ...(op.operation_type === "cast" && op.returns
+      ? { cast: { returns: { array: op.returns.array, type: op.returns.type } } }
+      : mine?.cast
+        ? { cast: mine.cast }
+        : {}),
+    ...(op.concatenate
+      ? { concatenate: { reference: op.concatenate.reference } }
+      : mine?.concatenate
+        ? { concatenate: mine.concatenate }
+        : {}),
     ...(op.filter
       ? {
           filter: {

@@ -122,6 +122,8 @@ describe("alert sources v2", () => {
     expect(s.name).toBe("Payments webhook");
     expect(s.source_type).toBe("http");
     expect(typeof s.secret_token).toBe("string");
+    // Events go to the API that serves the source: here the emulator itself.
+    expect(s.alert_events_url).toBe(`${emu.url}/v2/alert_events/http/${s.id}`);
     expect(s.template.attributes).toEqual([expect.objectContaining({ alert_attribute_id: attributeId })]);
 
     expect((await call("GET", `/v2/alert_sources/${s.id}`)).body.alert_source).toEqual(s);
@@ -148,6 +150,25 @@ describe("alert sources v2", () => {
     const bad = await call("POST", "/v2/alert_sources", body);
     expect(bad.status).toBe(422);
     expect(fields(bad.body)).toContain("template.attributes.0.alert_attribute_id");
+  });
+
+  test("an owning team that does not exist: 400 invalid_reference, nothing created", async () => {
+    const before = (await call("GET", "/v2/alert_sources")).body.alert_sources.length;
+    const bad = await call("POST", "/v2/alert_sources", {
+      ...source({ name: "Teamless" }),
+      owning_team_ids: ["01TEAMPLATFORM", "01NOSUCHTEAM"],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].code).toBe("invalid_reference");
+    expect(bad.body.errors[0].message).toContain("01NOSUCHTEAM");
+    expect((await call("GET", "/v2/alert_sources")).body.alert_sources).toHaveLength(before);
+    const { source_type: _t, ...update } = source({ name: "Payments webhook" });
+    const badUpdate = await call("PUT", `/v2/alert_sources/${sourceId}`, {
+      ...update,
+      owning_team_ids: ["01NOSUCHTEAM"],
+    });
+    expect(badUpdate.status).toBe(400);
+    expect(badUpdate.body.errors[0].code).toBe("invalid_reference");
   });
 });
 
@@ -226,5 +247,11 @@ describe("alert routes v3", () => {
     );
     expect(bad.status).toBe(422);
     expect(fields(bad.body)).toContain("alert_sources.0.alert_source_id");
+  });
+
+  test("an owning team that does not exist: 400 invalid_reference", async () => {
+    const bad = await call("POST", "/v3/alert_routes", route({ owningTeamIds: ["01NOSUCHTEAM"] }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].code).toBe("invalid_reference");
   });
 });

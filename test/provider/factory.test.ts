@@ -2,7 +2,7 @@ import { z } from "zod";
 import { setCredentials } from "../../provider/credentials";
 import { ApiError } from "../../provider/errors";
 import { checkInputs, makeProvider } from "../../provider/factory";
-import { PartialCreateError, type ResourceSpec } from "../../provider/spec";
+import { PartialCreateError, type Props, RECOVERED, type ResourceSpec } from "../../provider/spec";
 import { UNKNOWN } from "../../provider/unknowns";
 
 interface Live {
@@ -17,6 +17,9 @@ interface Live {
 function fixture() {
   const store = new Map<string, Live>();
   const calls: string[] = [];
+  /** The prior state each update was given; `failUpdates` makes that many updates fail with a 503. */
+  const updateOlds: Props[] = [];
+  const faults = { failUpdates: 0 };
   let next = 1;
   const inputs = z.strictObject({
     name: z.string().min(1, "must not be empty"),
@@ -97,8 +100,13 @@ function fixture() {
         calls.push("read");
         return store.get(id);
       },
-      async update(_ctx, id, args) {
+      async update(_ctx, id, args, olds) {
         calls.push("update");
+        updateOlds.push(olds);
+        if (faults.failUpdates > 0) {
+          faults.failUpdates--;
+          throw new ApiError({ operation: "update thing", status: 503, type: "api_error", details: [] });
+        }
         const live = { ...store.get(id)!, name: args.name, tags: args.tags, nested: args.nested };
         store.set(id, live);
         return { live };
@@ -115,7 +123,7 @@ function fixture() {
       },
     },
   };
-  return { spec, provider: makeProvider(spec), store, calls };
+  return { spec, provider: makeProvider(spec), store, calls, updateOlds, faults };
 }
 
 beforeAll(() => setCredentials({ apiKey: "test", baseUrl: "http://127.0.0.1:9" }));
@@ -285,6 +293,31 @@ describe("create / read / update / delete", () => {
     expect(store.size).toBe(1);
     expect(out.id).toBe([...store.keys()][0]);
     expect(calls).toEqual(["create", "find", "update"]);
+  });
+
+  test("a lost create found again whose converging update fails: recorded as half-created, marked recovered until an update succeeds", async () => {
+    const { provider, store, calls, updateOlds, faults } = fixture();
+    faults.failUpdates = 1;
+    const error = await provider.create({ name: "lost-then-503", kind: "a", tags: ["t"] }).catch((e) => e);
+    expect(calls).toEqual(["create", "find", "update"]);
+    // The engine gets the object (nothing orphaned) and the marker, so the next update knows the
+    // state never saw a create response (e.g. an API key's token, an alert route's version).
+    expect(store.size).toBe(1);
+    expect(error.id).toBe([...store.keys()][0]);
+    expect(error.properties).toMatchObject({ name: "lost-then-503", [RECOVERED]: true });
+    // A refresh in between keeps the marker.
+    const refreshed = await provider.read!(error.id, error.properties);
+    expect(refreshed.props?.[RECOVERED]).toBe(true);
+    expect(refreshed.inputs?.[RECOVERED]).toBeUndefined();
+    // The engine retries the half-created object with an update: it sees the marker; success clears it.
+    const updated = await provider.update!(error.id, refreshed.props!, {
+      name: "lost-then-503",
+      kind: "a",
+      tags: ["t"],
+    });
+    expect(updateOlds.at(-1)?.[RECOVERED]).toBe(true);
+    expect(updated.outs?.[RECOVERED]).toBeUndefined();
+    expect((await provider.read!(error.id, updated.outs!)).props?.[RECOVERED]).toBeUndefined();
   });
 
   test("a 422 names the user's input paths, the operation and the request id", async () => {

@@ -112,7 +112,7 @@ const full = (over: Record<string, unknown> = {}) => ({
       },
     ],
   },
-  owningTeamIds: ["team-b", "team-a"],
+  owningTeamIds: ["01TEAMPAYMENTS", "01TEAMPLATFORM"],
   ...over,
 });
 
@@ -322,13 +322,13 @@ describe("normalisation rules (read back through the emulator)", () => {
     const l = live();
     expect(l.expressions.map((e: any) => e.reference)).toEqual(["team", "svc"]);
     expect(l.alert_sources.map((s: any) => s.alert_source_id)).toEqual([refs.sourceB, refs.sourceA]);
-    expect(l.owning_team_ids).toEqual(["team-a", "team-b"]);
+    expect(l.owning_team_ids).toEqual(["01TEAMPLATFORM", "01TEAMPAYMENTS"]);
     const back = alertRouteFromApi(l, args);
     expect(back.expressions.map((e) => e.reference)).toEqual(["svc", "team"]);
     expect(back.alertSources.map((s) => s.alertSourceId)).toEqual([refs.sourceA, refs.sourceB]);
-    expect(back.owningTeamIds).toEqual(["team-b", "team-a"]);
+    expect(back.owningTeamIds).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
     // canonical compares them as sets
-    same(parsed(full({ owningTeamIds: ["team-a", "team-b"] })), args);
+    same(parsed(full({ owningTeamIds: ["01TEAMPLATFORM", "01TEAMPAYMENTS"] })), args);
   });
 
   test('rule "rich text vs template": the stored document reads back as the declared template', () => {
@@ -402,7 +402,7 @@ describe("normalisation rules (read back through the emulator)", () => {
     const changed = (over: Record<string, unknown>) =>
       JSON.stringify(canonicalAlertRoute(parsed(full(over)))) !== JSON.stringify(canonicalAlertRoute(args));
     expect(changed({ name: "Other" })).toBe(true);
-    expect(changed({ owningTeamIds: ["team-a"] })).toBe(true);
+    expect(changed({ owningTeamIds: ["01TEAMPLATFORM"] })).toBe(true);
     expect(changed({ alertSources: [{ alertSourceId: refs.sourceA }] })).toBe(true);
     expect(
       changed({

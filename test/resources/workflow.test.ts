@@ -294,6 +294,44 @@ describe("Workflow normalisation rules, on the API's read-back (live differs in 
     );
   });
 
+  test('rule "write-only operation options": cast and concatenate are never answered, yet read back as declared', async () => {
+    const args = workflowInputs.parse({
+      name: "Casts",
+      trigger: "incident.updated",
+      steps: [{ id: "a", name: "slack.post_message" }],
+      expressions: [
+        {
+          label: "Severity as text",
+          reference: "sev_text",
+          rootReference: "incident.severity",
+          operations: [
+            { operationType: "cast", cast: { returns: { array: false, type: "String" } } },
+            { operationType: "concatenate", concatenate: { reference: "incident.name" } },
+          ],
+        },
+      ],
+    });
+    const live = await liveFor(args);
+    const ops = live.workflow.expressions[0].operations;
+    expect(ops.map((o: any) => [o.operation_type, o.cast, o.concatenate])).toEqual([
+      ["cast", undefined, undefined],
+      ["concatenate", undefined, undefined],
+    ]);
+    expect(workflowFromApi(live, args)).toEqual(plain(args));
+    // Adopted (nothing declared): the cast's target comes from the operation's `returns`; the
+    // concatenated reference is unknowable, and its absence is a change the next update writes.
+    const adopted = workflowFromApi(live, undefined);
+    expect(adopted.expressions[0]!.operations[0]!.cast).toEqual({
+      returns: { array: false, type: "String" },
+    });
+    expect(adopted.expressions[0]!.operations[1]!.concatenate).toBeUndefined();
+    expect(await changes(adopted, args)).toBe(true);
+    // A changed declared option is a change.
+    const changed = structuredClone(args);
+    changed.expressions[0]!.operations[1]!.concatenate = { reference: "incident.summary" };
+    expect(await changes(args, changed)).toBe(true);
+  });
+
   test('rule "engine labels": trigger, subjects, values and once-for come back as labelled objects', async () => {
     const live = await liveFor(declared);
     expect(live.workflow.trigger).toEqual({ name: "incident.updated", label: expect.any(String) });

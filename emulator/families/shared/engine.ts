@@ -176,9 +176,8 @@ export function renderExpression(e: Json, q?: EngineQuirks): Json {
       out.navigate = { reference: op.navigate.reference, reference_label: humanLabel(op.navigate.reference) };
     }
     if (op.parse) out.parse = { source: op.parse.source, returns: op.parse.returns };
-    // Not in the reference's read shape, but the real API keeps them: echoed as written.
-    if (op.cast) out.cast = op.cast;
-    if (op.concatenate) out.concatenate = op.concatenate;
+    // `cast` and `concatenate` options are write-only: the read shape (ExpressionOperationV2) has
+    // no field for them; a cast's target type shows only as the operation's `returns`.
     return out;
   });
   const last = ops[ops.length - 1];
