@@ -31,6 +31,7 @@ import {
   renderConditionGroups,
   renderExpressions,
 } from "./shared/engine";
+import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
 
 type Json = any;
@@ -309,12 +310,6 @@ export function renderAlertRoute(stored: StoredAlertRoute): Json {
     created_at: stored.createdAt,
     updated_at: stored.updatedAt,
   });
-}
-
-function compact(obj: Record<string, unknown>): Json {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
-  return out;
 }
 
 // ---------- the emulator family ----------

@@ -24,6 +24,7 @@ import { notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
 import { rotationIds, SCHEDULES, type StoredSchedule } from "./schedules";
 import { conditionGroupProblems, renderCondition } from "./shared/engine";
+import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
 import { type StoredUser, USERS } from "./users";
 
@@ -239,12 +240,6 @@ function targets(list: Json[], responders?: Set<string>): Json[] {
     }
     return [out];
   });
-}
-
-function compact(obj: Json): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null) out[k] = v;
-  return out;
 }
 
 // ---------- the emulator family ----------

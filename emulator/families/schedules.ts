@@ -19,6 +19,7 @@
 import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
+import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
 import { type StoredUser, USERS } from "./users";
 
@@ -246,12 +247,6 @@ export function renderSchedule(stored: StoredSchedule, world: ScheduleWorld, now
 /** Rotation ids of a stored schedule (escalation path targets check `selected_rota_id`). */
 export function rotationIds(stored: StoredSchedule): Set<string> {
   return new Set((stored.schedule.config?.rotations ?? []).map((r: Json) => r.id));
-}
-
-function compact(obj: Json): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null) out[k] = v;
-  return out;
 }
 
 // ---------- the emulator family ----------

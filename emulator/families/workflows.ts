@@ -35,6 +35,7 @@ import {
   renderConditionGroups,
   renderExpressions,
 } from "./shared/engine";
+import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
 
 /** A 422 problem: the API field path (`steps.0.param_bindings.1`) and a message. */
@@ -186,12 +187,6 @@ export function renderWorkflow(stored: StoredWorkflow): Json {
     runs_from: stored.createdAt,
     version: stored.version,
   });
-}
-
-function compact(obj: Record<string, unknown>): Json {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
-  return out;
 }
 
 // ---------- the emulator family ----------

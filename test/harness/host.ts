@@ -277,6 +277,25 @@ export class ProviderHost {
     };
   }
 
+  /** The fields DiffRequest and UpdateRequest share (the engine fills both the same way). */
+  private changeRequest(
+    req: any,
+    urn: string,
+    id: string,
+    oldInputs: WireMap,
+    olds: WireMap,
+    news: WireMap,
+    ignoreChanges: string[],
+  ): any {
+    setUrn(req, urn);
+    req.setId(id);
+    req.setOldInputs(this.struct(oldInputs));
+    req.setOlds(this.struct(olds));
+    req.setNews(this.struct(news));
+    req.setIgnorechangesList(ignoreChanges);
+    return req;
+  }
+
   async diff(
     urn: string,
     id: string,
@@ -285,16 +304,9 @@ export class ProviderHost {
     news: WireMap,
     ignoreChanges: string[],
   ): Promise<DiffResult> {
-    const resp: any = await this.call("diff", () => {
-      const req = new this.sdk.provproto.DiffRequest();
-      setUrn(req, urn);
-      req.setId(id);
-      req.setOldInputs(this.struct(oldInputs));
-      req.setOlds(this.struct(olds));
-      req.setNews(this.struct(news));
-      req.setIgnorechangesList(ignoreChanges);
-      return req;
-    });
+    const resp: any = await this.call("diff", () =>
+      this.changeRequest(new this.sdk.provproto.DiffRequest(), urn, id, oldInputs, olds, news, ignoreChanges),
+    );
     const C = this.sdk.provproto.DiffResponse.DiffChanges;
     const changes = resp.getChanges();
     return {
@@ -325,13 +337,15 @@ export class ProviderHost {
     ignoreChanges: string[],
   ): Promise<WireMap> {
     const resp: any = await this.call("update", () => {
-      const req = new this.sdk.provproto.UpdateRequest();
-      setUrn(req, urn);
-      req.setId(id);
-      req.setOldInputs(this.struct(oldInputs));
-      req.setOlds(this.struct(olds));
-      req.setNews(this.struct(news));
-      req.setIgnorechangesList(ignoreChanges);
+      const req = this.changeRequest(
+        new this.sdk.provproto.UpdateRequest(),
+        urn,
+        id,
+        oldInputs,
+        olds,
+        news,
+        ignoreChanges,
+      );
       req.setPreview(false);
       return req;
     });
