@@ -7,14 +7,11 @@
  * is run as users run it.
  */
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "./emulator/support";
 import { destroy, type RunResult, refresh, up } from "./harness";
+import { harnessFixture } from "./support/harnessFixture";
 
 const root = path.join(__dirname, "..");
-const stateFile = path.join(os.tmpdir(), `examples-oncall-${process.pid}.json`);
 
 function expectOk(r: RunResult): RunResult {
   expect(r.errors).toEqual([]);
@@ -23,29 +20,13 @@ function expectOk(r: RunResult): RunResult {
 }
 
 describe("examples/oncall", () => {
-  let emu: TestEmulator;
-  const options = (variant = "base") => ({
-    program: path.join(root, "examples", "oncall"),
-    stateFile,
-    config: {
-      "incident:apiKey": emu.apiKey,
-      "incident:baseUrl": emu.url,
-      "incident-oncall:variant": variant,
-    },
-  });
+  const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const options = (variant = "base") => h.options({ variant });
   const get = async (apiPath: string) => {
-    const reply = await emu.call("GET", apiPath);
+    const reply = await h.emu.call("GET", apiPath);
     expect(reply.status).toBe(200);
     return reply.body;
   };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ now: Date.now });
-  });
-  afterAll(async () => {
-    await emu.dispose();
-    fs.rmSync(stateFile, { force: true });
-  });
 
   test("wires source → route → escalation path → schedules (users by e-mail) and a workflow", async () => {
     const first = expectOk(await up(options()));
@@ -70,7 +51,7 @@ describe("examples/oncall", () => {
     expect(targets).toContain(ada.id);
 
     const route = (await get(`/v3/alert_routes/${out.alertRouteId}`)).alert_route;
-    const sources = (await get("/v2/alert_sources")).alert_sources;
+    const sources = await h.list("/v2/alert_sources");
     expect(sources).toHaveLength(1);
     expect(route.alert_sources.map((s: any) => s.alert_source_id)).toEqual([sources[0].id]);
     expect(JSON.stringify(route.escalation_config)).toContain(out.escalationPathId);
@@ -97,17 +78,17 @@ describe("examples/oncall", () => {
     expect(updatedRoute.grouping_config.default.window_seconds).toBe(1800);
 
     expectOk(await destroy(options("updated")));
-    for (const [listPath, key] of [
-      ["/v2/alert_sources", "alert_sources"],
-      ["/v3/alert_routes", "alert_routes"],
-      ["/v2/escalation_paths", "escalation_paths"],
-      ["/v2/schedules", "schedules"],
-      ["/v2/workflows", "workflows"],
-      ["/v2/alert_attributes", "alert_attributes"],
-    ] as const) {
-      expect({ [listPath]: (await get(listPath))[key] }).toEqual({ [listPath]: [] });
+    for (const listPath of [
+      "/v2/alert_sources",
+      "/v3/alert_routes",
+      "/v2/escalation_paths",
+      "/v2/schedules",
+      "/v2/workflows",
+      "/v2/alert_attributes",
+    ]) {
+      expect({ [listPath]: await h.list(listPath) }).toEqual({ [listPath]: [] });
     }
-    expect(emu.responseProblems).toEqual([]);
+    expect(h.emu.responseProblems).toEqual([]);
   });
 });
 

@@ -4,14 +4,13 @@
  * paginated slim lists, roles, and reference-shaped responses. The provider's side is in
  * test/resources/alertRoute.test.ts.
  */
+import { dashboardHttpSource } from "../fixtures/alertSource/emulator";
+import { dashboardEscalationPath } from "../support/dashboard";
 import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
 
 let emu: TestEmulator;
 let sourceId = "";
 let pathId = "";
-
-const richText = (text: string) =>
-  JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
 
 /** A minimal valid create payload (`AlertRoutesCreatePayloadV3`). */
 const route = (over: Record<string, unknown> = {}) => ({
@@ -33,51 +32,22 @@ const route = (over: Record<string, unknown> = {}) => ({
 
 const fields = (body: any): string[] => (body?.errors ?? []).map((e: any) => e.source?.field);
 
-async function created(path: string, body: unknown, key: string): Promise<any> {
-  const reply = await emu.call("POST", path, { body });
-  if (reply.status >= 300) throw new Error(`POST ${path} → ${reply.status}: ${reply.text}`);
-  return reply.body[key];
-}
+/** Creates with the bootstrap key (must succeed); answers the object under `key` of the reply. */
+const created = async (path: string, body: unknown, key: string) =>
+  (await emu.ok("POST", path, { body }))[key];
 
 const newPath = async (name: string) =>
   (
     await created(
       "/v2/escalation_paths",
-      {
-        name,
-        path: [
-          {
-            id: "start",
-            type: "level",
-            level: {
-              targets: [{ id: "01USERADA", type: "user", urgency: "high" }],
-              time_to_ack_seconds: 300,
-            },
-          },
-        ],
-      },
+      dashboardEscalationPath(name, { userId: "01USERADA" }),
       "escalation_path",
     )
   ).id as string;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
-  sourceId = (
-    await created(
-      "/v2/alert_sources",
-      {
-        name: "Webhook",
-        source_type: "http",
-        template: {
-          title: { literal: richText("Alert") },
-          description: { literal: richText("Body") },
-          attributes: [],
-          expressions: [],
-        },
-      },
-      "alert_source",
-    )
-  ).id;
+  sourceId = (await created("/v2/alert_sources", dashboardHttpSource("Webhook"), "alert_source")).id;
   pathId = await newPath("Urgent");
 });
 afterAll(() => emu.dispose());

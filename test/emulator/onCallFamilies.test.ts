@@ -29,6 +29,22 @@ function fieldsOf(body: any): string[] {
   return (body.errors ?? []).map((e: any) => e.source?.field);
 }
 
+/**
+ * The tail of a CRUD test: `GET /v2/<family>` answers exactly the one object `id` (`listType`), which
+ * then deletes (204), reads 404, and leaves the list empty.
+ */
+async function expectListedThenDeleted(family: string, listType: string, id: string): Promise<void> {
+  const list = await emu.call("GET", `/v2/${family}`);
+  expect(list.status).toBe(200);
+  expectShape(listType, list.body);
+  expect(list.body[family].map((x: any) => x.id)).toEqual([id]);
+
+  const del = await emu.call("DELETE", `/v2/${family}/${id}`);
+  expect(del.status).toBe(204);
+  expect((await emu.call("GET", `/v2/${family}/${id}`)).status).toBe(404);
+  expect((await emu.call("GET", `/v2/${family}`)).body[family]).toEqual([]);
+}
+
 describe("schedules v2", () => {
   test("create / show / update / list / delete", async () => {
     const created = await emu.call("POST", "/v2/schedules", {
@@ -63,15 +79,7 @@ describe("schedules v2", () => {
     expect(updated.body.schedule.timezone).toBe("Europe/London");
     expect(updated.body.schedule.config.rotations[0].users.map((u: any) => u.id)).toEqual(["01USEREVE"]);
 
-    const list = await emu.call("GET", "/v2/schedules");
-    expect(list.status).toBe(200);
-    expectShape("SchedulesListResultV2", list.body);
-    expect(list.body.schedules.map((x: any) => x.id)).toEqual([s.id]);
-
-    const del = await emu.call("DELETE", `/v2/schedules/${s.id}`);
-    expect(del.status).toBe(204);
-    expect((await emu.call("GET", `/v2/schedules/${s.id}`)).status).toBe(404);
-    expect((await emu.call("GET", "/v2/schedules")).body.schedules).toEqual([]);
+    await expectListedThenDeleted("schedules", "SchedulesListResultV2", s.id);
   });
 
   test("422 with source.field: bad time zone, time zone change, unknown user", async () => {
@@ -181,15 +189,7 @@ describe("escalation paths v2", () => {
     expect(updated.body.escalation_path.name).toBe("Less urgent");
     expect(updated.body.escalation_path.path[0].level.targets[0].id).toBe("01USERBOB");
 
-    const list = await emu.call("GET", "/v2/escalation_paths");
-    expect(list.status).toBe(200);
-    expectShape("EscalationsListPathsResultV2", list.body);
-    expect(list.body.escalation_paths.map((x: any) => x.id)).toEqual([p.id]);
-
-    const del = await emu.call("DELETE", `/v2/escalation_paths/${p.id}`);
-    expect(del.status).toBe(204);
-    expect((await emu.call("GET", `/v2/escalation_paths/${p.id}`)).status).toBe(404);
-    expect((await emu.call("GET", "/v2/escalation_paths")).body.escalation_paths).toEqual([]);
+    await expectListedThenDeleted("escalation_paths", "EscalationsListPathsResultV2", p.id);
   });
 
   test("schedule targets must exist; 422 with source.field", async () => {
@@ -396,15 +396,7 @@ describe("workflows v2", () => {
     expect(updated.body.workflow.trigger.name).toBe("incident.updated");
     expect(updated.body.workflow.version).toBe(2);
 
-    const list = await emu.call("GET", "/v2/workflows");
-    expect(list.status).toBe(200);
-    expectShape("WorkflowsListWorkflowsResultV2", list.body);
-    expect(list.body.workflows.map((x: any) => x.id)).toEqual([w.id]);
-
-    const del = await emu.call("DELETE", `/v2/workflows/${w.id}`);
-    expect(del.status).toBe(204);
-    expect((await emu.call("GET", `/v2/workflows/${w.id}`)).status).toBe(404);
-    expect((await emu.call("GET", "/v2/workflows")).body.workflows).toEqual([]);
+    await expectListedThenDeleted("workflows", "WorkflowsListWorkflowsResultV2", w.id);
   });
 
   test("422 with source.field", async () => {

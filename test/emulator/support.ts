@@ -27,6 +27,8 @@ export interface TestEmulator extends RunningEmulator {
   time(): number;
   tick(ms: number): void;
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
+  /** `call` that must succeed (a 2xx status), else throws with the answer; answers the parsed body. */
+  ok(method: string, path: string, options?: CallOptions): Promise<any>;
   dispose(): Promise<void>;
 }
 
@@ -71,11 +73,39 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       now += ms;
     },
     call,
+    ok: async (method: string, path: string, o?: CallOptions) => {
+      const reply = await call(method, path, o);
+      if (reply.status >= 300) throw new Error(`${method} ${path} → ${reply.status}: ${reply.text}`);
+      return reply.body;
+    },
     dispose: async () => {
       await emulator.close();
       await agent.close();
     },
   });
+}
+
+/**
+ * Makes the emulator record every request body sent to a path matching `paths` that does not have
+ * exactly its reference type's shape, unknown fields included (the emulator itself ignores unknown
+ * fields; the provider must not send them), checked before the emulator's own validation. Answers
+ * the list of problems, which grows as requests come in (tests expect it empty).
+ */
+export function recordOffShapeRequests(emu: TestEmulator, paths: RegExp): string[] {
+  const problems: string[] = [];
+  emu.pipeline.use(
+    `strict-requests ${paths.source}`,
+    async (ctx, next) => {
+      if (paths.test(ctx.path) && ctx.route?.requestType && ctx.body !== undefined) {
+        for (const p of checkResponse(ctx.route.requestType, ctx.body)) {
+          problems.push(`${ctx.method} ${ctx.path} ${p.path || "<root>"}: ${p.message}`);
+        }
+      }
+      await next();
+    },
+    { before: "validate" },
+  );
+  return problems;
 }
 
 /** Fails with the problems when `value` does not have exactly the reference type's shape. */

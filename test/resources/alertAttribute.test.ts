@@ -8,8 +8,6 @@
  * every emulator response must match its reference type.
  */
 import { ALERT_ATTRIBUTES, type StoredAlertAttribute } from "../../emulator/families/alertAttributes";
-import { closeAllConnections } from "../../provider/client";
-import { setCredentials } from "../../provider/credentials";
 import {
   type AlertAttributeInputs,
   alertAttributeFromApi,
@@ -19,12 +17,12 @@ import {
   findAlertAttributeByName,
 } from "../../resources/alertAttribute";
 import { expectShape } from "../emulator/support";
-import { type AlertEmulator, startAlertEmulator } from "../fixtures/alertSource/emulator";
+import { useAlertEmulator } from "../fixtures/alertSource/emulator";
 
 const parse = (raw: Record<string, unknown>) => alertAttributeInputs.parse(raw);
 const canonical = alertAttributeProvider.spec.canonical!;
 
-let ae: AlertEmulator;
+const ae = useAlertEmulator();
 const stored = (id: string) => ae.emu.store.collection<StoredAlertAttribute>(ALERT_ATTRIBUTES).get(id);
 const liveAttributes = async (): Promise<any[]> =>
   (await ae.ok("GET", "/v2/alert_attributes")).alert_attributes;
@@ -40,19 +38,6 @@ async function liveFor(inputs: AlertAttributeInputs): Promise<any> {
   await ae.ok("DELETE", `/v2/alert_attributes/${created.alert_attribute.id}`);
   return shown.alert_attribute;
 }
-
-beforeAll(async () => {
-  ae = await startAlertEmulator();
-  setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url });
-});
-afterAll(async () => {
-  await closeAllConnections();
-  await ae.emu.dispose();
-});
-afterEach(() => {
-  expect(ae.emu.responseProblems).toEqual([]);
-  expect(ae.requestProblems).toEqual([]);
-});
 
 describe("mapping", () => {
   test("payload has the reference shape (create and update)", () => {

@@ -9,11 +9,8 @@
  * body sent to `/v3/alert_routes` must have exactly its reference type's shape, and every emulator
  * response must match its reference type.
  */
-import { checkResponse } from "../../emulator";
 import { ALERT_ROUTES, type StoredAlertRoute } from "../../emulator/families/alertRoutes";
 import * as engineEmulator from "../../emulator/families/shared/engine";
-import { closeAllConnections } from "../../provider/client";
-import { setCredentials } from "../../provider/credentials";
 import { UNKNOWN } from "../../provider/unknowns";
 import {
   type AlertRouteInputs,
@@ -23,7 +20,9 @@ import {
   alertRouteProvider,
   canonicalAlertRoute,
 } from "../../resources/alertRoute";
-import { expectShape, type Reply, startTestEmulator, type TestEmulator } from "../emulator/support";
+import { expectShape } from "../emulator/support";
+import { dashboardHttpSource, useAlertEmulator } from "../fixtures/alertSource/emulator";
+import { dashboardEscalationPath } from "../support/dashboard";
 
 const JSON_LITERAL = '{"service": "payments", "threshold": "> 5"}';
 
@@ -124,111 +123,40 @@ const same = (a: AlertRouteInputs, b: AlertRouteInputs) =>
 
 // ---------- the emulator ----------
 
-let emu: TestEmulator;
-/** The second key: setup, out-of-band edits "made in the dashboard". */
-let dashboardKey: string;
-/** The id of the key the provider uses (the bootstrap key), as the request log names it. */
-let providerKeyId: string | undefined;
-/** Request bodies to /v3/alert_routes that do not have exactly their reference type's shape. */
-const requestProblems: string[] = [];
-
-/** An API call with the dashboard key. */
-const api = (method: string, urlPath: string, body?: unknown): Promise<Reply> =>
-  emu.call(method, urlPath, { token: dashboardKey, body });
-/** An API call with the dashboard key that must succeed; answers the body. */
-async function ok(method: string, urlPath: string, body?: unknown): Promise<any> {
-  const reply = await api(method, urlPath, body);
-  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
-  return reply.body;
-}
-
-const richText = (text: string) =>
-  JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
-
-/** `METHOD /path` of the provider's requests since `mark` (an index into `emu.requests`). */
-const providerCalls = (mark: number) =>
-  emu.requests
-    .slice(mark)
-    .filter((r) => r.apiKeyId === providerKeyId)
-    .map((r) => `${r.method} ${r.path}`);
+/** The provider uses the bootstrap key; the dashboard key (with on_call_editor) also makes escalation paths. */
+const ae = useAlertEmulator({
+  strictPaths: /^\/v3\/alert_routes/,
+  dashboardRoles: ["manage_settings", "on_call_editor"],
+});
 
 /** The live route as the API shows it. */
-const liveRoute = async (id: string) => (await ok("GET", `/v3/alert_routes/${id}`)).alert_route;
+const liveRoute = async (id: string) => (await ae.ok("GET", `/v3/alert_routes/${id}`)).alert_route;
 const liveRouteIds = async (): Promise<string[]> =>
-  (await ok("GET", "/v3/alert_routes?page_size=250")).alert_routes.map((r: any) => r.id);
+  (await ae.ok("GET", "/v3/alert_routes?page_size=250")).alert_routes.map((r: any) => r.id);
 
 /**
  * The emulator's read-back of declared inputs: written through the API as the provider writes them,
  * shown, then deleted again.
  */
 async function liveFor(inputs: AlertRouteInputs): Promise<any> {
-  const created = await ok("POST", "/v3/alert_routes", alertRoutePayload(inputs));
-  const shown = await ok("GET", `/v3/alert_routes/${created.alert_route.id}`);
+  const created = await ae.ok("POST", "/v3/alert_routes", alertRoutePayload(inputs));
+  const shown = await ae.ok("GET", `/v3/alert_routes/${created.alert_route.id}`);
   expectShape("AlertRoutesShowResultV3", shown);
-  await ok("DELETE", `/v3/alert_routes/${created.alert_route.id}`);
+  await ae.ok("DELETE", `/v3/alert_routes/${created.alert_route.id}`);
   return shown.alert_route;
 }
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  dashboardKey = await emu.createApiKey("dashboard", ["manage_settings", "on_call_editor"]);
-  emu.pipeline.use(
-    "strict-alert-route-requests",
-    async (ctx, next) => {
-      if (ctx.path.startsWith("/v3/alert_routes") && ctx.route?.requestType && ctx.body !== undefined) {
-        for (const p of checkResponse(ctx.route.requestType, ctx.body)) {
-          requestProblems.push(`${ctx.method} ${ctx.path} ${p.path || "<root>"}: ${p.message}`);
-        }
-      }
-      await next();
-    },
-    { before: "handler" },
-  );
-
   const source = async (name: string) =>
-    (
-      await ok("POST", "/v2/alert_sources", {
-        name,
-        source_type: "http",
-        template: {
-          title: { literal: richText("Alert") },
-          description: { literal: richText("Sent by a webhook") },
-          attributes: [],
-          expressions: [],
-        },
-      })
-    ).alert_source.id as string;
+    (await ae.ok("POST", "/v2/alert_sources", dashboardHttpSource(name))).alert_source.id as string;
   refs.sourceA = await source("Payments webhook");
   refs.sourceB = await source("Checkout webhook");
-  refs.user = (await ok("GET", "/v2/users?email=ada%40example.com")).users[0].id;
+  refs.user = (await ae.ok("GET", "/v2/users?email=ada%40example.com")).users[0].id;
   const path = async (name: string) =>
-    (
-      await ok("POST", "/v2/escalation_paths", {
-        name,
-        path: [
-          {
-            id: "start",
-            type: "level",
-            level: { targets: [{ id: refs.user, type: "user", urgency: "high" }], time_to_ack_seconds: 300 },
-          },
-        ],
-      })
-    ).escalation_path.id as string;
+    (await ae.ok("POST", "/v2/escalation_paths", dashboardEscalationPath(name, { userId: refs.user })))
+      .escalation_path.id as string;
   refs.pathA = await path("Payments urgent");
   refs.pathB = await path("Checkout urgent");
-
-  await emu.call("GET", "/v1/identity"); // learn the bootstrap key's id from the request log
-  providerKeyId = emu.requests[emu.requests.length - 1]?.apiKeyId;
-  expect(providerKeyId).toBeDefined();
-  setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
-});
-afterAll(async () => {
-  await emu.dispose();
-  await closeAllConnections();
-});
-afterEach(() => {
-  expect(emu.responseProblems).toEqual([]);
-  expect(requestProblems).toEqual([]);
 });
 
 describe("mapping", () => {
@@ -242,11 +170,11 @@ describe("mapping", () => {
 
   test("the strict request check of this file catches a body off the reference shape", async () => {
     const body = { ...alertRoutePayload(parsed(full({ name: "Off shape" }))), colour: "red" };
-    const created = await api("POST", "/v3/alert_routes", body);
+    const created = await ae.api("POST", "/v3/alert_routes", body);
     expect(created.status).toBe(201); // the API ignores unknown fields…
-    expect(requestProblems).toEqual([expect.stringMatching(/^POST \/v3\/alert_routes colour: /)]);
-    requestProblems.length = 0; // …the provider must not send them
-    await ok("DELETE", `/v3/alert_routes/${created.body.alert_route.id}`);
+    expect(ae.requestProblems).toEqual([expect.stringMatching(/^POST \/v3\/alert_routes colour: /)]);
+    ae.requestProblems.length = 0; // …the provider must not send them
+    await ae.ok("DELETE", `/v3/alert_routes/${created.body.alert_route.id}`);
   });
 
   test("payload details: template as rich text, disabled blocks minimal, version only on update", () => {
@@ -463,9 +391,9 @@ describe("emulator shared engine read-back (emulator/families/shared/engine.ts)"
 
 describe("check", () => {
   const failuresOf = async (raw: Record<string, unknown>) => {
-    const before = emu.requests.length;
+    const before = ae.emu.requests.length;
     const r = await alertRouteProvider.check!({}, raw);
-    expect(emu.requests.length).toBe(before); // zero API calls
+    expect(ae.emu.requests.length).toBe(before); // zero API calls
     return (r.failures ?? []).map((f) => f.reason);
   };
 
@@ -604,10 +532,10 @@ describe("provider against the emulator", () => {
    */
   const editElsewhere = async (id: string, change: (payload: any) => void) => {
     const current = await liveRoute(id);
-    const stored = emu.store.collection<StoredAlertRoute>(ALERT_ROUTES).get(id);
+    const stored = ae.emu.store.collection<StoredAlertRoute>(ALERT_ROUTES).get(id);
     const payload = structuredClone(stored!.payload);
     change(payload);
-    const res = await api("PUT", `/v3/alert_routes/${id}`, { ...payload, version: current.version + 1 });
+    const res = await ae.api("PUT", `/v3/alert_routes/${id}`, { ...payload, version: current.version + 1 });
     expect(res.status).toBe(200);
   };
 
@@ -615,10 +543,10 @@ describe("provider against the emulator", () => {
     const inputs = await checked(full());
     const created = await alertRouteProvider.create!(inputs);
     expect(created.outs.version).toBe(1);
-    const before = emu.requests.length;
+    const before = ae.emu.requests.length;
     const again = await alertRouteProvider.diff!(created.id, created.outs, await checked(full()));
     expect(again.changes).toBe(false);
-    expect(emu.requests.length).toBe(before);
+    expect(ae.emu.requests.length).toBe(before);
 
     const read = await alertRouteProvider.read!(created.id, created.outs);
     expect(read.inputs).toEqual(
@@ -643,7 +571,7 @@ describe("provider against the emulator", () => {
     expect(live.name).toBe("Payments alerts");
 
     await alertRouteProvider.delete!(created.id, restored.outs);
-    expect((await api("GET", `/v3/alert_routes/${created.id}`)).status).toBe(404);
+    expect((await ae.api("GET", `/v3/alert_routes/${created.id}`)).status).toBe(404);
     expect(await liveRouteIds()).not.toContain(created.id);
   });
 
@@ -652,7 +580,7 @@ describe("provider against the emulator", () => {
     await editElsewhere(created.id, (p) => {
       p.enabled = false;
     });
-    const mark = emu.requests.length;
+    const mark = ae.emu.requests.length;
     await expect(
       alertRouteProvider.update!(
         created.id,
@@ -661,7 +589,7 @@ describe("provider against the emulator", () => {
       ),
     ).rejects.toThrow(/changed outside this stack.*pulumi refresh/);
     // The stale PUT got a real 409 from the version counter; the re-read showed someone else's change.
-    expect(emu.requests.slice(mark).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 409", "GET 200"]);
+    expect(ae.emu.requests.slice(mark).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 409", "GET 200"]);
     const live = await liveRoute(created.id);
     expect(live.enabled).toBe(false); // not clobbered
     expect(live.is_private).toBe(false);
@@ -673,7 +601,7 @@ describe("provider against the emulator", () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Retry" })));
     // Someone saves the route unchanged in the dashboard: the version moves on, the content does not.
     await editElsewhere(created.id, () => {});
-    const mark = emu.requests.length;
+    const mark = ae.emu.requests.length;
     const updated = await alertRouteProvider.update!(
       created.id,
       created.outs,
@@ -681,12 +609,12 @@ describe("provider against the emulator", () => {
     );
     expect(updated.outs.isPrivate).toBe(true);
     expect(updated.outs.version).toBe(3);
-    expect(providerCalls(mark)).toEqual([
-      `PUT /v3/alert_routes/${created.id}`,
-      `GET /v3/alert_routes/${created.id}`,
-      `PUT /v3/alert_routes/${created.id}`,
+    expect(ae.providerCalls(mark)).toEqual([
+      `PUT /v3/alert_routes/${created.id} 409`,
+      `GET /v3/alert_routes/${created.id} 200`,
+      `PUT /v3/alert_routes/${created.id} 200`,
     ]);
-    expect(emu.requests.slice(mark).map((r) => r.status)).toEqual([409, 200, 200]);
+    expect(ae.emu.requests.slice(mark).map((r) => r.status)).toEqual([409, 200, 200]);
     // A state whose version is behind but whose content is current (e.g. a lost response): one 409, then success.
     const behind = { ...updated.outs, version: 1 };
     const again = await alertRouteProvider.update!(
@@ -702,8 +630,13 @@ describe("provider against the emulator", () => {
 
   test("a 409 with no change at all (injected fault): the same re-read and retry", async () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Injected" })));
-    emu.faults.add({ method: "PUT", path: `^/v3/alert_routes/${created.id}$`, kind: "status", status: 409 });
-    const mark = emu.requests.length;
+    ae.emu.faults.add({
+      method: "PUT",
+      path: `^/v3/alert_routes/${created.id}$`,
+      kind: "status",
+      status: 409,
+    });
+    const mark = ae.emu.requests.length;
     const updated = await alertRouteProvider.update!(
       created.id,
       created.outs,
@@ -711,7 +644,7 @@ describe("provider against the emulator", () => {
     );
     expect(updated.outs.enabled).toBe(false);
     expect(updated.outs.version).toBe(2);
-    expect(emu.requests.slice(mark).map((r) => `${r.method} ${r.status}`)).toEqual([
+    expect(ae.emu.requests.slice(mark).map((r) => `${r.method} ${r.status}`)).toEqual([
       "PUT 409",
       "GET 200",
       "PUT 200",
@@ -721,7 +654,7 @@ describe("provider against the emulator", () => {
 
   test("concurrent writes to one route are serialised (no 409 between our own writes)", async () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Parallel" })));
-    const mark = emu.requests.length;
+    const mark = ae.emu.requests.length;
     const [a, b] = await Promise.all([
       alertRouteProvider.update!(
         created.id,
@@ -732,8 +665,8 @@ describe("provider against the emulator", () => {
     ]);
     expect(a.outs.enabled).toBe(false);
     expect(b).toBeUndefined();
-    expect((await api("GET", `/v3/alert_routes/${created.id}`)).status).toBe(404);
-    const window = emu.requests.slice(mark).filter((r) => r.apiKeyId === providerKeyId);
+    expect((await ae.api("GET", `/v3/alert_routes/${created.id}`)).status).toBe(404);
+    const window = ae.emu.requests.slice(mark).filter((r) => r.apiKeyId === ae.providerKeyId);
     expect(window.filter((r) => r.method === "PUT")).toHaveLength(1);
     expect(window.map((r) => r.status)).not.toContain(409);
   });
@@ -761,18 +694,13 @@ describe("provider against the emulator", () => {
     ).rejects.toThrow(/alertSources\[0\]\.alertSourceId: no alert source with this id/);
     // An escalation path that was deleted (archived) no longer counts.
     const gone = (
-      await ok("POST", "/v2/escalation_paths", {
-        name: "Short-lived",
-        path: [
-          {
-            id: "start",
-            type: "level",
-            level: { targets: [{ id: refs.user, type: "user", urgency: "low" }], time_to_ack_seconds: 60 },
-          },
-        ],
-      })
+      await ae.ok(
+        "POST",
+        "/v2/escalation_paths",
+        dashboardEscalationPath("Short-lived", { userId: refs.user, urgency: "low", timeToAckSeconds: 60 }),
+      )
     ).escalation_path.id;
-    await ok("DELETE", `/v2/escalation_paths/${gone}`);
+    await ae.ok("DELETE", `/v2/escalation_paths/${gone}`);
     await expect(
       alertRouteProvider.create!(
         await checked(
@@ -787,7 +715,7 @@ describe("provider against the emulator", () => {
   });
 
   test("adoptId takes over an existing route and brings it to the program", async () => {
-    const made = await api(
+    const made = await ae.api(
       "POST",
       "/v3/alert_routes",
       alertRoutePayload(parsed({ name: "Made elsewhere", alertSources: [{ alertSourceId: refs.sourceB }] })),
@@ -815,7 +743,7 @@ describe("provider against the emulator", () => {
 
   test("a read of a deleted route answers gone", async () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Gone" })));
-    expect((await api("DELETE", `/v3/alert_routes/${created.id}`)).status).toBe(204);
+    expect((await ae.api("DELETE", `/v3/alert_routes/${created.id}`)).status).toBe(204);
     expect((await alertRouteProvider.read!(created.id, created.outs)).id).toBe("");
   });
 });

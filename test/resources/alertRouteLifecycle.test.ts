@@ -1,9 +1,8 @@
 import * as path from "node:path";
 import { ALERT_ROUTES, type StoredAlertRoute } from "../../emulator/families/alertRoutes";
+import { dashboardHttpSource } from "../fixtures/alertSource/emulator";
+import { dashboardEscalationPath } from "../support/dashboard";
 import { describeLifecycle, type LifecycleApi } from "../support/lifecycle";
-
-const richText = (text: string) =>
-  JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
 
 /** What the program refers to, created through the API in `setup`. */
 const refs = { alertSourceA: "", alertSourceB: "", escalationPathId: "" };
@@ -39,32 +38,16 @@ describeLifecycle("AlertRoute", {
   program: path.join(__dirname, "../fixtures/alertRoute/program"),
   setup: async ({ call }) => {
     const source = async (name: string) =>
-      (
-        await call("POST", "/v2/alert_sources", {
-          name,
-          source_type: "http",
-          template: {
-            title: { literal: richText("Alert") },
-            description: { literal: richText("Sent by a webhook") },
-            attributes: [],
-            expressions: [],
-          },
-        })
-      ).alert_source.id as string;
+      (await call("POST", "/v2/alert_sources", dashboardHttpSource(name))).alert_source.id as string;
     refs.alertSourceA = await source("Payments webhook");
     refs.alertSourceB = await source("Checkout webhook");
     const [user] = (await call("GET", "/v2/users?email=ada%40example.com")).users;
     refs.escalationPathId = (
-      await call("POST", "/v2/escalation_paths", {
-        name: "Payments urgent",
-        path: [
-          {
-            id: "start",
-            type: "level",
-            level: { targets: [{ id: user.id, type: "user", urgency: "high" }], time_to_ack_seconds: 300 },
-          },
-        ],
-      })
+      await call(
+        "POST",
+        "/v2/escalation_paths",
+        dashboardEscalationPath("Payments urgent", { userId: user.id }),
+      )
     ).escalation_path.id;
     return { ...refs };
   },

@@ -17,8 +17,6 @@ import {
   markDashboardAuthored,
   type StoredAlertSource,
 } from "../../emulator/families/alertSources";
-import { closeAllConnections } from "../../provider/client";
-import { setCredentials } from "../../provider/credentials";
 import { Mutex } from "../../provider/mutex";
 import { alertAttributeInputs, alertAttributeProvider } from "../../resources/alertAttribute";
 import {
@@ -31,7 +29,7 @@ import {
 } from "../../resources/alertSource";
 import { templateToRichText } from "../../resources/shared/richText";
 import { expectShape } from "../emulator/support";
-import { type AlertEmulator, startAlertEmulator } from "../fixtures/alertSource/emulator";
+import { useAlertEmulator } from "../fixtures/alertSource/emulator";
 
 const parse = (raw: Record<string, unknown>): AlertSourceInputs => alertSourceInputs.parse(raw);
 const canonical = alertSourceProvider.spec.canonical!;
@@ -74,9 +72,13 @@ const httpSource = (over: Record<string, unknown> = {}, attributeId = "01ATTR") 
   ...over,
 });
 
+/** `httpSource()` with `template`'s fields in place of the declared template's. */
+const httpSourceWithTemplate = (template: Record<string, unknown>) =>
+  httpSource({ template: { ...httpSource().template, ...template } });
+
 // ---------- the emulator ----------
 
-let ae: AlertEmulator;
+const ae = useAlertEmulator();
 /** Alert attributes made through the API (bound by the sources of these tests). */
 const attrs = { service: "", priority: "" };
 
@@ -116,21 +118,11 @@ const varNames = (literal: string): string[] => {
 };
 
 beforeAll(async () => {
-  ae = await startAlertEmulator();
   const attribute = async (name: string) =>
     (await ae.ok("POST", "/v2/alert_attributes", { name, type: "String", array: false })).alert_attribute
       .id as string;
   attrs.service = await attribute("Service");
   attrs.priority = await attribute("Priority");
-  setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url });
-});
-afterAll(async () => {
-  await closeAllConnections();
-  await ae.emu.dispose();
-});
-afterEach(() => {
-  expect(ae.emu.responseProblems).toEqual([]);
-  expect(ae.requestProblems).toEqual([]);
 });
 
 describe("mapping", () => {
@@ -277,17 +269,14 @@ describe("normalisation rules (against the emulator's read-back)", () => {
   });
 
   test('"unordered sets": owning teams, attributes and expressions in another order are no change', async () => {
-    const base = httpSource({}, attrs.service);
-    const d = parse({
-      ...base,
-      template: {
-        ...base.template,
+    const d = parse(
+      httpSourceWithTemplate({
         attributes: [
-          ...base.template.attributes,
+          { alertAttributeId: attrs.service, binding: { value: { reference: "alert.attributes.service" } } },
           { alertAttributeId: attrs.priority, binding: { value: { reference: "expressions.prio" } } },
         ],
-      },
-    });
+      }),
+    );
     const live = await liveFor(d);
     // The API answers every set in another order than was written.
     expect(live.owning_team_ids).toEqual([...TEAMS].reverse());
@@ -303,16 +292,13 @@ describe("normalisation rules (against the emulator's read-back)", () => {
   });
 
   test('"canonical JSON literals": a re-encoded binding literal keeps the declared text', async () => {
-    const base = httpSource({}, attrs.service);
-    const d = parse({
-      ...base,
-      template: {
-        ...base.template,
+    const d = parse(
+      httpSourceWithTemplate({
         attributes: [
           { alertAttributeId: attrs.service, binding: { value: { literal: '{"b": 1, "a": ">"}' } } },
         ],
-      },
-    });
+      }),
+    );
     const live = await liveFor(d);
     expect(live.template.attributes[0].binding.value.literal).toBe('{"a":"\\u003e","b":1}');
     expect(noDiff(live, d).template.attributes[0]!.binding.value!.literal).toBe('{"b": 1, "a": ">"}');
@@ -347,30 +333,19 @@ describe("check (zero API calls)", () => {
 
   test.each([
     [
-      httpSource({
-        template: { ...httpSource().template, attributes: [{ alertAttributeId: "a", binding: {} }] },
-      }),
+      httpSourceWithTemplate({ attributes: [{ alertAttributeId: "a", binding: {} }] }),
       "template.attributes[0].binding",
     ],
     [
-      httpSource({
-        template: {
-          ...httpSource().template,
-          expressions: [
-            { label: "l", reference: "r", rootReference: "x", operations: [{ operationType: "explode" }] },
-          ],
-        },
+      httpSourceWithTemplate({
+        expressions: [
+          { label: "l", reference: "r", rootReference: "x", operations: [{ operationType: "explode" }] },
+        ],
       }),
       "template.expressions[0].operations[0].operationType",
     ],
-    [
-      httpSource({ template: { ...httpSource().template, title: "{{ alert.title" } }),
-      "template.title: invalid template: unclosed",
-    ],
-    [
-      httpSource({ template: { ...httpSource().template, description: "{{ x | shout }}" } }),
-      "template.description",
-    ],
+    [httpSourceWithTemplate({ title: "{{ alert.title" }), "template.title: invalid template: unclosed"],
+    [httpSourceWithTemplate({ description: "{{ x | shout }}" }), "template.description"],
     [httpSource({ sourceType: "nope" }), "sourceType"],
     [
       { name: "HB", sourceType: "heartbeat", template: { title: "t", description: "d" } },
@@ -380,14 +355,11 @@ describe("check (zero API calls)", () => {
     [httpSource({ disabled: true }), "disabled: only heartbeat sources can be disabled"],
     [httpSource({ autoResolveTimeoutMinutes: undefined }), "autoResolveIncidentAlerts"],
     [
-      httpSource({
-        template: {
-          ...httpSource().template,
-          attributes: [
-            { alertAttributeId: "a", binding: { value: { literal: "x" } } },
-            { alertAttributeId: "a", binding: { value: { literal: "y" } } },
-          ],
-        },
+      httpSourceWithTemplate({
+        attributes: [
+          { alertAttributeId: "a", binding: { value: { literal: "x" } } },
+          { alertAttributeId: "a", binding: { value: { literal: "y" } } },
+        ],
       }),
       "template.attributes[1].alertAttributeId: attribute bound twice",
     ],

@@ -9,14 +9,12 @@
 import * as path from "node:path";
 import { ALERT_SOURCES, type StoredAlertSource } from "../../emulator/families/alertSources";
 import { templateToRichText } from "../../resources/shared/richText";
+import { dashboardHttpSource } from "../fixtures/alertSource/emulator";
 import { describeLifecycle } from "../support/lifecycle";
 
 /** The attribute the program looks up by name, made through the API in `setup`. */
 const ATTRIBUTE = "Lifecycle service";
 let attributeId = "";
-
-const richText = (text: string) =>
-  JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
 
 /** The program's declared (base) title, as the API labels the stored document. */
 const DECLARED_TITLE = "{{alert.title}} in {{alert.attributes.service}}";
@@ -64,16 +62,5 @@ describeLifecycle("AlertSource", {
     expect([...source.owning_team_ids].sort()).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
   },
   createExisting: async ({ call }) =>
-    (
-      await call("POST", "/v2/alert_sources", {
-        name: "Made by hand",
-        source_type: "http",
-        template: {
-          title: { literal: richText("Alert") },
-          description: { literal: richText("Sent by a webhook") },
-          attributes: [],
-          expressions: [],
-        },
-      })
-    ).alert_source.id,
+    (await call("POST", "/v2/alert_sources", dashboardHttpSource("Made by hand"))).alert_source.id,
 });

@@ -27,6 +27,7 @@ import {
 } from "../../resources/escalationPath";
 import { scheduleInputs, scheduleProvider } from "../../resources/schedule";
 import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
+import { dashboardEscalationPath, dashboardSchedule } from "../support/dashboard";
 
 const user = (id: string) => ({ type: "user" as const, id, urgency: "high" as const });
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
@@ -107,11 +108,8 @@ let scheduleId: string;
 let declared: EscalationPathInputs;
 
 /** A call with the second ("dashboard") key; fails on a non-2xx answer. */
-async function dashboard(method: string, urlPath: string, body?: unknown): Promise<any> {
-  const reply = await emu.call(method, urlPath, { token: dashboardKey, body });
-  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
-  return reply.body;
-}
+const dashboard = (method: string, urlPath: string, body?: unknown) =>
+  emu.ok(method, urlPath, { token: dashboardKey, body });
 
 /**
  * Writes `args` as the provider does (its payload, the bootstrap key) and answers the path as the
@@ -140,24 +138,16 @@ beforeAll(async () => {
   dashboardKey = await emu.createApiKey("dashboard", ["global_access"]);
   setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
   scheduleId = (
-    await dashboard("POST", "/v2/schedules", {
-      schedule: {
+    await dashboard(
+      "POST",
+      "/v2/schedules",
+      dashboardSchedule({
         name: "Platform primary",
         timezone: "Europe/London",
-        config: {
-          rotations: [
-            {
-              id: "primary",
-              name: "Primary",
-              handover_start_at: "2026-01-05T09:00:00Z",
-              handovers: [{ interval: 1, interval_type: "weekly" }],
-              users: [{ id: "01USERADA" }],
-              layers: [{ name: "L1" }],
-            },
-          ],
-        },
-      },
-    })
+        handoverStartAt: "2026-01-05T09:00:00Z",
+        users: ["01USERADA"],
+      }),
+    )
   ).schedule.id;
   declared = declaredPath(scheduleId);
 });
@@ -692,16 +682,16 @@ describe("provider against the emulator", () => {
 
   test("adoptId takes over a path made in the dashboard and brings it to the program", async () => {
     const made = (
-      await dashboard("POST", "/v2/escalation_paths", {
-        name: "Made elsewhere",
-        path: [
-          {
-            id: "only",
-            type: "level",
-            level: { targets: [{ id: "01USERCAT", type: "user", urgency: "low" }], time_to_ack_seconds: 900 },
-          },
-        ],
-      })
+      await dashboard(
+        "POST",
+        "/v2/escalation_paths",
+        dashboardEscalationPath("Made elsewhere", {
+          nodeId: "only",
+          userId: "01USERCAT",
+          urgency: "low",
+          timeToAckSeconds: 900,
+        }),
+      )
     ).escalation_path.id;
     const inputs = await checked(program({ name: "Adopted", adoptId: made }));
     const adopted = await escalationPathProvider.create!(inputs);

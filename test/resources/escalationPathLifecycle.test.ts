@@ -1,10 +1,11 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { ESCALATION_PATHS, type StoredEscalationPath } from "../../emulator/families/escalationPaths";
-import { startTestEmulator, type TestEmulator } from "../emulator/support";
 import { destroy, up } from "../harness";
+import { dashboardEscalationPath, dashboardSchedule } from "../support/dashboard";
+import { harnessFixture } from "../support/harnessFixture";
 import { describeLifecycle, type LifecycleApi } from "../support/lifecycle";
+
+const program = path.join(__dirname, "../fixtures/escalationPath/program");
 
 /** Every live escalation path, all pages (the program's schedule is not counted). */
 async function allPaths({ call }: LifecycleApi): Promise<any[]> {
@@ -28,29 +29,21 @@ function expectBase(p: any): void {
 }
 
 describeLifecycle("EscalationPath", {
-  program: path.join(__dirname, "../fixtures/escalationPath/program"),
+  program,
   // The schedule the path pages, made in the dashboard: the escalation path is then the only object
   // the program creates (the adoption step expects exactly that one create).
   setup: async ({ call }) => ({
     scheduleId: (
-      await call("POST", "/v2/schedules", {
-        schedule: {
+      await call(
+        "POST",
+        "/v2/schedules",
+        dashboardSchedule({
           name: "Payments primary",
           timezone: "Europe/London",
-          config: {
-            rotations: [
-              {
-                id: "primary",
-                name: "Primary",
-                handover_start_at: "2026-01-05T09:00:00Z",
-                handovers: [{ interval: 1, interval_type: "weekly" }],
-                users: [{ id: "01USERADA" }],
-                layers: [{ name: "Layer 1" }],
-              },
-            ],
-          },
-        },
-      })
+          handoverStartAt: "2026-01-05T09:00:00Z",
+          users: ["01USERADA"],
+        }),
+      )
     ).schedule.id,
   }),
   live: allPaths,
@@ -76,56 +69,40 @@ describeLifecycle("EscalationPath", {
   },
   createExisting: async ({ call }) =>
     (
-      await call("POST", "/v2/escalation_paths", {
-        name: "Made by hand",
-        path: [
-          {
-            id: "first",
-            type: "level",
-            level: {
-              targets: [{ id: "01USERBOB", type: "user", urgency: "low" }],
-              time_to_ack_seconds: 900,
-            },
-          },
-        ],
-      })
+      await call(
+        "POST",
+        "/v2/escalation_paths",
+        dashboardEscalationPath("Made by hand", {
+          nodeId: "first",
+          userId: "01USERBOB",
+          urgency: "low",
+          timeToAckSeconds: 900,
+        }),
+      )
     ).escalation_path.id,
 });
 
 /** The same program without `scheduleId`: it makes the schedule the path pages (a dependency). */
 describe("EscalationPath paging a schedule of the same program, through the harness", () => {
-  const program = path.join(__dirname, "../fixtures/escalationPath/program");
-  const stateFile = path.join(os.tmpdir(), `ep-with-schedule-${process.pid}.json`);
-  let emu: TestEmulator;
-  const config = () => ({ "incident:apiKey": emu.apiKey, "incident:baseUrl": emu.url });
-  const list = async (what: "schedules" | "escalation_paths") =>
-    (await emu.call("GET", `/v2/${what}`)).body[what] as any[];
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ now: Date.now });
-  });
-  afterAll(async () => {
-    await emu.dispose();
-    fs.rmSync(stateFile, { force: true });
-  });
+  const h = harnessFixture(program);
 
   test("up creates the schedule, then the path that targets it; destroy removes both", async () => {
-    const first = await up({ program, stateFile, config: config() });
+    const first = await up(h.options());
     expect(first.errors).toEqual([]);
-    const [schedule] = await list("schedules");
-    const [p] = await list("escalation_paths");
+    const [schedule] = await h.list("/v2/schedules");
+    const [p] = await h.list("/v2/escalation_paths");
     expect(first.outputs).toMatchObject({ scheduleId: schedule.id, pathId: p.id });
     expectBase(p);
     expect(p.path[0].level.targets.find((t: any) => t.type === "schedule")).toMatchObject({
       id: schedule.id,
       selected_rota_id: "primary",
     });
-    const again = await up({ program, stateFile, config: config() });
+    const again = await up(h.options());
     expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
 
-    expect((await destroy({ program, stateFile, config: config() })).errors).toEqual([]);
-    expect(await list("schedules")).toEqual([]);
-    expect(await list("escalation_paths")).toEqual([]);
-    expect(emu.responseProblems).toEqual([]);
+    expect((await destroy(h.options())).errors).toEqual([]);
+    expect(await h.list("/v2/schedules")).toEqual([]);
+    expect(await h.list("/v2/escalation_paths")).toEqual([]);
+    expect(h.emu.responseProblems).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ import {
   scheduleProvider,
 } from "../../resources/schedule";
 import { expectShape, startTestEmulator, T0, type TestEmulator } from "../emulator/support";
+import { dashboardSchedule } from "../support/dashboard";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -67,11 +68,8 @@ let emu: TestEmulator;
 let dashboardKey: string;
 
 /** A call with the second ("dashboard") key; fails on a non-2xx answer. */
-async function dashboard(method: string, urlPath: string, body?: unknown): Promise<any> {
-  const reply = await emu.call(method, urlPath, { token: dashboardKey, body });
-  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
-  return reply.body;
-}
+const dashboard = (method: string, urlPath: string, body?: unknown) =>
+  emu.ok(method, urlPath, { token: dashboardKey, body });
 
 /**
  * Writes `args` as the provider does (its payload, the bootstrap key) and answers the schedule as
@@ -564,24 +562,16 @@ describe("provider against the emulator", () => {
 
   test("adoptId takes over a schedule made in the dashboard", async () => {
     const made = (
-      await dashboard("POST", "/v2/schedules", {
-        schedule: {
+      await dashboard(
+        "POST",
+        "/v2/schedules",
+        dashboardSchedule({
           name: "Made by hand",
           timezone: "Europe/Berlin",
-          config: {
-            rotations: [
-              {
-                id: "primary",
-                name: "Primary",
-                handover_start_at: "2026-01-05T08:00:00Z",
-                handovers: [{ interval: 1, interval_type: "weekly" }],
-                users: [{ id: "01USERCAT" }],
-                layers: [{ name: "Layer 1" }],
-              },
-            ],
-          },
-        },
-      })
+          handoverStartAt: "2026-01-05T08:00:00Z",
+          users: ["01USERCAT"],
+        }),
+      )
     ).schedule.id;
     const inputs = await checked(program({ name: "Adopted", adoptId: made }));
     const adopted = await scheduleProvider.create!(inputs);

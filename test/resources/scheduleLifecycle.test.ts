@@ -1,9 +1,10 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "../emulator/support";
 import { destroy, preview, up } from "../harness";
+import { dashboardSchedule } from "../support/dashboard";
+import { expectCreateBeforeDelete, expectPlannedReplace, harnessFixture } from "../support/harnessFixture";
 import { describeLifecycle } from "../support/lifecycle";
+
+const program = path.join(__dirname, "../fixtures/schedule/program");
 
 const weekly = [{ interval: 1, interval_type: "weekly" }];
 
@@ -15,7 +16,7 @@ const writable = (r: any) => {
 };
 
 describeLifecycle("Schedule", {
-  program: path.join(__dirname, "../fixtures/schedule/program"),
+  program,
   live: async ({ call }) => (await call("GET", "/v2/schedules")).schedules,
   editOutOfBand: async ({ call }, id) => {
     const { schedule } = await call("GET", `/v2/schedules/${id}`);
@@ -28,24 +29,16 @@ describeLifecycle("Schedule", {
   expectUpdated: (s) => expect(s.config.rotations[0].users).toHaveLength(3),
   createExisting: async ({ call }) =>
     (
-      await call("POST", "/v2/schedules", {
-        schedule: {
+      await call(
+        "POST",
+        "/v2/schedules",
+        dashboardSchedule({
           name: "Made by hand",
           timezone: "Europe/Berlin",
-          config: {
-            rotations: [
-              {
-                id: "primary",
-                name: "Primary",
-                handover_start_at: "2026-01-05T08:00:00Z",
-                handovers: weekly,
-                users: [{ id: "01USERADA" }],
-                layers: [{ name: "Layer 1" }],
-              },
-            ],
-          },
-        },
-      })
+          handoverStartAt: "2026-01-05T08:00:00Z",
+          users: ["01USERADA"],
+        }),
+      )
     ).schedule.id,
 });
 
@@ -56,59 +49,30 @@ describeLifecycle("Schedule", {
  * through the schedule never points at nothing.
  */
 describe("Schedule: a time zone change through the harness", () => {
-  const program = path.join(__dirname, "../fixtures/schedule/program");
-  const stateFile = path.join(os.tmpdir(), `schedule-tz-${process.pid}.json`);
-  let emu: TestEmulator;
-  const config = (over: Record<string, string> = {}) => ({
-    "incident:apiKey": emu.apiKey,
-    "incident:baseUrl": emu.url,
-    ...Object.fromEntries(Object.entries(over).map(([k, v]) => [`schedule-lifecycle:${k}`, v])),
-  });
-  const live = async () => (await emu.call("GET", "/v2/schedules")).body.schedules as any[];
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ now: Date.now });
-  });
-  afterAll(async () => {
-    await emu.dispose();
-    fs.rmSync(stateFile, { force: true });
-  });
+  const h = harnessFixture(program);
+  const live = () => h.list("/v2/schedules");
 
   test("plans and applies a replace, the new schedule created before the old one is deleted", async () => {
-    const first = await up({ program, stateFile, config: config() });
+    const first = await up(h.options());
     expect(first.errors).toEqual([]);
     const [old] = await live();
     expect(old.timezone).toBe("Europe/Berlin");
 
-    const planned = await preview({ program, stateFile, config: config({ timezone: "UTC" }) });
-    expect(planned.errors).toEqual([]);
-    expect(planned.steps.filter((s) => s.op !== "same")).toEqual([
-      expect.objectContaining({ op: "replace", replaceKeys: ["timezone"], deleteBeforeReplace: false }),
-    ]);
+    expectPlannedReplace(await preview(h.options({ timezone: "UTC" })), ["timezone"]);
 
-    const since = emu.requests.length;
-    const moved = await up({ program, stateFile, config: config({ timezone: "UTC" }) });
-    expect(moved.errors).toEqual([]);
-    const replace = moved.steps.find((s) => s.op === "replace");
-    expect(replace).toMatchObject({ replaceKeys: ["timezone"], deleteBeforeReplace: false });
-    const replacedDelete = moved.steps.find((s) => s.op === "delete");
-    expect(replacedDelete).toMatchObject({ id: old.id, replaced: true });
-    expect(moved.steps.indexOf(replace!)).toBeLessThan(moved.steps.indexOf(replacedDelete!));
+    const since = h.emu.requests.length;
+    const replace = expectCreateBeforeDelete(await up(h.options({ timezone: "UTC" })), ["timezone"], old.id);
 
     // On the wire: the new schedule (same name, other time zone) is created while the old one is
     // still live, and only then is the old one deleted.
-    const writes = emu.requests
-      .slice(since)
-      .filter((r) => r.method !== "GET")
-      .map((r) => `${r.method} ${r.path} ${r.status}`);
-    expect(writes).toEqual(["POST /v2/schedules 201", `DELETE /v2/schedules/${old.id} 204`]);
+    expect(h.writesSince(since)).toEqual(["POST /v2/schedules 201", `DELETE /v2/schedules/${old.id} 204`]);
     const after = await live();
     expect(after.map((s) => [s.name, s.timezone])).toEqual([[old.name, "UTC"]]);
-    expect(after[0].id).toBe(replace!.id);
+    expect(after[0].id).toBe(replace.id);
     expect(after[0].id).not.toBe(old.id);
 
-    await destroy({ program, stateFile, config: config({ timezone: "UTC" }) });
+    await destroy(h.options({ timezone: "UTC" }));
     expect(await live()).toEqual([]);
-    expect(emu.responseProblems).toEqual([]);
+    expect(h.emu.responseProblems).toEqual([]);
   });
 });

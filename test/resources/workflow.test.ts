@@ -10,7 +10,6 @@
  * `emu.responseProblems`. Out-of-band edits use a second ("dashboard") key, or `emu.store` for what
  * only the platform itself does. The lifecycle through the harness is in workflowLifecycle.test.ts.
  */
-import { checkResponse } from "../../emulator";
 import { type StoredWorkflow, WORKFLOWS } from "../../emulator/families/workflows";
 import { currentClient, setCredentials } from "../../provider/credentials";
 import {
@@ -23,7 +22,12 @@ import {
   workflowProvider,
   workflowSpec,
 } from "../../resources/workflow";
-import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
+import {
+  expectShape,
+  recordOffShapeRequests,
+  startTestEmulator,
+  type TestEmulator,
+} from "../emulator/support";
 
 /** A declared workflow using every feature (as check would return it). */
 const declared: WorkflowInputs = workflowInputs.parse({
@@ -88,14 +92,11 @@ const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 let emu: TestEmulator;
 let dashboardKey: string;
 /** Request bodies sent to /v2/workflows that are not exactly their reference type's shape. */
-const requestProblems: string[] = [];
+let requestProblems: string[];
 
 /** A call with the second ("dashboard") key; fails on a non-2xx answer. */
-async function dashboard(method: string, urlPath: string, body?: unknown): Promise<any> {
-  const reply = await emu.call(method, urlPath, { token: dashboardKey, body });
-  if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
-  return reply.body;
-}
+const dashboard = (method: string, urlPath: string, body?: unknown) =>
+  emu.ok(method, urlPath, { token: dashboardKey, body });
 
 /**
  * What the API answers for `args`: written as the provider writes it (its create payload, the
@@ -126,18 +127,7 @@ async function liveNamed(name: string): Promise<any[]> {
 beforeAll(async () => {
   emu = await startTestEmulator();
   dashboardKey = await emu.createApiKey("dashboard", ["workflows_editor"]);
-  emu.pipeline.use(
-    "strict-workflow-requests",
-    async (ctx, next) => {
-      if (ctx.path.startsWith("/v2/workflows") && ctx.route?.requestType && ctx.body !== undefined) {
-        for (const p of checkResponse(ctx.route.requestType, ctx.body)) {
-          requestProblems.push(`${ctx.method} ${ctx.path} ${p.path || "<root>"}: ${p.message}`);
-        }
-      }
-      await next();
-    },
-    { before: "validate" },
-  );
+  requestProblems = recordOffShapeRequests(emu, /^\/v2\/workflows/);
   setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
 });
 afterAll(async () => {

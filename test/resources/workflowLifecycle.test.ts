@@ -3,12 +3,10 @@
  * the shared lifecycle (test/support/lifecycle.ts) on test/fixtures/workflow/program, and a trigger
  * change, which replaces the workflow (the API takes the trigger on create only).
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type StoredWorkflow, WORKFLOWS } from "../../emulator/families/workflows";
-import { startTestEmulator, type TestEmulator } from "../emulator/support";
 import { destroy, preview, up } from "../harness";
+import { expectCreateBeforeDelete, expectPlannedReplace, harnessFixture } from "../support/harnessFixture";
 import { describeLifecycle } from "../support/lifecycle";
 
 const program = path.join(__dirname, "../fixtures/workflow/program");
@@ -66,67 +64,41 @@ describeLifecycle("Workflow", {
  * exists; incidents are never left without the workflow.
  */
 describe("Workflow: a trigger change through the harness", () => {
-  const stateFile = path.join(os.tmpdir(), `workflow-trigger-${process.pid}.json`);
-  let emu: TestEmulator;
-  const config = (over: Record<string, string> = {}) => ({
-    "incident:apiKey": emu.apiKey,
-    "incident:baseUrl": emu.url,
-    ...Object.fromEntries(Object.entries(over).map(([k, v]) => [`workflow-lifecycle:${k}`, v])),
-  });
-  const live = async () => (await emu.call("GET", "/v2/workflows")).body.workflows as any[];
-
-  beforeAll(async () => {
-    emu = await startTestEmulator({ now: Date.now });
-  });
-  afterAll(async () => {
-    await emu.dispose();
-    fs.rmSync(stateFile, { force: true });
-  });
+  const h = harnessFixture(program);
+  const live = () => h.list("/v2/workflows");
 
   test("plans and applies a replace, the new workflow created before the old one is deleted", async () => {
-    const first = await up({ program, stateFile, config: config() });
+    const first = await up(h.options());
     expect(first.errors).toEqual([]);
     const [old] = await live();
     expect(old.trigger.name).toBe("incident.updated");
 
-    const planned = await preview({ program, stateFile, config: config({ trigger: "incident.created" }) });
-    expect(planned.errors).toEqual([]);
-    expect(planned.steps.filter((s) => s.op !== "same")).toEqual([
-      expect.objectContaining({ op: "replace", replaceKeys: ["trigger"], deleteBeforeReplace: false }),
-    ]);
+    const planned = await preview(h.options({ trigger: "incident.created" }));
+    expectPlannedReplace(planned, ["trigger"]);
     // A preview makes no API call at all.
     expect(planned.apiCalls).toEqual([]);
 
-    const since = emu.requests.length;
-    const moved = await up({ program, stateFile, config: config({ trigger: "incident.created" }) });
-    expect(moved.errors).toEqual([]);
-    const replace = moved.steps.find((s) => s.op === "replace");
-    expect(replace).toMatchObject({ replaceKeys: ["trigger"], deleteBeforeReplace: false });
-    const replacedDelete = moved.steps.find((s) => s.op === "delete");
-    expect(replacedDelete).toMatchObject({ id: old.id, replaced: true });
-    expect(moved.steps.indexOf(replace!)).toBeLessThan(moved.steps.indexOf(replacedDelete!));
+    const since = h.emu.requests.length;
+    const moved = await up(h.options({ trigger: "incident.created" }));
+    const replace = expectCreateBeforeDelete(moved, ["trigger"], old.id);
 
     // On the wire: the new workflow (same name, other trigger) is created while the old one is
     // still live, and only then is the old one archived.
-    const writes = emu.requests
-      .slice(since)
-      .filter((r) => r.method !== "GET")
-      .map((r) => `${r.method} ${r.path} ${r.status}`);
-    expect(writes).toEqual(["POST /v2/workflows 201", `DELETE /v2/workflows/${old.id} 204`]);
+    expect(h.writesSince(since)).toEqual(["POST /v2/workflows 201", `DELETE /v2/workflows/${old.id} 204`]);
     const after = await live();
     expect(after.map((w) => [w.name, w.trigger.name])).toEqual([[old.name, "incident.created"]]);
-    expect(after[0].id).toBe(replace!.id);
+    expect(after[0].id).toBe(replace.id);
     expect(after[0].id).not.toBe(old.id);
 
     // The replacement reads back as declared: another run changes nothing.
-    const again = await up({ program, stateFile, config: config({ trigger: "incident.created" }) });
+    const again = await up(h.options({ trigger: "incident.created" }));
     expect(again.errors).toEqual([]);
     expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
     expect(again.apiCalls).toEqual([]);
 
-    const gone = await destroy({ program, stateFile, config: config({ trigger: "incident.created" }) });
+    const gone = await destroy(h.options({ trigger: "incident.created" }));
     expect(gone.errors).toEqual([]);
     expect(await live()).toEqual([]);
-    expect(emu.responseProblems).toEqual([]);
+    expect(h.emu.responseProblems).toEqual([]);
   });
 });

@@ -10,11 +10,9 @@
  *
  * Every emulator response of the run must match its reference type (emu.responseProblems stays empty).
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { type Reply, startTestEmulator, type TestEmulator } from "../emulator/support";
+import type { TestEmulator } from "../emulator/support";
 import { destroy, type RunResult, refresh, up } from "../harness";
+import { harnessFixture } from "./harnessFixture";
 
 export interface LifecycleSpec {
   /** Program directory; its Pulumi.yaml `name` is the config namespace (`<name>:variant`, `<name>:adoptId`). */
@@ -45,13 +43,6 @@ export interface LifecycleApi {
   call(method: string, urlPath: string, body?: unknown): Promise<any>;
 }
 
-function projectName(program: string): string {
-  const yaml = fs.readFileSync(path.join(program, "Pulumi.yaml"), "utf8");
-  const name = /^name:\s*(\S+)\s*$/m.exec(yaml)?.[1];
-  if (!name) throw new Error(`${program}/Pulumi.yaml has no name`);
-  return name;
-}
-
 const ops = (result: RunResult) => result.steps.map((s) => s.op);
 
 function expectOk(result: RunResult): RunResult {
@@ -63,22 +54,12 @@ function expectOk(result: RunResult): RunResult {
 /** Declares the lifecycle test of one family (a `describe` with one test). */
 export function describeLifecycle(title: string, spec: LifecycleSpec): void {
   describe(`${title}: lifecycle through the harness against the emulator`, () => {
-    const project = projectName(spec.program);
-    const stateFile = path.join(os.tmpdir(), `lifecycle-${project}-${process.pid}.json`);
-    let emu: TestEmulator;
+    const h = harnessFixture(spec.program);
     let api: LifecycleApi;
     let setupConfig: Record<string, string> = {};
 
-    const config = (over: Record<string, string> = {}) => {
-      const out: Record<string, string> = { "incident:apiKey": emu.apiKey, "incident:baseUrl": emu.url };
-      for (const [k, v] of Object.entries({ ...spec.config, ...setupConfig, ...over }))
-        out[`${project}:${k}`] = v;
-      return out;
-    };
     const run = (op: "up" | "refresh" | "destroy", over?: Record<string, string>) =>
-      ({ up, refresh, destroy })
-        [op]({ program: spec.program, stateFile, config: config(over) })
-        .then(expectOk);
+      ({ up, refresh, destroy })[op](h.options({ ...spec.config, ...setupConfig, ...over })).then(expectOk);
     const liveIds = async () => (await spec.live(api)).map((o) => o.id);
     const liveObject = async (id: string) => {
       const found = (await spec.live(api)).find((o) => o.id === id);
@@ -87,21 +68,10 @@ export function describeLifecycle(title: string, spec: LifecycleSpec): void {
     };
 
     beforeAll(async () => {
-      emu = await startTestEmulator({ now: Date.now });
+      const emu = h.emu;
       const dashboardKey = await emu.createApiKey("dashboard", ["global_access"]);
-      api = {
-        emu,
-        call: async (method, urlPath, body) => {
-          const reply: Reply = await emu.call(method, urlPath, { token: dashboardKey, body });
-          if (reply.status >= 300) throw new Error(`${method} ${urlPath} → ${reply.status}: ${reply.text}`);
-          return reply.body;
-        },
-      };
+      api = { emu, call: (method, urlPath, body) => emu.ok(method, urlPath, { token: dashboardKey, body }) };
       setupConfig = (await spec.setup?.(api)) ?? {};
-    });
-    afterAll(async () => {
-      await emu.dispose();
-      fs.rmSync(stateFile, { force: true });
     });
 
     test("create → same (zero calls) → out-of-band drift → restore → update → destroy; adoption", async () => {
@@ -139,7 +109,7 @@ export function describeLifecycle(title: string, spec: LifecycleSpec): void {
       await run("destroy");
       expect(await liveIds()).toEqual([]);
 
-      expect(emu.responseProblems).toEqual([]);
+      expect(h.emu.responseProblems).toEqual([]);
     });
   });
 }
