@@ -119,6 +119,16 @@ export function spawnHost(sdkDir: string, cwd: string, env: NodeJS.ProcessEnv): 
   return spawned;
 }
 
+/** What Diff and Update are asked about: the resource, its last inputs and outputs, the new inputs. */
+type ChangeParams = [
+  urn: string,
+  id: string,
+  oldInputs: WireMap,
+  olds: WireMap,
+  news: WireMap,
+  ignoreChanges: string[],
+];
+
 export class ProviderHost {
   readonly log: string[] = [];
   private client: any;
@@ -278,15 +288,7 @@ export class ProviderHost {
   }
 
   /** The fields DiffRequest and UpdateRequest share (the engine fills both the same way). */
-  private changeRequest(
-    req: any,
-    urn: string,
-    id: string,
-    oldInputs: WireMap,
-    olds: WireMap,
-    news: WireMap,
-    ignoreChanges: string[],
-  ): any {
+  private changeRequest(req: any, ...[urn, id, oldInputs, olds, news, ignoreChanges]: ChangeParams): any {
     setUrn(req, urn);
     req.setId(id);
     req.setOldInputs(this.struct(oldInputs));
@@ -296,16 +298,9 @@ export class ProviderHost {
     return req;
   }
 
-  async diff(
-    urn: string,
-    id: string,
-    oldInputs: WireMap,
-    olds: WireMap,
-    news: WireMap,
-    ignoreChanges: string[],
-  ): Promise<DiffResult> {
+  async diff(...change: ChangeParams): Promise<DiffResult> {
     const resp: any = await this.call("diff", () =>
-      this.changeRequest(new this.sdk.provproto.DiffRequest(), urn, id, oldInputs, olds, news, ignoreChanges),
+      this.changeRequest(new this.sdk.provproto.DiffRequest(), ...change),
     );
     const C = this.sdk.provproto.DiffResponse.DiffChanges;
     const changes = resp.getChanges();
@@ -328,24 +323,9 @@ export class ProviderHost {
     return { id: resp.getId(), properties: resp.getProperties()?.toJavaScript() ?? {} };
   }
 
-  async update(
-    urn: string,
-    id: string,
-    oldInputs: WireMap,
-    olds: WireMap,
-    news: WireMap,
-    ignoreChanges: string[],
-  ): Promise<WireMap> {
+  async update(...change: ChangeParams): Promise<WireMap> {
     const resp: any = await this.call("update", () => {
-      const req = this.changeRequest(
-        new this.sdk.provproto.UpdateRequest(),
-        urn,
-        id,
-        oldInputs,
-        olds,
-        news,
-        ignoreChanges,
-      );
+      const req = this.changeRequest(new this.sdk.provproto.UpdateRequest(), ...change);
       req.setPreview(false);
       return req;
     });
