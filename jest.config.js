@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // test/engine/ needs the real Pulumi CLI: its own lane (npm run test:engine, jest.engine.config.js).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/engine/"],
   transform: {
     // Type checking is done once by `npm run typecheck`; tests only transpile.
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }],

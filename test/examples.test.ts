@@ -1,6 +1,6 @@
 /**
- * The examples are real programs users copy: each runs through the harness (the real provider host)
- * against the emulator. examples/oncall is checked for what it promises: source → route →
+ * The examples are real programs users copy: each runs through the harness (the real provider host),
+ * or the real Pulumi CLI in the engine lane, against the emulator. examples/oncall is checked for what it promises: source → route →
  * escalation path → schedules with responders found by e-mail, plus a workflow; a second run
  * changes nothing with zero provider calls; refresh finds no drift; `variant=updated` updates in
  * place; destroy leaves the account as it was. `npm run demo` (both examples, no Pulumi CLI here)
@@ -8,7 +8,8 @@
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { destroy, type RunResult, refresh, up } from "./harness";
+import type { RunResult } from "./harness";
+import { driver, scenarioTimeoutMs } from "./support/driver";
 import { harnessFixture } from "./support/harnessFixture";
 
 const root = path.join(__dirname, "..");
@@ -21,6 +22,7 @@ function expectOk(r: RunResult): RunResult {
 
 describe("examples/oncall", () => {
   const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const { destroy, refresh, up } = h.driver;
   const options = (variant = "base") => h.options({ variant });
   const get = async (apiPath: string) => {
     const reply = await h.emu.call("GET", apiPath);
@@ -28,71 +30,102 @@ describe("examples/oncall", () => {
     return reply.body;
   };
 
-  test("wires source → route → escalation path → schedules (users by e-mail) and a workflow", async () => {
-    const first = expectOk(await up(options()));
-    expect(first.counts.create).toBe(8);
-    const out = first.outputs as Record<string, any>;
+  test(
+    "wires source → route → escalation path → schedules (users by e-mail) and a workflow",
+    async () => {
+      const first = expectOk(await up(options()));
+      expect(first.counts.create).toBe(8);
+      const out = first.outputs as Record<string, any>;
 
-    const ada = (await get("/v2/users?email=ada%40example.com")).users[0];
-    const [primaryId, secondaryId] = out.scheduleIds as string[];
-    const primary = (await get(`/v2/schedules/${primaryId}`)).schedule;
-    expect(primary.config.rotations[0].users.map((u: any) => u.email)).toEqual([
-      "ada@example.com",
-      "bob@example.com",
-      "cat@example.com",
-    ]);
-    const secondary = (await get(`/v2/schedules/${secondaryId}`)).schedule;
-    expect(secondary.timezone).toBe("America/New_York");
+      const ada = (await get("/v2/users?email=ada%40example.com")).users[0];
+      const [primaryId, secondaryId] = out.scheduleIds as string[];
+      const primary = (await get(`/v2/schedules/${primaryId}`)).schedule;
+      expect(primary.config.rotations[0].users.map((u: any) => u.email)).toEqual([
+        "ada@example.com",
+        "bob@example.com",
+        "cat@example.com",
+      ]);
+      const secondary = (await get(`/v2/schedules/${secondaryId}`)).schedule;
+      expect(secondary.timezone).toBe("America/New_York");
 
-    const escalation = (await get(`/v2/escalation_paths/${out.escalationPathId}`)).escalation_path;
-    const targets = JSON.stringify(escalation.path);
-    expect(targets).toContain(primaryId);
-    expect(targets).toContain(secondaryId);
-    expect(targets).toContain(ada.id);
+      const escalation = (await get(`/v2/escalation_paths/${out.escalationPathId}`)).escalation_path;
+      const targets = JSON.stringify(escalation.path);
+      expect(targets).toContain(primaryId);
+      expect(targets).toContain(secondaryId);
+      expect(targets).toContain(ada.id);
 
-    const route = (await get(`/v3/alert_routes/${out.alertRouteId}`)).alert_route;
-    const sources = await h.list("/v2/alert_sources");
-    expect(sources).toHaveLength(1);
-    expect(route.alert_sources.map((s: any) => s.alert_source_id)).toEqual([sources[0].id]);
-    expect(JSON.stringify(route.escalation_config)).toContain(out.escalationPathId);
-    expect(out.alertEventsUrl).toContain(sources[0].id);
-    expect(out.alertSourceToken).toBe("[secret]");
+      const route = (await get(`/v3/alert_routes/${out.alertRouteId}`)).alert_route;
+      const sources = await h.list("/v2/alert_sources");
+      expect(sources).toHaveLength(1);
+      expect(route.alert_sources.map((s: any) => s.alert_source_id)).toEqual([sources[0].id]);
+      expect(JSON.stringify(route.escalation_config)).toContain(out.escalationPathId);
+      expect(out.alertEventsUrl).toContain(sources[0].id);
+      expect(out.alertSourceToken).toBe("[secret]");
 
-    const workflow = (await get(`/v2/workflows/${out.workflowId}`)).workflow;
-    expect(JSON.stringify(workflow.trigger)).toContain("incident.created");
+      const workflow = (await get(`/v2/workflows/${out.workflowId}`)).workflow;
+      expect(JSON.stringify(workflow.trigger)).toContain("incident.created");
 
-    const second = expectOk(await up(options()));
-    expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
-    expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
-    const refreshed = expectOk(await refresh(options()));
-    expect(refreshed.steps.filter((s) => s.op !== "same")).toEqual([]);
+      const second = expectOk(await up(options()));
+      expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+      expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
+      const refreshed = expectOk(await refresh(options()));
+      expect(refreshed.steps.filter((s) => s.op !== "same")).toEqual([]);
 
-    const updated = expectOk(await up(options("updated")));
-    expect(
-      updated.steps
-        .filter((s) => s.op !== "same")
-        .map((s) => `${s.op} ${s.name}`)
-        .sort(),
-    ).toEqual(["update announce-critical", "update payments", "update payments", "update payments-primary"]);
-    const updatedRoute = (await get(`/v3/alert_routes/${out.alertRouteId}`)).alert_route;
-    expect(updatedRoute.grouping_config.default.window_seconds).toBe(1800);
+      const updated = expectOk(await up(options("updated")));
+      expect(
+        updated.steps
+          .filter((s) => s.op !== "same")
+          .map((s) => `${s.op} ${s.name}`)
+          .sort(),
+      ).toEqual([
+        "update announce-critical",
+        "update payments",
+        "update payments",
+        "update payments-primary",
+      ]);
+      const updatedRoute = (await get(`/v3/alert_routes/${out.alertRouteId}`)).alert_route;
+      expect(updatedRoute.grouping_config.default.window_seconds).toBe(1800);
 
-    expectOk(await destroy(options("updated")));
-    for (const listPath of [
-      "/v2/alert_sources",
-      "/v3/alert_routes",
-      "/v2/escalation_paths",
-      "/v2/schedules",
-      "/v2/workflows",
-      "/v2/alert_attributes",
-    ]) {
-      expect({ [listPath]: await h.list(listPath) }).toEqual({ [listPath]: [] });
-    }
-    expect(h.emu.responseProblems).toEqual([]);
-  });
+      expectOk(await destroy(options("updated")));
+      for (const listPath of [
+        "/v2/alert_sources",
+        "/v3/alert_routes",
+        "/v2/escalation_paths",
+        "/v2/schedules",
+        "/v2/workflows",
+        "/v2/alert_attributes",
+      ]) {
+        expect({ [listPath]: await h.list(listPath) }).toEqual({ [listPath]: [] });
+      }
+      expect(h.emu.responseProblems).toEqual([]);
+    },
+    scenarioTimeoutMs,
+  );
 });
 
-describe("npm run demo", () => {
+describe("examples/quickstart", () => {
+  const h = harnessFixture(path.join(root, "examples", "quickstart"));
+  const { destroy, up } = h.driver;
+
+  test(
+    "creates custom fields with options and an API key; a second run changes nothing; destroy removes them",
+    async () => {
+      const first = expectOk(await up(h.options()));
+      expect(first.counts.create).toBe(6); // two custom fields, three options of one of them, an API key
+      expect(Object.keys(first.secretOutputs)).toEqual(["ciKeyToken"]);
+      const second = expectOk(await up(h.options()));
+      expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+      expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
+      expectOk(await destroy(h.options()));
+      expect(await h.list("/v2/custom_fields")).toEqual([]);
+      expect(h.emu.responseProblems).toEqual([]);
+    },
+    scenarioTimeoutMs,
+  );
+});
+
+// The demo picks its own engine (the CLI when built, else the harness): it runs once, in the fast lane.
+(driver.name === "harness" ? describe : describe.skip)("npm run demo", () => {
   test("runs both examples through create, no-op, drift, restore and destroy", () => {
     // No Pulumi CLI on this PATH: the demo says so and uses the harness.
     const demo = spawnSync(

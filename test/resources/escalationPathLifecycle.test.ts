@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { ESCALATION_PATHS, type StoredEscalationPath } from "../../emulator/families/escalationPaths";
-import { destroy, up } from "../harness";
 import { dashboardEscalationPath, dashboardSchedule } from "../support/dashboard";
+import { driverLabel, scenarioTimeoutMs } from "../support/driver";
 import { harnessFixture } from "../support/harnessFixture";
 import { describeLifecycle, type LifecycleApi } from "../support/lifecycle";
 
@@ -83,26 +83,31 @@ describeLifecycle("EscalationPath", {
 });
 
 /** The same program without `scheduleId`: it makes the schedule the path pages (a dependency). */
-describe("EscalationPath paging a schedule of the same program, through the harness", () => {
+describe(`EscalationPath paging a schedule of the same program, through the ${driverLabel}`, () => {
   const h = harnessFixture(program);
+  const { destroy, up } = h.driver;
 
-  test("up creates the schedule, then the path that targets it; destroy removes both", async () => {
-    const first = await up(h.options());
-    expect(first.errors).toEqual([]);
-    const [schedule] = await h.list("/v2/schedules");
-    const [p] = await h.list("/v2/escalation_paths");
-    expect(first.outputs).toMatchObject({ scheduleId: schedule.id, pathId: p.id });
-    expectBase(p);
-    expect(p.path[0].level.targets.find((t: any) => t.type === "schedule")).toMatchObject({
-      id: schedule.id,
-      selected_rota_id: "primary",
-    });
-    const again = await up(h.options());
-    expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
+  test(
+    "up creates the schedule, then the path that targets it; destroy removes both",
+    async () => {
+      const first = await up(h.options());
+      expect(first.errors).toEqual([]);
+      const [schedule] = await h.list("/v2/schedules");
+      const [p] = await h.list("/v2/escalation_paths");
+      expect(first.outputs).toMatchObject({ scheduleId: schedule.id, pathId: p.id });
+      expectBase(p);
+      expect(p.path[0].level.targets.find((t: any) => t.type === "schedule")).toMatchObject({
+        id: schedule.id,
+        selected_rota_id: "primary",
+      });
+      const again = await up(h.options());
+      expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
 
-    expect((await destroy(h.options())).errors).toEqual([]);
-    expect(await h.list("/v2/schedules")).toEqual([]);
-    expect(await h.list("/v2/escalation_paths")).toEqual([]);
-    expect(h.emu.responseProblems).toEqual([]);
-  });
+      expect((await destroy(h.options())).errors).toEqual([]);
+      expect(await h.list("/v2/schedules")).toEqual([]);
+      expect(await h.list("/v2/escalation_paths")).toEqual([]);
+      expect(h.emu.responseProblems).toEqual([]);
+    },
+    scenarioTimeoutMs,
+  );
 });

@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { destroy, preview, up } from "../harness";
 import { dashboardSchedule } from "../support/dashboard";
+import { driverLabel, scenarioTimeoutMs } from "../support/driver";
 import { expectCreateBeforeDelete, expectPlannedReplace, harnessFixture } from "../support/harnessFixture";
 import { describeLifecycle } from "../support/lifecycle";
 
@@ -48,31 +48,40 @@ describeLifecycle("Schedule", {
  * created next to the old one, which is deleted only once the new one exists, and whatever pages
  * through the schedule never points at nothing.
  */
-describe("Schedule: a time zone change through the harness", () => {
+describe(`Schedule: a time zone change through the ${driverLabel}`, () => {
   const h = harnessFixture(program);
+  const { destroy, preview, up } = h.driver;
   const live = () => h.list("/v2/schedules");
 
-  test("plans and applies a replace, the new schedule created before the old one is deleted", async () => {
-    const first = await up(h.options());
-    expect(first.errors).toEqual([]);
-    const [old] = await live();
-    expect(old.timezone).toBe("Europe/Berlin");
+  test(
+    "plans and applies a replace, the new schedule created before the old one is deleted",
+    async () => {
+      const first = await up(h.options());
+      expect(first.errors).toEqual([]);
+      const [old] = await live();
+      expect(old.timezone).toBe("Europe/Berlin");
 
-    expectPlannedReplace(await preview(h.options({ timezone: "UTC" })), ["timezone"]);
+      expectPlannedReplace(await preview(h.options({ timezone: "UTC" })), ["timezone"]);
 
-    const since = h.emu.requests.length;
-    const replace = expectCreateBeforeDelete(await up(h.options({ timezone: "UTC" })), ["timezone"], old.id);
+      const since = h.emu.requests.length;
+      const replace = expectCreateBeforeDelete(
+        await up(h.options({ timezone: "UTC" })),
+        ["timezone"],
+        old.id,
+      );
 
-    // On the wire: the new schedule (same name, other time zone) is created while the old one is
-    // still live, and only then is the old one deleted.
-    expect(h.writesSince(since)).toEqual(["POST /v2/schedules 201", `DELETE /v2/schedules/${old.id} 204`]);
-    const after = await live();
-    expect(after.map((s) => [s.name, s.timezone])).toEqual([[old.name, "UTC"]]);
-    expect(after[0].id).toBe(replace.id);
-    expect(after[0].id).not.toBe(old.id);
+      // On the wire: the new schedule (same name, other time zone) is created while the old one is
+      // still live, and only then is the old one deleted.
+      expect(h.writesSince(since)).toEqual(["POST /v2/schedules 201", `DELETE /v2/schedules/${old.id} 204`]);
+      const after = await live();
+      expect(after.map((s) => [s.name, s.timezone])).toEqual([[old.name, "UTC"]]);
+      expect(after[0].id).toBe(replace.id);
+      expect(after[0].id).not.toBe(old.id);
 
-    await destroy(h.options({ timezone: "UTC" }));
-    expect(await live()).toEqual([]);
-    expect(h.emu.responseProblems).toEqual([]);
-  });
+      await destroy(h.options({ timezone: "UTC" }));
+      expect(await live()).toEqual([]);
+      expect(h.emu.responseProblems).toEqual([]);
+    },
+    scenarioTimeoutMs,
+  );
 });

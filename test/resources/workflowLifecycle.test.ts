@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { type StoredWorkflow, WORKFLOWS } from "../../emulator/families/workflows";
-import { destroy, preview, up } from "../harness";
+import { driverLabel, scenarioTimeoutMs } from "../support/driver";
 import { expectCreateBeforeDelete, expectPlannedReplace, harnessFixture } from "../support/harnessFixture";
 import { describeLifecycle } from "../support/lifecycle";
 
@@ -63,42 +63,47 @@ describeLifecycle("Workflow", {
  * the new workflow is created next to the old one, which is deleted (archived) only once the new one
  * exists; incidents are never left without the workflow.
  */
-describe("Workflow: a trigger change through the harness", () => {
+describe(`Workflow: a trigger change through the ${driverLabel}`, () => {
   const h = harnessFixture(program);
+  const { destroy, preview, up } = h.driver;
   const live = () => h.list("/v2/workflows");
 
-  test("plans and applies a replace, the new workflow created before the old one is deleted", async () => {
-    const first = await up(h.options());
-    expect(first.errors).toEqual([]);
-    const [old] = await live();
-    expect(old.trigger.name).toBe("incident.updated");
+  test(
+    "plans and applies a replace, the new workflow created before the old one is deleted",
+    async () => {
+      const first = await up(h.options());
+      expect(first.errors).toEqual([]);
+      const [old] = await live();
+      expect(old.trigger.name).toBe("incident.updated");
 
-    const planned = await preview(h.options({ trigger: "incident.created" }));
-    expectPlannedReplace(planned, ["trigger"]);
-    // A preview makes no API call at all.
-    expect(planned.apiCalls).toEqual([]);
+      const planned = await preview(h.options({ trigger: "incident.created" }));
+      expectPlannedReplace(planned, ["trigger"]);
+      // A preview makes no API call at all.
+      expect(planned.apiCalls).toEqual([]);
 
-    const since = h.emu.requests.length;
-    const moved = await up(h.options({ trigger: "incident.created" }));
-    const replace = expectCreateBeforeDelete(moved, ["trigger"], old.id);
+      const since = h.emu.requests.length;
+      const moved = await up(h.options({ trigger: "incident.created" }));
+      const replace = expectCreateBeforeDelete(moved, ["trigger"], old.id);
 
-    // On the wire: the new workflow (same name, other trigger) is created while the old one is
-    // still live, and only then is the old one archived.
-    expect(h.writesSince(since)).toEqual(["POST /v2/workflows 201", `DELETE /v2/workflows/${old.id} 204`]);
-    const after = await live();
-    expect(after.map((w) => [w.name, w.trigger.name])).toEqual([[old.name, "incident.created"]]);
-    expect(after[0].id).toBe(replace.id);
-    expect(after[0].id).not.toBe(old.id);
+      // On the wire: the new workflow (same name, other trigger) is created while the old one is
+      // still live, and only then is the old one archived.
+      expect(h.writesSince(since)).toEqual(["POST /v2/workflows 201", `DELETE /v2/workflows/${old.id} 204`]);
+      const after = await live();
+      expect(after.map((w) => [w.name, w.trigger.name])).toEqual([[old.name, "incident.created"]]);
+      expect(after[0].id).toBe(replace.id);
+      expect(after[0].id).not.toBe(old.id);
 
-    // The replacement reads back as declared: another run changes nothing.
-    const again = await up(h.options({ trigger: "incident.created" }));
-    expect(again.errors).toEqual([]);
-    expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
-    expect(again.apiCalls).toEqual([]);
+      // The replacement reads back as declared: another run changes nothing.
+      const again = await up(h.options({ trigger: "incident.created" }));
+      expect(again.errors).toEqual([]);
+      expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
+      expect(again.apiCalls).toEqual([]);
 
-    const gone = await destroy(h.options({ trigger: "incident.created" }));
-    expect(gone.errors).toEqual([]);
-    expect(await live()).toEqual([]);
-    expect(h.emu.responseProblems).toEqual([]);
-  });
+      const gone = await destroy(h.options({ trigger: "incident.created" }));
+      expect(gone.errors).toEqual([]);
+      expect(await live()).toEqual([]);
+      expect(h.emu.responseProblems).toEqual([]);
+    },
+    scenarioTimeoutMs,
+  );
 });

@@ -1,16 +1,20 @@
 /**
- * A Pulumi program driven through the harness (the real dynamic-provider host) against a real
- * emulator of its own, for the tests of one `describe`: the emulator (real clock) is started before
- * them, and it and the stack's state file are done away with after them. describeLifecycle
- * (lifecycle.ts) is built on it; tests of other runs (a replace, a dependency) use it directly.
+ * A Pulumi program driven through the harness (the real dynamic-provider host) or, in the engine
+ * lane, the real Pulumi CLI (see driver.ts), against a real emulator of its own, for the tests of one
+ * `describe`: the emulator (real clock) is started before them, and it and the stack's state are done
+ * away with after them. describeLifecycle (lifecycle.ts) is built on it; tests of other runs (a
+ * replace, a dependency) use it directly, through `h.driver`.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startTestEmulator, type TestEmulator } from "../emulator/support";
 import type { HarnessOptions, RunResult, Step } from "../harness";
+import { type Driver, driver as defaultDriver } from "./driver";
 
 export interface HarnessFixture {
+  /** What runs the program: the harness, or the real CLI in the engine lane. */
+  readonly driver: Driver;
   /** The emulator (from `beforeAll` on). */
   readonly emu: TestEmulator;
   /**
@@ -35,7 +39,7 @@ function projectName(program: string): string {
 let fixtures = 0;
 
 /** Declares (inside a `describe`) the emulator and the state file of runs of `program`. */
-export function harnessFixture(program: string): HarnessFixture {
+export function harnessFixture(program: string, driver: Driver = defaultDriver): HarnessFixture {
   const project = projectName(program);
   const stateFile = path.join(os.tmpdir(), `harness-${project}-${process.pid}-${++fixtures}.json`);
   let emu: TestEmulator;
@@ -45,10 +49,11 @@ export function harnessFixture(program: string): HarnessFixture {
   });
   afterAll(async () => {
     await emu.dispose();
-    fs.rmSync(stateFile, { force: true });
+    driver.dispose(stateFile);
   });
 
   return {
+    driver,
     get emu() {
       return emu;
     },

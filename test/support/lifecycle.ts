@@ -11,7 +11,8 @@
  * Every emulator response of the run must match its reference type (emu.responseProblems stays empty).
  */
 import type { TestEmulator } from "../emulator/support";
-import { destroy, type RunResult, refresh, up } from "../harness";
+import type { RunResult } from "../harness";
+import { driverLabel, scenarioTimeoutMs } from "./driver";
 import { harnessFixture } from "./harnessFixture";
 
 export interface LifecycleSpec {
@@ -53,8 +54,9 @@ function expectOk(result: RunResult): RunResult {
 
 /** Declares the lifecycle test of one family (a `describe` with one test). */
 export function describeLifecycle(title: string, spec: LifecycleSpec): void {
-  describe(`${title}: lifecycle through the harness against the emulator`, () => {
+  describe(`${title}: lifecycle through the ${driverLabel} against the emulator`, () => {
     const h = harnessFixture(spec.program);
+    const { up, refresh, destroy } = h.driver;
     let api: LifecycleApi;
     let setupConfig: Record<string, string> = {};
 
@@ -74,42 +76,46 @@ export function describeLifecycle(title: string, spec: LifecycleSpec): void {
       setupConfig = (await spec.setup?.(api)) ?? {};
     });
 
-    test("create → same (zero calls) → out-of-band drift → restore → update → destroy; adoption", async () => {
-      await run("up");
-      const ids = await liveIds();
-      expect(ids).toHaveLength(1);
-      const id = ids[0]!;
+    test(
+      "create → same (zero calls) → out-of-band drift → restore → update → destroy; adoption",
+      async () => {
+        await run("up");
+        const ids = await liveIds();
+        expect(ids).toHaveLength(1);
+        const id = ids[0]!;
 
-      const second = await run("up");
-      expect(ops(second).filter((o) => o !== "same")).toEqual([]);
-      expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
-      expect(second.apiCalls.filter((c) => c.method !== "GET")).toEqual([]);
+        const second = await run("up");
+        expect(ops(second).filter((o) => o !== "same")).toEqual([]);
+        expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
+        expect(second.apiCalls.filter((c) => c.method !== "GET")).toEqual([]);
 
-      await spec.editOutOfBand(api, id);
-      expect(ops(await run("refresh"))).toContain("read-drift");
-      await run("up");
-      spec.expectRestored(await liveObject(id));
-      const afterRestore = await run("up");
-      expect(ops(afterRestore).filter((o) => o !== "same")).toEqual([]);
+        await spec.editOutOfBand(api, id);
+        expect(ops(await run("refresh"))).toContain("read-drift");
+        await run("up");
+        spec.expectRestored(await liveObject(id));
+        const afterRestore = await run("up");
+        expect(ops(afterRestore).filter((o) => o !== "same")).toEqual([]);
 
-      const updated = await run("up", { variant: "updated" });
-      expect(ops(updated)).toContain("update");
-      expect(ops(updated)).not.toContain("replace");
-      spec.expectUpdated(await liveObject(id));
+        const updated = await run("up", { variant: "updated" });
+        expect(ops(updated)).toContain("update");
+        expect(ops(updated)).not.toContain("replace");
+        spec.expectUpdated(await liveObject(id));
 
-      await run("destroy");
-      expect(await liveIds()).toEqual([]);
+        await run("destroy");
+        expect(await liveIds()).toEqual([]);
 
-      const existing = await spec.createExisting(api);
-      const adopted = await run("up", { adoptId: existing });
-      // The program may declare helpers (e.g. an attribute the object refers to); the adopted object is the create step carrying that id.
-      expect(adopted.steps.filter((s) => s.op === "create").map((s) => s.id)).toContain(existing);
-      expect(await liveIds()).toEqual([existing]);
-      spec.expectRestored(await liveObject(existing));
-      await run("destroy");
-      expect(await liveIds()).toEqual([]);
+        const existing = await spec.createExisting(api);
+        const adopted = await run("up", { adoptId: existing });
+        // The program may declare helpers (e.g. an attribute the object refers to); the adopted object is the create step carrying that id.
+        expect(adopted.steps.filter((s) => s.op === "create").map((s) => s.id)).toContain(existing);
+        expect(await liveIds()).toEqual([existing]);
+        spec.expectRestored(await liveObject(existing));
+        await run("destroy");
+        expect(await liveIds()).toEqual([]);
 
-      expect(h.emu.responseProblems).toEqual([]);
-    });
+        expect(h.emu.responseProblems).toEqual([]);
+      },
+      scenarioTimeoutMs,
+    );
   });
 }

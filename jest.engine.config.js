@@ -1,0 +1,21 @@
+/**
+ * The engine lane (`npm run test:engine`): the shared scenarios (every kind's lifecycle, its
+ * replacements, the examples) and the engine-only tests in test/engine/, through the real Pulumi CLI
+ * built by tools/pulumi/build.sh. test/engine/useCli.ts points test/support/driver.ts at the CLI.
+ */
+const base = require("./jest.config.js");
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  testMatch: [
+    "**/test/resources/*Lifecycle.test.ts",
+    "**/test/examples.test.ts",
+    "**/test/engine/**/*.test.ts",
+  ],
+  testPathIgnorePatterns: [],
+  setupFiles: ["<rootDir>/test/engine/useCli.ts"],
+  // One CLI run previews, type-checks and applies: minutes per scenario, not seconds.
+  testTimeout: 20 * 60_000,
+  maxWorkers: 1,
+};
