@@ -54,7 +54,8 @@ export abstract class IncidentResource extends pulumi.dynamic.Resource {
     id: pulumi.Input<pulumi.ID>,
     opts?: pulumi.CustomResourceOptions,
   ): T {
-    return new IncidentResource(name, {} as never, { ...opts, id });
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass get was called on
+    return new this(name, {} as never, { ...opts, id });
   }
 
   protected constructor(
