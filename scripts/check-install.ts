@@ -56,6 +56,8 @@ function sdkCopies(dir: string): string[] {
         : [entry];
       for (const name of scoped) {
         const at = path.join(nm, name);
+        // A linked package (the checkout's own `pulumi-incident -> ..`) is not an installed copy.
+        if (fs.lstatSync(at).isSymbolicLink()) continue;
         if (name === "@pulumi/pulumi")
           found.push(`${at}@${JSON.parse(fs.readFileSync(path.join(at, "package.json"), "utf8")).version}`);
         walk(path.join(at, "node_modules"));
