@@ -9,33 +9,23 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /** `pulumi new typescript`'s compiler options: today's (nodenext, since templates 81e6522) and the older CommonJS one. */
+/** Options both templates share (pulumi/templates typescript/tsconfig.json). */
+const TEMPLATE_COMMON = {
+  strict: true,
+  outDir: "bin",
+  target: "es2020",
+  sourceMap: true,
+  experimentalDecorators: true,
+  pretty: false,
+  noFallthroughCasesInSwitch: true,
+  noImplicitReturns: true,
+  forceConsistentCasingInFileNames: true,
+};
+
+/** `pulumi new typescript`'s compiler options: today's (nodenext, since templates 81e6522) and the older CommonJS one. */
 export const TEMPLATE_TSCONFIGS: Record<string, Record<string, unknown>> = {
-  nodenext: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "nodenext",
-    moduleResolution: "nodenext",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: false,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
-  commonjs: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: false,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
+  nodenext: { ...TEMPLATE_COMMON, module: "nodenext", moduleResolution: "nodenext" },
+  commonjs: { ...TEMPLATE_COMMON, module: "commonjs", moduleResolution: "node" },
 };
 
 export interface ReadmeBlock {
