@@ -40,10 +40,15 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     return spec.canonical ? spec.canonical(picked as Args) : picked;
   };
 
-  const buildOutputs = (live: unknown, declared: Props, prior: Props | undefined, extra?: Props): Props =>
+  const buildOutputs = (
+    live: unknown,
+    declared: Props | undefined,
+    prior: Props | undefined,
+    extra?: Props,
+  ): Props =>
     toJson({
-      ...spec.toInputs(live, declared as Args),
-      ...pick(declared, [...localKeys]),
+      ...spec.toInputs(live, declared as Args | undefined),
+      ...(declared ? pick(declared, [...localKeys]) : {}),
       ...spec.computed(live, prior),
       ...(extra ?? {}),
       [SCHEMA_KEY]: spec.schemaVersion,
@@ -122,13 +127,20 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
 
     async read(id, props) {
       const olds = migrate(props);
+      // Every state this provider wrote carries the schema version; props without it come from
+      // `Xxx.get(name, id)` (nothing declared, nothing stored).
+      const isGet = !(SCHEMA_KEY in props);
       const live = await spec.api.read(context(), id, olds).catch((error) => {
         throw explain(spec, "read", error);
       });
-      if (live === undefined) return { id: "" };
+      if (live === undefined) {
+        // The engine takes an empty id from a get as success with empty outputs; say what is wrong instead.
+        if (isGet) throw new Error(`${spec.kind}.get: no ${spec.title} with id ${JSON.stringify(id)} exists`);
+        return { id: "" };
+      }
       // A recovered object keeps its marker through a refresh until an update has converged it.
       const marker = olds[RECOVERED] === true ? { [RECOVERED]: true } : undefined;
-      const outs = buildOutputs(live, pick(olds, inputKeys), olds, marker);
+      const outs = buildOutputs(live, isGet ? undefined : pick(olds, inputKeys), olds, marker);
       return { id, props: outs, inputs: pick(outs, inputKeys) };
     },
 

@@ -4,7 +4,8 @@ import type { ResourceSpec } from "./spec";
 
 /** Input type of a resource: every property (deeply) may be a Pulumi Input. Doc comments carry over. */
 export type ResourceArgs<T> = { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> };
-type DeepInput<T> = T extends (infer U)[]
+/** `T` with every property, at every depth, accepting a Pulumi Input. */
+export type DeepInput<T> = T extends (infer U)[]
   ? pulumi.Input<DeepInput<U>>[]
   : T extends object
     ? { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> }
@@ -30,15 +31,47 @@ export abstract class IncidentResource extends pulumi.dynamic.Resource {
   /** Version of the stored shape; newer code migrates older state. */
   declare readonly __schema: pulumi.Output<number>;
 
+  /**
+   * Looks up an existing object by its API id and exposes it as a resource of this class, read-only:
+   * `const path = incident.EscalationPath.get("payments", "01HPATHID")`. The stack records it but
+   * never updates or deletes it; `pulumi refresh` reads it again.
+   *
+   * What a dynamic resource's read gives back: the object's current settings as outputs, in this
+   * package's argument names. It cannot give back what the API never returns: an API key's `token`
+   * (`tokenAvailable` is false), an alert source's write-only options (`emailOptions`,
+   * `httpCustomOptions`, `autoResolveIncidentAlerts`, `disabled`), or `adoptId`. An id that does not
+   * exist fails the run with `Kind.get: no … with id "…" exists` (left to the engine, a dynamic
+   * provider's read of a missing id would succeed with empty outputs). To manage an existing object
+   * instead, declare it with `adoptId` (`pulumi import` does not work for dynamic resources).
+   */
+  static get<T extends IncidentResource>(
+    this: new (
+      name: string,
+      args: never,
+      opts?: pulumi.CustomResourceOptions,
+    ) => T,
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass get was called on
+    return new this(name, {} as never, { ...opts, id });
+  }
+
   protected constructor(
-    spec: Pick<ResourceSpec, "kind" | "computedOutputs" | "secretOutputs">,
+    spec: Pick<ResourceSpec, "kind" | "inputs" | "computedOutputs" | "secretOutputs">,
     name: string,
     args: object,
     opts?: pulumi.CustomResourceOptions,
   ) {
     const props: Record<string, unknown> = { ...args };
-    // Outputs must be present as keys for the SDK to expose them (value comes from the provider).
-    for (const key of [...spec.computedOutputs, "__schema"]) if (!(key in props)) props[key] = undefined;
+    // Outputs must be present as keys for the SDK to expose them (value comes from the provider);
+    // a `get` declares no inputs, so every input is an output to seed too.
+    const outputs = [
+      ...(opts?.id === undefined ? [] : Object.keys(spec.inputs.shape)),
+      ...spec.computedOutputs,
+    ];
+    for (const key of [...outputs, "__schema"]) if (!(key in props)) props[key] = undefined;
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs];
     super(
       shimFor(spec.kind),

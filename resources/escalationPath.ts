@@ -3,7 +3,12 @@ import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
+import {
+  type DeepInput,
+  IncidentResource,
+  type ResourceArgs,
+  type ResourceOutputs,
+} from "../provider/resource";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import {
@@ -146,8 +151,13 @@ export interface EscalationPathNode<C = Condition> {
   /** Send to voicemail (no settings): `voicemail: true`. */
   voicemail?: true;
 }
-/** A node as the program may write it (condition parameter bindings may be omitted). */
-export type EscalationPathNodeArgs = EscalationPathNode<z.input<typeof condition>>;
+/** A node as zod parses it (condition parameter bindings may be omitted). */
+type EscalationPathNodeInput = EscalationPathNode<z.input<typeof condition>>;
+/**
+ * A node as the program writes it: every value, at every depth, may be an Input (e.g. a target's
+ * `id: schedule.id`), so helpers that build paths recursively can be typed with it.
+ */
+export type EscalationPathNodeArgs = DeepInput<EscalationPathNodeInput>;
 
 // ---------- zod: the same tree, validated recursively ----------
 
@@ -257,7 +267,7 @@ const delay = z
   );
 
 /** One node, recursively: if-else branches hold further paths of the same schema. */
-export const escalationPathNode: z.ZodType<EscalationPathNode, EscalationPathNodeArgs> = z.lazy(() =>
+export const escalationPathNode: z.ZodType<EscalationPathNode, EscalationPathNodeInput> = z.lazy(() =>
   z
     .strictObject({
       id: z.string().min(1, "must not be empty").optional(),

@@ -298,6 +298,14 @@ export class Engine {
       errorHooks: false,
     };
     return {
+      // SDK ≥ 3.260 asks for every feature at once; UNIMPLEMENTED makes it fall back to
+      // supportsFeature below, as it does with older engines, so one feature table serves every SDK.
+      getDeploymentInfo: (_req: any, cb: any) =>
+        cb(
+          Object.assign(new Error("GetDeploymentInfo is not implemented"), {
+            code: sdk.grpc.status.UNIMPLEMENTED,
+          }),
+        ),
       supportsFeature: (req: any, cb: any) => {
         const resp = new sdk.resproto.SupportsFeatureResponse();
         resp.setHassupport(features[req.getId()] === true);
