@@ -2,18 +2,22 @@
  * `npm run demo`: starts the API emulator and, for each example (examples/quickstart, then the on-call
  * setup in examples/oncall), runs it against the emulator, runs it again to show that nothing
  * changes, edits one object out of band through the API and shows the drift being detected,
- * restores it, then destroys everything. Uses the Pulumi CLI when one is on PATH (a local file
- * backend and a demo passphrase, everything under .demo/), otherwise the project's own
- * engine-faithful harness. `npm run demo -- quickstart` (or `oncall`) runs one example.
+ * restores it, then destroys everything. Uses the real Pulumi CLI when there is one: the one
+ * `npm run pulumi:build` built into .tools/pulumi/bin, else a `pulumi` on PATH (a local file backend
+ * and a demo passphrase, everything under .demo/); otherwise the project's own engine-faithful
+ * harness. `npm run demo -- quickstart` (or `oncall`) runs one example. DEMO_ENGINE=harness or
+ * DEMO_ENGINE=cli forces one (cli fails when there is no CLI).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import * as harness from "../test/harness";
 
 const root = path.join(__dirname, "..");
 const work = path.join(root, ".demo");
+/** Where `npm run pulumi:build` puts the CLI, our language host and the provider plugin. */
+const builtCliDir = path.join(root, ".tools", "pulumi", "bin");
 
 /** One example the demo runs: where it is, and the hand edit that makes drift. */
 interface DemoExample {
@@ -65,16 +69,21 @@ async function main(): Promise<void> {
   // A second key, as a colleague clicking in the dashboard would have.
   const colleagueKey = await emulator.createApiKey("colleague", ["global_access"]);
   try {
-    const cli = spawnSync("pulumi", ["version"], { encoding: "utf8" });
-    const useCli = cli.status === 0;
+    const built = existsSync(path.join(builtCliDir, "pulumi"));
+    const cliEnv = built ? { PATH: [builtCliDir, process.env.PATH].join(path.delimiter) } : {};
+    const cli = spawnSync("pulumi", ["version"], { encoding: "utf8", env: { ...process.env, ...cliEnv } });
+    const wanted = process.env.DEMO_ENGINE;
+    if (wanted === "cli" && cli.status !== 0)
+      throw new Error("DEMO_ENGINE=cli but no Pulumi CLI: npm run pulumi:build");
+    const useCli = cli.status === 0 && wanted !== "harness";
     console.log(
       useCli
-        ? `Pulumi CLI ${cli.stdout.trim()} found: using it (file backend in .demo/).`
-        : "No Pulumi CLI on PATH: using the project's harness (the real dynamic-provider host, engine semantics).",
+        ? `Pulumi CLI ${cli.stdout.trim()} (${built ? "built by npm run pulumi:build" : "found on PATH"}): using it (file backend in .demo/).`
+        : `${wanted === "harness" ? "DEMO_ENGINE=harness" : "No Pulumi CLI built (npm run pulumi:build) or on PATH"}: using the project's harness (the real dynamic-provider host, engine semantics).`,
     );
     for (const example of examples) {
       console.log(`\n${bold(`═══ examples/${example.name} ═══`)}`);
-      if (useCli) await withCli(example, emulator.url, emulator.apiKey, colleagueKey);
+      if (useCli) await withCli(example, emulator.url, emulator.apiKey, colleagueKey, cliEnv);
       else await withHarness(example, emulator.url, emulator.apiKey, colleagueKey);
     }
   } finally {
@@ -148,10 +157,12 @@ async function withCli(
   baseUrl: string,
   apiKey: string,
   colleagueKey: string,
+  cliEnv: Record<string, string | undefined>,
 ): Promise<void> {
   const program = path.join(root, "examples", example.name);
   const env = {
     ...process.env,
+    ...cliEnv,
     PULUMI_HOME: path.join(work, "pulumi-home"),
     PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`,
     PULUMI_CONFIG_PASSPHRASE: "demo-passphrase",

@@ -124,23 +124,43 @@ describe("examples/quickstart", () => {
   );
 });
 
-// The demo picks its own engine (the CLI when built, else the harness): it runs once, in the fast lane.
-(driver.name === "harness" ? describe : describe.skip)("npm run demo", () => {
-  test("runs both examples through create, no-op, drift, restore and destroy", () => {
-    // No Pulumi CLI on this PATH: the demo says so and uses the harness.
-    const demo = spawnSync(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", path.join(root, "scripts", "demo.ts")],
-      { cwd: root, encoding: "utf8", env: { ...process.env, PATH: path.dirname(process.execPath) } },
-    );
-    expect(demo.stderr).toBe("");
-    expect(demo.status).toBe(0);
-    expect(demo.stdout).toContain("No Pulumi CLI on PATH");
-    for (const example of ["quickstart", "oncall"]) {
-      const section = demo.stdout.split(`examples/${example}`)[1]!;
-      expect(section).toContain("0 provider API calls");
-      expect(section).toMatch(/read-drift/);
-      expect(section).toMatch(/pulumi destroy/);
-    }
-  });
+// The demo in each lane: the harness in the fast lane, the CLI built by npm run pulumi:build in the engine lane.
+describe(`npm run demo (${driver.name === "cli" ? "real CLI" : "harness"})`, () => {
+  test(
+    "runs both examples through create, no-op, drift, restore and destroy",
+    () => {
+      const demo = spawnSync(
+        process.execPath,
+        ["-r", "ts-node/register/transpile-only", path.join(root, "scripts", "demo.ts")],
+        {
+          cwd: root,
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            PATH: path.dirname(process.execPath),
+            DEMO_ENGINE: driver.name === "cli" ? "cli" : "harness",
+          },
+        },
+      );
+      expect(demo.stderr).toBe("");
+      expect(demo.status).toBe(0);
+      if (driver.name === "cli") {
+        expect(demo.stdout).toMatch(/Pulumi CLI v3\.\d+\.\d+ \(built by npm run pulumi:build\): using it/);
+        for (const example of ["quickstart", "oncall"]) {
+          const section = demo.stdout.split(`examples/${example}`)[1]!;
+          expect(section).toMatch(/pulumi preview --refresh \(drift detected\)[\s\S]*~ /);
+          expect(section).toMatch(/pulumi destroy[\s\S]*deleted/);
+        }
+        return;
+      }
+      expect(demo.stdout).toContain("DEMO_ENGINE=harness: using the project's harness");
+      for (const example of ["quickstart", "oncall"]) {
+        const section = demo.stdout.split(`examples/${example}`)[1]!;
+        expect(section).toContain("0 provider API calls");
+        expect(section).toMatch(/read-drift/);
+        expect(section).toMatch(/pulumi destroy/);
+      }
+    },
+    scenarioTimeoutMs,
+  );
 });

@@ -18,6 +18,7 @@
  * the next one), except a `same` step that changes nothing in the entry (the engine elides that
  * write too: sameSnapshotMutation.mustWrite).
  */
+import { randomUUID } from "node:crypto";
 import type { ProviderError, ProviderHost, Sdk } from "./host";
 import { type Crypter, type LoadedState, type ResourceState, StateWriter } from "./state";
 import type { HarnessError, Operation, Step, StepOp } from "./types";
@@ -27,8 +28,10 @@ import {
   clone,
   deepEqual,
   forProvider,
+  makeSecret,
   markSecretOutputs,
   structSafe,
+  UNKNOWN,
   type WireMap,
 } from "./wire";
 
@@ -40,6 +43,12 @@ export interface EngineOptions {
   stateFile: string;
   refresh: boolean;
   continueOnError: boolean;
+  /** Steps executing at once (the engine's `--parallel`, default 4 × CPUs). */
+  parallel: number;
+  /** Which config keys are secret (the default provider's state entry keeps them encrypted). */
+  secretConfig: string[];
+  /** A dry run of a programless operation (the preview pass of `pulumi refresh`): nothing written. */
+  dryRun?: boolean;
 }
 
 interface Registration {
@@ -53,6 +62,8 @@ interface Registration {
   propertyDependencies: Record<string, string[]>;
   protect: boolean;
   deleteBeforeReplace: boolean;
+  /** The option was set (true or false): then it overrides what the provider says. */
+  deleteBeforeReplaceDefined: boolean;
   ignoreChanges: string[];
   replaceOnChanges: string[];
   additionalSecretOutputs: string[];
@@ -65,6 +76,7 @@ interface Registration {
 class StepFailed extends Error {}
 
 const STACK_TYPE = "pulumi:pulumi:Stack";
+const PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 const isDynamic = (type: string) => type.startsWith("pulumi-nodejs:dynamic");
 const unique = (xs: string[]) => [...new Set(xs.filter(Boolean))];
 
@@ -94,6 +106,11 @@ export class Engine {
   /** The snapshot being written (settled), and the next one, shared by every change made before it starts. */
   private writing: Promise<void> = Promise.resolve();
   private nextWrite?: Promise<void>;
+  /** Check and Diff run one at a time, as the engine's step generator runs them. */
+  private readonly stepGenerator = new Slots(1);
+
+  /** Create/update/delete/read in flight at once: `--parallel`, 4 × CPUs by default. */
+  private readonly stepExecutor: Slots;
 
   constructor(
     private readonly sdk: Sdk,
@@ -103,9 +120,11 @@ export class Engine {
     private readonly t0: number,
   ) {
     this.writer = new StateWriter(opts.stateFile, crypter);
-    this.preview = opts.operation === "preview";
+    this.stepExecutor = new Slots(opts.parallel);
+    this.preview = opts.operation === "preview" || opts.dryRun === true;
     for (const r of loaded.resources) {
-      if (r.delete) this.pendingDeletes.push(r);
+      if (r.type === PROVIDER_TYPE) this.providerEntry = r;
+      else if (r.delete) this.pendingDeletes.push(r);
       else this.olds.set(r.urn, r);
     }
     this.providerRef = `urn:pulumi:${opts.stack}::${opts.project}::pulumi:providers:pulumi-nodejs::default`;
@@ -122,7 +141,7 @@ export class Engine {
   // ---------------------------------------------------------------- provider host
 
   /** Starts the host (once) and configures it with the whole stack config. */
-  startHost(start: () => Promise<ProviderHost>): void {
+  startHost(start: () => Promise<ProviderHost>, config: Record<string, string> = this.opts.config): void {
     if (this.hostPromise) return;
     const began = this.now();
     this.hostPromise = (async () => {
@@ -130,7 +149,7 @@ export class Engine {
       this.host = host;
       this.timings.hostStartMs = host.startMs;
       await host.getPluginInfo().catch(() => undefined);
-      await host.configure(this.opts.config);
+      await host.configure(config);
       this.timings.hostReadyAtMs = this.now();
       this.timings.hostReadyMs = this.now() - began;
       return host;
@@ -166,10 +185,53 @@ export class Engine {
 
   // ---------------------------------------------------------------- state
 
+  /**
+   * The default provider's entry, as the engine keeps it: its inputs are the whole stack config the
+   * provider was configured with (secret keys stay secret). refresh, destroy and the refresh pass of
+   * `--refresh` configure the provider from it, not from the current config (EnsureProvider).
+   */
+  private providerEntry?: ResourceState;
+  private providerRecorded = false;
+
+  /** The stack config saved with the default provider by the last `up`, if any. */
+  static savedConfig(resources: ResourceState[]): Record<string, string> | undefined {
+    const entry = resources.find((r) => r.type === PROVIDER_TYPE);
+    if (!entry) return undefined;
+    const plainConfig: Record<string, string> = {};
+    for (const [k, v] of Object.entries(entry.inputs)) plainConfig[k] = String(forProvider(v));
+    return plainConfig;
+  }
+
+  private recordProvider(): void {
+    if (this.preview || this.providerRecorded) return;
+    this.providerRecorded = true;
+    const inputs: WireMap = {};
+    for (const [k, v] of Object.entries(this.opts.config)) {
+      inputs[k] = this.opts.secretConfig.includes(k) ? makeSecret(v) : v;
+    }
+    const old = this.providerEntry;
+    const now = new Date().toISOString();
+    this.providerEntry = {
+      urn: this.providerRef,
+      type: PROVIDER_TYPE,
+      name: "default",
+      custom: true,
+      id: old?.id ?? randomUUID(),
+      inputs,
+      outputs: clone(inputs),
+      dependencies: [],
+      propertyDependencies: {},
+      created: old?.created ?? now,
+      modified: now,
+    };
+  }
+
   private stateResources(): ResourceState[] {
     const out: ResourceState[] = [...this.news.values()];
     for (const [urn, r] of this.olds) if (!this.news.has(urn)) out.push(r);
     out.push(...this.pendingDeletes);
+    // The default provider stays while a resource uses it (destroy removes it with the last one).
+    if (this.providerEntry && out.some((r) => r.custom)) out.unshift(this.providerEntry);
     return out;
   }
 
@@ -380,6 +442,7 @@ export class Engine {
       propertyDependencies,
       protect: req.getProtect() === true,
       deleteBeforeReplace: req.getDeletebeforereplace() === true,
+      deleteBeforeReplaceDefined: req.getDeletebeforereplacedefined?.() === true,
       ignoreChanges: req.getIgnorechangesList(),
       replaceOnChanges: req.getReplaceonchangesList(),
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
@@ -454,6 +517,7 @@ export class Engine {
         `${reg.type} resource '${reg.name}': import is not supported for dynamic resources (pulumi/pulumi#16175)`,
       );
     }
+    this.recordProvider();
     const { id, outputs } = await this.stepCustom(reg);
     return { urn: reg.urn, id, outputs: this.forProgram(reg, outputs) };
   }
@@ -464,9 +528,64 @@ export class Engine {
     const news = old ? applyIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges) : reg.inputs;
     const host = await this.provider(reg);
 
-    let checked: WireMap;
+    const checked = await this.check(reg, old ? old.inputs : {}, news);
+
+    if (!old) return this.create(reg, checked, start);
+    if (!old.id) throw this.engineFailure(reg, `${reg.urn} has no id in the state`);
+
+    let diff: Awaited<ReturnType<ProviderHost["diff"]>>;
     try {
-      const r = await host.check(reg.urn, old ? forProvider(old.inputs) : {}, forProvider(news));
+      diff = await this.stepGenerator.run(() =>
+        host.diff(
+          reg.urn,
+          old.id!,
+          forProvider(old.inputs),
+          forProvider(old.outputs),
+          forProvider(checked),
+          reg.ignoreChanges,
+        ),
+      );
+    } catch (e) {
+      throw this.providerFailure(reg, "diff", e);
+    }
+    const inputChanges = changedKeys(old.inputs, checked);
+    let changes = diff.changes;
+    if (changes === "unknown") changes = inputChanges.length ? "some" : "none";
+    const keys = diff.diffs.length ? [...diff.diffs].sort() : inputChanges;
+    const replaces = [...diff.replaces];
+    if (changes === "some") {
+      // replaceOnChanges is matched against the keys the provider reports (applyReplaceOnChanges):
+      // the Node dynamic-provider host reports none, so for dynamic resources it has no effect.
+      for (const k of diff.diffs)
+        if (matchesAny(k, reg.replaceOnChanges) && !replaces.includes(k)) replaces.push(k);
+    }
+
+    if (changes === "none" && !old.initErrors?.length) {
+      // A same step re-marks secret outputs (same-named secret inputs, additionalSecretOutputs).
+      const outputs = this.finishOutputs(reg, clone(old.outputs), checked);
+      const state = this.newState(reg, old.id, checked, outputs, true);
+      this.news.set(reg.urn, state);
+      if (!sameEntry(old, state)) await this.persist();
+      this.step(reg, "same", "update", start, { id: old.id });
+      return { id: old.id, outputs };
+    }
+    if (old.pendingReplacement) {
+      // Deleted already, as a dependent of a delete-before-create replacement: only the create is left.
+      const extra = { changedKeys: keys, replaceKeys: replaces.sort(), deleteBeforeReplace: true };
+      this.olds.delete(reg.urn);
+      return this.create(reg, await this.check(reg, {}, reg.inputs), start, "replace", extra);
+    }
+    if (changes === "some" && replaces.length) {
+      return this.replace(reg, old, checked, keys, replaces.sort(), diff.deleteBeforeReplace, start);
+    }
+    return this.update(reg, old, checked, keys, start);
+  }
+
+  /** Check(olds, news), one at a time; check failures fail the resource, each reported with its property. */
+  private async check(reg: Registration, olds: WireMap, news: WireMap): Promise<WireMap> {
+    const host = await this.provider(reg);
+    try {
+      const r = await this.stepGenerator.run(() => host.check(reg.urn, forProvider(olds), forProvider(news)));
       if (r.failures.length) {
         for (const f of r.failures) {
           const where = f.property ? `: property ${f.property}` : "";
@@ -482,49 +601,11 @@ export class Engine {
         this.failed = true;
         throw new StepFailed(`${reg.type} resource '${reg.name}' has check failures`);
       }
-      checked = r.inputs;
-      annotateSecrets(checked, news);
+      annotateSecrets(r.inputs, news);
+      return r.inputs;
     } catch (e) {
       throw this.providerFailure(reg, "check", e);
     }
-
-    if (!old) return this.create(reg, checked, start);
-    if (!old.id) throw this.engineFailure(reg, `${reg.urn} has no id in the state`);
-
-    let diff: Awaited<ReturnType<ProviderHost["diff"]>>;
-    try {
-      diff = await host.diff(
-        reg.urn,
-        old.id,
-        forProvider(old.inputs),
-        forProvider(old.outputs),
-        forProvider(checked),
-        reg.ignoreChanges,
-      );
-    } catch (e) {
-      throw this.providerFailure(reg, "diff", e);
-    }
-    const inputChanges = changedKeys(old.inputs, checked);
-    let changes = diff.changes;
-    if (changes === "unknown") changes = inputChanges.length ? "some" : "none";
-    const keys = diff.diffs.length ? [...diff.diffs].sort() : inputChanges;
-    const replaces = [...diff.replaces];
-    if (changes === "some") {
-      for (const k of keys)
-        if (matchesAny(k, reg.replaceOnChanges) && !replaces.includes(k)) replaces.push(k);
-    }
-
-    if (changes === "none" && !old.initErrors?.length) {
-      const state = this.newState(reg, old.id, checked, old.outputs, true);
-      this.news.set(reg.urn, state);
-      if (!sameEntry(old, state)) await this.persist();
-      this.step(reg, "same", "update", start, { id: old.id });
-      return { id: old.id, outputs: old.outputs };
-    }
-    if (changes === "some" && replaces.length) {
-      return this.replace(reg, old, checked, keys, replaces.sort(), diff.deleteBeforeReplace, start);
-    }
-    return this.update(reg, old, checked, keys, start);
   }
 
   private finishOutputs(reg: Registration, props: WireMap, inputs: WireMap): WireMap {
@@ -547,7 +628,7 @@ export class Engine {
     }
     const host = await this.provider(reg);
     try {
-      const r = await host.create(reg.urn, forProvider(checked));
+      const r = await this.stepExecutor.run(() => host.create(reg.urn, forProvider(checked)));
       if (!r.id) {
         throw new Error(
           `plugin for package 'pulumi-nodejs' returned empty resource.ID from create '${reg.urn}'`,
@@ -593,13 +674,15 @@ export class Engine {
     }
     const host = await this.provider(reg);
     try {
-      const props = await host.update(
-        reg.urn,
-        id,
-        forProvider(old.inputs),
-        forProvider(old.outputs),
-        forProvider(checked),
-        reg.ignoreChanges,
+      const props = await this.stepExecutor.run(() =>
+        host.update(
+          reg.urn,
+          id,
+          forProvider(old.inputs),
+          forProvider(old.outputs),
+          forProvider(checked),
+          reg.ignoreChanges,
+        ),
       );
       const outputs = this.finishOutputs(reg, props, checked);
       this.news.set(reg.urn, this.newState(reg, id, checked, outputs));
@@ -635,14 +718,22 @@ export class Engine {
     providerDeleteBeforeReplace: boolean,
     start: number,
   ): Promise<{ id: string; outputs: WireMap }> {
-    const deleteBeforeReplace = providerDeleteBeforeReplace || reg.deleteBeforeReplace;
+    // A defined deleteBeforeReplace option overrides what the provider says (source_eval.go).
+    const deleteBeforeReplace = reg.deleteBeforeReplaceDefined
+      ? reg.deleteBeforeReplace
+      : providerDeleteBeforeReplace;
     const extra = { changedKeys: keys, replaceKeys, deleteBeforeReplace };
     if (old.protect && !this.preview) {
       const message = `unable to replace resource "${reg.urn}" as it is currently marked for protection`;
       this.step(reg, "replace", "update", start, { ...extra, failed: true, error: message });
       throw this.engineFailure(reg, message);
     }
-    if (this.preview) return this.create(reg, checked, start, "replace", extra);
+    // The replacement is created from the program's own inputs, checked again with no old inputs
+    // (ignoreChanges does not apply to a new object: step_generator.go).
+    const fresh = await this.check(reg, {}, reg.inputs);
+    void checked;
+    if (deleteBeforeReplace) await this.deleteDependentsFirst(old);
+    if (this.preview) return this.create(reg, fresh, start, "replace", extra);
     if (!deleteBeforeReplace) {
       // Create-before-delete: the old copy is deleted with the final deletes.
       const condemn = () => {
@@ -651,7 +742,7 @@ export class Engine {
         return this.persist();
       };
       try {
-        const created = await this.create(reg, checked, start, "replace", extra);
+        const created = await this.create(reg, fresh, start, "replace", extra);
         await condemn();
         return created;
       } catch (e) {
@@ -660,19 +751,98 @@ export class Engine {
         throw e;
       }
     }
-    const host = await this.provider(reg);
+    try {
+      await this.deleteOldCopy(reg, old);
+    } catch (e) {
+      this.step(reg, "replace", "update", start, { ...extra, failed: true, error: (e as Error).message });
+      throw e;
+    }
+    return this.create(reg, fresh, start, "replace", extra);
+  }
+
+  /** Deletes the old copy of a resource replaced delete-before-create (a `delete` step marked `replaced`). */
+  private async deleteOldCopy(
+    r: { urn: string; name: string; type: string },
+    old: ResourceState,
+    pendingReplacement = false,
+  ): Promise<void> {
+    const start = this.now();
+    const host = await this.provider(r);
     try {
       if (!old.retainOnDelete) {
-        await host.delete(reg.urn, old.id!, forProvider(old.inputs), forProvider(old.outputs));
+        await this.stepExecutor.run(() =>
+          host.delete(old.urn, old.id!, forProvider(old.inputs), forProvider(old.outputs)),
+        );
       }
     } catch (e) {
-      const failure = this.providerFailure(reg, "delete", e);
-      this.step(reg, "replace", "update", start, { ...extra, failed: true, error: failure.message });
+      const failure = this.providerFailure(r, "delete", e);
+      this.step(old, "delete", "update", start, {
+        id: old.id,
+        replaced: true,
+        failed: true,
+        error: failure.message,
+      });
       throw failure;
     }
-    this.olds.delete(reg.urn);
+    if (this.olds.get(old.urn) === old) {
+      // A dependent deleted first stays in the state, marked, until the program recreates it.
+      if (pendingReplacement) this.olds.set(old.urn, { ...old, pendingReplacement: true });
+      else this.olds.delete(old.urn);
+    }
     await this.persist();
-    return this.create(reg, checked, start, "replace", extra);
+    this.step(old, "delete", "update", start, { id: old.id, replaced: true });
+  }
+
+  /**
+   * Before a delete-before-create replacement, the engine finds the resources of the old state that
+   * depend on it (calculateDependentReplacements): each is diffed with the dependent properties
+   * unknown, and those that would be replaced are deleted first, dependents before what they depend
+   * on, then recreated when the program registers them. In a preview only the diffs run.
+   */
+  private async deleteDependentsFirst(root: ResourceState): Promise<void> {
+    const replaceSet = new Set([root.urn]);
+    const toReplace: ResourceState[] = [];
+    const host = await this.provider(root);
+    for (const d of this.dependingOn(root)) {
+      if (!d.custom || d.external || !d.id || this.seen.has(d.urn)) continue;
+      let dependent = false;
+      const inputs: WireMap = {};
+      for (const [k, v] of Object.entries(d.inputs)) {
+        const onReplaced = (d.propertyDependencies?.[k] ?? []).some((u) => replaceSet.has(u));
+        dependent ||= onReplaced;
+        inputs[k] = onReplaced ? UNKNOWN : v;
+      }
+      if (!dependent) continue;
+      let diff: Awaited<ReturnType<ProviderHost["diff"]>>;
+      try {
+        diff = await this.stepGenerator.run(() =>
+          host.diff(d.urn, d.id!, forProvider(d.inputs), forProvider(d.outputs), forProvider(inputs), []),
+        );
+      } catch (e) {
+        throw this.providerFailure(d, "diff", e);
+      }
+      if (diff.changes === "some" && diff.replaces.length) {
+        toReplace.push(d);
+        replaceSet.add(d.urn);
+      }
+    }
+    if (this.preview) return;
+    for (const d of toReplace.reverse()) await this.deleteOldCopy(d, d, true);
+  }
+
+  /** The old state's resources that depend on `root`, directly or not, in dependency order. */
+  private dependingOn(root: ResourceState): ResourceState[] {
+    const all = [...this.olds.values()];
+    const found: ResourceState[] = [];
+    const reached = new Set([root.urn]);
+    for (const r of all) {
+      const on = [r.parent, ...(r.dependencies ?? []), ...Object.values(r.propertyDependencies ?? {}).flat()];
+      if (r.urn !== root.urn && on.some((u) => u && reached.has(u))) {
+        reached.add(r.urn);
+        found.push(r);
+      }
+    }
+    return found;
   }
 
   private async onRead(req: any): Promise<{ urn: string; outputs: WireMap }> {
@@ -692,12 +862,13 @@ export class Engine {
     const host = await this.provider(r);
     let read: Awaited<ReturnType<ProviderHost["read"]>>;
     try {
-      read = await host.read(urn, id, forProvider(props), forProvider(props));
+      read = await this.stepExecutor.run(() => host.read(urn, id, forProvider(props), forProvider(props)));
     } catch (e) {
       throw this.providerFailure(r, "read", e);
     }
-    if (!read.id) throw this.engineFailure(r, `reading ${type} resource '${name}': '${id}' does not exist`);
-    const outputs = read.properties;
+    // An empty id from the dynamic-provider host still answers the serialized provider: the engine
+    // records the read with no other outputs (it does not fail).
+    const outputs = read.id ? read.properties : { __provider: read.properties.__provider };
     annotateSecrets(outputs, props);
     markSecretOutputs(outputs, aso);
     const now = new Date().toISOString();
@@ -706,7 +877,7 @@ export class Engine {
       type,
       name,
       custom: true,
-      id: read.id,
+      id: read.id || id,
       parent,
       inputs: props,
       outputs,
@@ -719,7 +890,7 @@ export class Engine {
       modified: now,
     });
     await this.persist();
-    this.step(r, "read", "update", start, { id: read.id });
+    this.step(r, "read", "update", start, { id: read.id || id });
     return { urn, outputs: req.getAcceptsecrets() ? outputs : forProvider(outputs) };
   }
 
@@ -855,7 +1026,9 @@ export class Engine {
       if (!this.preview && !r.retainOnDelete) {
         const host = await this.provider(r);
         try {
-          await host.delete(r.urn, r.id!, forProvider(r.inputs), forProvider(r.outputs));
+          await this.stepExecutor.run(() =>
+            host.delete(r.urn, r.id!, forProvider(r.inputs), forProvider(r.outputs)),
+          );
         } catch (e) {
           const failure = this.providerFailure(r, "delete", e);
           this.step(r, "delete", "delete", start, { id: r.id, failed: true, error: failure.message });
@@ -873,19 +1046,28 @@ export class Engine {
 
   // ---------------------------------------------------------------- refresh
 
-  /** Read every custom resource of the state; drop the ones gone, rewrite outputs and inputs. */
-  async refresh(standalone: boolean): Promise<void> {
+  /**
+   * Read every custom resource of the state; drop the ones gone, rewrite outputs and inputs. Each
+   * read is followed by the provider's Diff of the refreshed state against the old inputs (what an
+   * `up` of an unchanged program would change, RefreshStep.Apply): a standalone refresh reports drift
+   * only when that Diff finds changes (a Diff that throws fails the refresh). Inside `--refresh`, the
+   * steps listed are the entries whose state changed. `host`: the provider configured from the
+   * config saved in the state, when that differs from the current one.
+   */
+  async refresh(standalone: boolean, refreshHost?: Promise<ProviderHost>): Promise<void> {
     const began = this.now();
     const targets = [...this.olds.values(), ...this.pendingDeletes].filter(
-      (r) => r.custom && r.id && isDynamic(r.type),
+      (r) => r.custom && r.id && isDynamic(r.type) && !r.pendingReplacement,
     );
     if (!targets.length) return;
-    const host = await this.provider();
+    const host = refreshHost ? await refreshHost : await this.provider();
     await Promise.all(
       targets.map(async (r) => {
         const start = this.now();
         try {
-          const read = await host.read(r.urn, r.id!, forProvider(r.outputs), forProvider(r.inputs));
+          const read = await this.stepExecutor.run(() =>
+            host.read(r.urn, r.id!, forProvider(r.outputs), forProvider(r.inputs)),
+          );
           if (!read.id) {
             this.step(r, "refresh-delete", "refresh", start, { id: r.id });
             if (r.delete) this.pendingDeletes = this.pendingDeletes.filter((x) => x !== r);
@@ -897,17 +1079,23 @@ export class Engine {
           markSecretOutputs(outputs, r.additionalSecretOutputs);
           const inputs = read.inputs ?? r.inputs;
           if (read.inputs) annotateSecrets(inputs, r.inputs);
+          const diff = await this.stepGenerator.run(() =>
+            host.diff(r.urn, read.id, forProvider(inputs), forProvider(outputs), forProvider(r.inputs), []),
+          );
           const changedOutputKeys = changedKeys(r.outputs, outputs);
           const changedInputKeys = read.inputs ? changedKeys(r.inputs, inputs) : [];
+          const stateChanged = changedOutputKeys.length > 0 || changedInputKeys.length > 0;
           const id = r.id;
-          // Entries are immutable once written: the refreshed entry replaces the old one.
+          // Entries are immutable once written: the refreshed entry replaces the old one (in a
+          // preview too: the program is diffed against the refreshed state; nothing is written).
           const next: ResourceState = { ...r, id: read.id, outputs, inputs };
           delete next.initErrors;
           if (r.delete) this.pendingDeletes[this.pendingDeletes.indexOf(r)] = next;
           else this.olds.set(r.urn, next);
-          if (changedOutputKeys.length || changedInputKeys.length) next.modified = new Date().toISOString();
-          this.writer.prepare(next); // serialized now, while the other reads wait for the API
-          if (changedOutputKeys.length || changedInputKeys.length) {
+          if (stateChanged) next.modified = new Date().toISOString();
+          if (!this.preview) this.writer.prepare(next); // serialized now, while the other reads wait
+          const drift = standalone ? diff.changes === "some" : stateChanged;
+          if (drift) {
             this.step(r, "read-drift", "refresh", start, {
               id,
               changedKeys: unique([...changedOutputKeys, ...changedInputKeys]).sort(),
@@ -953,20 +1141,73 @@ function sameEntry(old: ResourceState, next: ResourceState): boolean {
   return deepEqual({ ...a, dependencies: deps(old) }, { ...b, dependencies: deps(next) });
 }
 
-/** `replaceOnChanges` / `ignoreChanges` paths match a top-level key by their first segment; "*" matches all. */
+/** `replaceOnChanges` paths match a top-level key by their first segment; "*" matches all. */
 function matchesAny(key: string, paths: string[]): boolean {
-  return paths.some((p) => p === "*" || p === key || p.split(/[.[]/)[0] === key);
+  return paths.some((p) => p === "*" || p === key || parsePropertyPath(p)[0] === key);
 }
 
-/** ignoreChanges: keep the old input value for each ignored top-level path. */
-function applyIgnoreChanges(news: WireMap, olds: WireMap, ignore: string[]): WireMap {
-  if (!ignore.length) return news;
-  const out = { ...news };
-  for (const p of ignore) {
-    const key = p.split(/[.[]/)[0]!;
-    if (key === "*") return { ...olds };
-    if (key in olds) out[key] = olds[key];
-    else delete out[key];
+/**
+ * A property path as the engine parses it (resource.ParsePropertyPath): `a.b[0]["c.d"]`, with `*`
+ * (or `[*]`) matching any key or element.
+ */
+export function parsePropertyPath(path: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  const re = /([^.[\]]+)|\[(\d+|\*)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+  for (let m = re.exec(path); m; m = re.exec(path)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(m[2] === "*" ? "*" : Number(m[2]));
+    else out.push(JSON.parse(`"${m[3]}"`));
   }
   return out;
+}
+
+/**
+ * ignoreChanges (processIgnoreChanges): for each path, the new inputs take the old value at that
+ * path (or lose it when the old inputs have none), at any depth; `*` segments match every key.
+ */
+function applyIgnoreChanges(news: WireMap, olds: WireMap, ignore: string[]): WireMap {
+  if (!ignore.length) return news;
+  let out: WireMap = clone(news);
+  for (const p of ignore) {
+    const path = parsePropertyPath(p);
+    if (path.length === 1 && path[0] === "*") return clone(olds);
+    out = ignoreAt(out, olds, path) as WireMap;
+  }
+  return out;
+}
+
+function ignoreAt(news: any, olds: any, path: Array<string | number>): any {
+  const [head, ...rest] = path;
+  if (head === undefined) return clone(olds);
+  const container = (v: any) => v !== null && typeof v === "object";
+  if (!container(news)) return news;
+  const keys = head === "*" ? Object.keys(news) : [String(head)];
+  const out = Array.isArray(news) ? [...news] : { ...news };
+  for (const k of keys) {
+    const oldValue = container(olds) ? olds[k] : undefined;
+    if (!rest.length) {
+      if (oldValue === undefined) delete (out as any)[k];
+      else (out as any)[k] = clone(oldValue);
+    } else if (k in out) {
+      (out as any)[k] = ignoreAt((out as any)[k], oldValue, rest);
+    }
+  }
+  return out;
+}
+
+/** At most `size` tasks at once, the others wait in order. */
+class Slots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try {
+      return await task();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
 }

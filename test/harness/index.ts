@@ -17,9 +17,16 @@ export { DEFAULT_PASSPHRASE, readState } from "./state";
 export type * from "./types";
 export { UNKNOWN } from "./wire";
 
-/** `pulumi up` (`refresh: true` = `pulumi up --refresh`). */
-export function up(o: HarnessOptions & { refresh?: boolean }): Promise<RunResult> {
-  return run("up", o, o.refresh === true);
+/**
+ * `pulumi up` (`refresh: true` = `pulumi up --refresh`): a preview first, as the CLI runs it (check,
+ * diff and the program's lookups happen twice), then the update, unless `skipPreview`. A preview
+ * that fails stops the run there.
+ */
+export async function up(o: HarnessOptions & { refresh?: boolean }): Promise<RunResult> {
+  if (o.skipPreview) return run("up", o, o.refresh === true);
+  const previewed = await run("preview", o, o.refresh === true);
+  if (!previewed.ok) return { ...previewed, operation: "up" };
+  return afterPreview(previewed, await run("up", o, o.refresh === true));
 }
 
 /** `pulumi preview` (`refresh: true` = `pulumi preview --refresh`): Check and Diff only, state untouched. */
@@ -27,9 +34,25 @@ export function preview(o: HarnessOptions & { refresh?: boolean }): Promise<RunR
   return run("preview", o, o.refresh === true);
 }
 
-/** `pulumi refresh`: Read every resource of the state (the program does not run). */
-export function refresh(o: HarnessOptions): Promise<RunResult> {
-  return run("refresh", o, false);
+/**
+ * `pulumi refresh`: Read (and Diff) every resource of the state; the program does not run. Like
+ * `up`, the CLI previews the refresh first unless `skipPreview`.
+ */
+export async function refresh(o: HarnessOptions): Promise<RunResult> {
+  if (o.skipPreview) return run("refresh", o, false);
+  const previewed = await run("refresh", o, false, true);
+  if (!previewed.ok) return previewed;
+  return afterPreview(previewed, await run("refresh", o, false));
+}
+
+/** The run's result with the preview's API calls and time added (the CLI reports them as one run). */
+function afterPreview(previewed: RunResult, result: RunResult): RunResult {
+  return {
+    ...result,
+    apiCalls: [...previewed.apiCalls, ...result.apiCalls],
+    durationMs: previewed.durationMs + result.durationMs,
+    log: [previewed.log, result.log].filter(Boolean).join("\n"),
+  };
 }
 
 /** `pulumi destroy`: delete everything in the state, dependents first (the program does not run). */
@@ -166,7 +189,12 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-async function run(operation: Operation, o: HarnessOptions, withRefresh: boolean): Promise<RunResult> {
+async function run(
+  operation: Operation,
+  o: HarnessOptions,
+  withRefresh: boolean,
+  dryRun = false,
+): Promise<RunResult> {
   const started = Date.now();
   const program = resolveProgram(o.program);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-harness-"));
@@ -182,6 +210,8 @@ async function run(operation: Operation, o: HarnessOptions, withRefresh: boolean
     stateFile: path.resolve(o.stateFile),
     passphrase: o.passphrase ?? DEFAULT_PASSPHRASE,
     continueOnError: o.continueOnError === true,
+    parallel: o.parallel ?? 4 * os.cpus().length,
+    dryRun,
     env: o.env ?? {},
     work,
     tsNode: tsNodeFor(program),

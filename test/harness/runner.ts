@@ -23,6 +23,9 @@ export interface RunnerOptions {
   stateFile: string;
   passphrase: string;
   continueOnError: boolean;
+  parallel: number;
+  /** The preview pass of `pulumi refresh`: reads and diffs, nothing written. */
+  dryRun: boolean;
   /** The caller's extra env (already in this process's env; re-applied last for the host). */
   env: Record<string, string>;
   /** Temp directory of this run: traces, host pid, result. */
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
 
   // Start the host first: it boots (≈0.5 s) while the SDK, the state and the program load.
   let spawned: ReturnType<typeof spawnHost> | undefined;
+  const extraHosts: ReturnType<typeof spawnHost>[] = [];
   try {
     const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [o.programDir] }));
     spawned = spawnHost(sdkDir, o.programDir, hostEnv);
@@ -117,16 +121,41 @@ async function main(): Promise<void> {
         stateFile: o.stateFile,
         refresh: o.refresh,
         continueOnError: o.continueOnError,
+        parallel: o.parallel,
+        secretConfig: o.secretConfig,
+        dryRun: o.dryRun,
       },
       loaded,
       loaded.crypter,
       t0,
     );
     const host = spawned;
-    engine.startHost(() => {
-      if (!host) throw new Error("the dynamic-provider host could not be started");
-      return ProviderHost.connect(sdk, host);
-    });
+    // refresh and destroy configure the provider from the config saved in the state by the last
+    // `up`, not from the current config (the engine's EnsureProvider from the state).
+    const saved = Engine.savedConfig(loaded.resources);
+    const programless = o.operation === "refresh" || o.operation === "destroy";
+    engine.startHost(
+      () => {
+        if (!host) throw new Error("the dynamic-provider host could not be started");
+        return ProviderHost.connect(sdk, host);
+      },
+      programless ? (saved ?? o.config) : o.config,
+    );
+    // The refresh pass of `--refresh` too: a second provider, configured from the state, when the
+    // config changed since.
+    let refreshHost: Promise<ProviderHost> | undefined;
+    if (o.refresh && !programless && saved && JSON.stringify(saved) !== JSON.stringify(o.config)) {
+      const second = spawnHost(
+        path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [o.programDir] })),
+        o.programDir,
+        hostEnv,
+      );
+      extraHosts.push(second);
+      refreshHost = ProviderHost.connect(sdk, second).then(async (h) => {
+        await h.configure(saved);
+        return h;
+      });
+    }
     timings.sdkLoadedAtMs = Date.now() - t0;
 
     switch (o.operation) {
@@ -141,7 +170,7 @@ async function main(): Promise<void> {
         if (!file) throw new Error(`no program entry point found in ${o.programDir}`);
         // --refresh: the refresh pass completes before any registration is processed; the program
         // loads meanwhile (same order of effects as the CLI, less waiting).
-        const refreshed = o.refresh ? engine.refresh(false) : Promise.resolve();
+        const refreshed = o.refresh ? engine.refresh(false, refreshHost) : Promise.resolve();
         engine.holdRegistrationsUntil(refreshed);
         if (o.tsNode) require(o.tsNode.path).register(o.tsNode.options);
         await engine.runProgram(() => require(file));
@@ -159,6 +188,13 @@ async function main(): Promise<void> {
     }
   } finally {
     engine?.killHost();
+    for (const h of extraHosts) {
+      try {
+        if (h.child.pid) process.kill(-h.child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
     if (spawned?.child.pid) {
       try {
         process.kill(-spawned.child.pid, "SIGKILL");

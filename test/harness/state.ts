@@ -33,6 +33,8 @@ export interface ResourceState {
   initErrors?: string[];
   /** An old copy of a replaced resource, still to be deleted. */
   delete?: boolean;
+  /** Deleted ahead of a delete-before-create replacement it depends on; recreated when registered. */
+  pendingReplacement?: boolean;
   /** The provider reference (the default provider of the package). */
   provider?: string;
   created?: string;
@@ -274,6 +276,7 @@ export function readState(stateFile: string, passphrase = DEFAULT_PASSPHRASE): H
       "external",
       "initErrors",
       "delete",
+      "pendingReplacement",
     ] as const) {
       if (r[k] !== undefined) (view as any)[k] = r[k];
     }

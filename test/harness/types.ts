@@ -27,6 +27,10 @@ export interface HarnessOptions {
   continueOnError?: boolean;
   /** Kill the run (runner and host) after this many ms. Default 120000. */
   timeoutMs?: number;
+  /** `--parallel`: steps (create, update, delete, read) executing at once. Default 4 × CPUs, as the CLI. */
+  parallel?: number;
+  /** `up --skip-preview`. Default false: `up` runs a preview first, as `pulumi up` does. */
+  skipPreview?: boolean;
 }
 
 export type Operation = "up" | "preview" | "refresh" | "destroy";
@@ -148,6 +152,8 @@ export interface StateResource {
   initErrors?: string[];
   /** An old copy awaiting deletion (replacement whose delete has not run yet). */
   delete?: boolean;
+  /** Deleted ahead of a delete-before-create replacement it depends on, not yet recreated. */
+  pendingReplacement?: boolean;
 }
 
 export interface HarnessState {

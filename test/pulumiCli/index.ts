@@ -44,8 +44,8 @@ export interface CliOptions extends HarnessOptions {
   target?: string[];
   /** `--expect-no-changes`. */
   expectNoChanges?: boolean;
-  /** `up --skip-preview`. Default false: `pulumi up` previews first, as users run it. */
-  skipPreview?: boolean;
+  /** `refresh --run-program` / `destroy --run-program`: configure providers from the program's config. */
+  runProgram?: boolean;
 }
 
 export interface CliRunResult extends RunResult {
@@ -144,8 +144,6 @@ function workspace(o: CliOptions): Workspace {
     PULUMI_DEBUG_COMMANDS: "true", // enables --event-log
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     NO_COLOR: "1",
-    ...o.env,
-    INCIDENT_TRACE_FILE: programTrace,
   };
   delete env.PULUMI_ACCESS_TOKEN;
   const ws: Workspace = { dir: projectDir, project: name, env, providerTrace, programTrace };
@@ -172,13 +170,15 @@ function pulumiSync(ws: Workspace, args: string[]): string {
 function pulumiAsync(
   ws: Workspace,
   args: string[],
-  timeoutMs: number,
+  o: CliOptions,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  // The caller's env for this run; the program's lookups trace to their own file.
+  const env = { ...ws.env, ...o.env, INCIDENT_TRACE_FILE: ws.programTrace };
   return new Promise((resolve) => {
     execFile(
       CLI,
       args,
-      { cwd: ws.dir, env: ws.env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs },
+      { cwd: ws.dir, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: o.timeoutMs ?? 600_000 },
       (err: any, stdout, stderr) =>
         resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
     );
@@ -230,12 +230,14 @@ async function run(
   const args: string[] = [operation, "--non-interactive", "--event-log", eventLog, "--color", "never"];
   if (operation !== "preview") args.push("--yes");
   if (operation === "up" && o.skipPreview) args.push("--skip-preview");
+  if (o.parallel) args.push("--parallel", String(o.parallel));
   if (withRefresh) args.push("--refresh");
   if (json) args.push("--json");
   if (o.continueOnError && (operation === "up" || operation === "destroy")) args.push("--continue-on-error");
   if (o.expectNoChanges) args.push("--expect-no-changes");
+  if (o.runProgram) args.push("--run-program");
   for (const t of o.target ?? []) args.push("--target", t);
-  const { code, stdout, stderr } = await pulumiAsync(ws, args, o.timeoutMs ?? 600_000);
+  const { code, stdout, stderr } = await pulumiAsync(ws, args, o);
 
   const events = fs.existsSync(eventLog)
     ? fs

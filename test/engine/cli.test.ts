@@ -1,0 +1,89 @@
+/**
+ * What only the real Pulumi CLI can show, on a quickstart-like program against the emulator: `preview
+ * --expect-no-changes`, `--target`, a resource the program stops declaring, `preview --json` (kept
+ * as a fixture for the review tools: test/fixtures/previewJson/), and an API key rotated in the stack
+ * config (refresh and destroy configure the provider from the config saved in the state by the last
+ * `up`, so they keep using the old key until an `up`, or `--run-program`, records the new one).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as cli from "../pulumiCli";
+import { cliDriver } from "../support/driver";
+import { harnessFixture } from "../support/harnessFixture";
+
+const program = path.join(__dirname, "..", "fixtures", "cliScenarios", "program");
+const fixtures = path.join(__dirname, "..", "fixtures", "previewJson");
+
+const changes = (r: { steps: { op: string; name: string }[] }) => r.steps.filter((s) => s.op !== "same");
+
+describe("the real CLI: flags, a program that changes shape, a rotated key", () => {
+  const h = harnessFixture(program, cliDriver);
+
+  test("expect-no-changes, --target, preview --json, a resource no longer declared", async () => {
+    const first = await cli.up(h.options());
+    expect(first.errors).toEqual([]);
+    expect(first.counts.create).toBe(5);
+
+    const quiet = await cli.preview({ ...h.options(), expectNoChanges: true });
+    expect(quiet.exitCode).toBe(0);
+    // A real change fails --expect-no-changes.
+    const changed = await cli.preview({
+      ...h.options({ regionDescription: "Edited" }),
+      expectNoChanges: true,
+    });
+    expect(changed.exitCode).not.toBe(0);
+
+    // preview --json: the PreviewDigest the review tools read. Kept as a fixture (ids masked).
+    const json = await cli.preview({ ...h.options({ regionDescription: "Edited" }), json: true });
+    expect(json.json.steps.map((s: any) => s.op)).toContain("update");
+    expect(json.json.changeSummary).toMatchObject({ update: 1 });
+    fs.mkdirSync(fixtures, { recursive: true });
+    fs.writeFileSync(
+      path.join(fixtures, "quickstart-update.json"),
+      `${JSON.stringify(json.json, null, 2).replace(/01[0-9A-HJKMNP-TV-Z]{24}/g, "<id>")}\n`,
+    );
+
+    // --target: only the targeted resource changes; the other pending change stays pending.
+    const state = cli.readState(h.options().stateFile);
+    const region = state.resources.find((r) => r.name === "region")!;
+    const targeted = await cli.up({ ...h.options({ regionDescription: "Edited" }), target: [region.urn] });
+    expect(targeted.errors).toEqual([]);
+    expect(changes(targeted).map((s) => `${s.op} ${s.name}`)).toEqual(["update region"]);
+
+    // The program stops declaring the API key: it is deleted.
+    const dropped = await cli.up(h.options({ regionDescription: "Edited", withoutKey: "true" }));
+    expect(dropped.errors).toEqual([]);
+    expect(changes(dropped).map((s) => `${s.op} ${s.name}`)).toEqual(["delete ci-key"]);
+
+    expect((await cli.destroy(h.options())).errors).toEqual([]);
+    expect(await h.list("/v2/custom_fields")).toEqual([]);
+  });
+
+  test("a rotated API key: refresh and destroy use the key saved in the state until up runs", async () => {
+    const oldKey = await h.emu.createApiKey("ci-old", ["global_access"]);
+    const newKey = await h.emu.createApiKey("ci-new", ["global_access"]);
+    const withKey = (key: string, extra: Parameters<typeof cli.up>[0] | object = {}) => ({
+      ...h.options(),
+      config: { ...h.options().config, "incident:apiKey": key },
+      secretConfig: ["incident:apiKey"],
+      ...extra,
+    });
+    expect((await cli.up(withKey(oldKey))).errors).toEqual([]);
+
+    // Revoke the old key, as a rotation does, and set the new one in the stack config.
+    const keys = (await h.emu.call("GET", "/v1/api_keys")).body.api_keys as any[];
+    const old = keys.find((k) => k.name === "ci-old");
+    expect((await h.emu.call("DELETE", `/v1/api_keys/${old.id}`)).status).toBe(204);
+
+    const stale = await cli.refresh(withKey(newKey));
+    expect(stale.ok).toBe(false);
+    expect(stale.errors.map((e) => e.message).join("\n")).toMatch(/401|unauthori[sz]ed|API key/i);
+    // --run-program configures the provider from the program's (current) config.
+    expect((await cli.refresh(withKey(newKey, { runProgram: true }))).errors).toEqual([]);
+    // An up records the new key with the provider; refresh and destroy work again.
+    expect((await cli.up(withKey(newKey))).errors).toEqual([]);
+    expect((await cli.refresh(withKey(newKey))).errors).toEqual([]);
+    expect((await cli.destroy(withKey(newKey))).errors).toEqual([]);
+    expect(await h.list("/v2/custom_fields")).toEqual([]);
+  });
+});
