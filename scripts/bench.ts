@@ -1,7 +1,8 @@
 /**
  * `npm run bench` — a benchmark, not a test: prints figures. Against the emulator with the real
  * bucket (1200 burst, 20/s by default), through the harness (real provider host, engine semantics,
- * unbounded parallelism as the CLI's default `--parallel`): create N objects across kinds, a run with
+ * the CLI's default `--parallel` of 4 × CPUs; `--skip-preview`, as pipelines run `pulumi up`: the
+ * preview makes no API calls): create N objects across kinds, a run with
  * no changes, a refresh, a destroy. Per phase: wall time, API calls, 429s, the bound
  * max(0, (requests − burst) / refill) s + one round trip, wall/bound, failures; then where the wall
  * time went: until the first API request (process and host start, the program's own top-level
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     secretConfig: ["incident:apiKey"],
     env: { BENCH_OBJECTS: String(objects) },
     timeoutMs: 60 * 60 * 1000,
+    skipPreview: true,
   };
   const rtt = await roundTrip(emulator.url, emulator.apiKey);
   let spent = 5; // the round-trip probes

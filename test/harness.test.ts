@@ -184,6 +184,20 @@ describe("harness: lifecycle through the real dynamic-provider host", () => {
   });
 });
 
+describe("harness: --expect-no-changes", () => {
+  test("passes when everything is the same and fails, naming the step, when something changes", async () => {
+    const s = scenario("expect");
+    ok(await s.up([thing("a", { value: "1" })]));
+    ok(await s.preview([thing("a", { value: "1" })], { expectNoChanges: true }));
+    const changed = await s.preview([thing("a", { value: "2" })], { expectNoChanges: true });
+    expect(changed.ok).toBe(false);
+    expect(changed.errors.map((e) => e.message)).toEqual([
+      "no changes were expected but changes were proposed: update a",
+    ]);
+    s.cleanup();
+  });
+});
+
 describe("harness: refresh", () => {
   const s = scenario("refresh");
   afterAll(() => s.cleanup());

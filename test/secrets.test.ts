@@ -59,17 +59,20 @@ test("API key token and provider credentials stay out of state, traces, logs and
     }
   }
 
-  // A run that fails with a bad key reports the failure without echoing the key.
+  // A run that fails with a bad key reports the failure without echoing the key. (A new stack: an
+  // existing one's refresh would use the key saved in its state, as the engine does.)
   const wrongKey = "wrong-key-0123456789abcdef";
-  const failed = await harness.refresh({
+  const wrongKeyState = path.join(dir, "wrong-key-state.json");
+  const failed = await harness.up({
     ...options,
+    stateFile: wrongKeyState,
     config: { ...options.config, "incident:apiKey": wrongKey },
   });
   expect(failed.ok).toBe(false);
   const failureText = [...failed.errors.map((e) => e.message), failed.log].join("\n");
   expect(failureText).toContain("401");
   expect(failureText).not.toContain(wrongKey);
-  expect(readFileSync(options.stateFile, "utf8")).not.toContain(wrongKey);
+  for (const file of [options.stateFile, wrongKeyState]) expect(readFileSync(file, "utf8")).not.toContain(wrongKey);
 
   const destroyed = await harness.destroy(options);
   expect(destroyed.ok).toBe(true);
@@ -138,12 +141,14 @@ test("alert source secret token and provider credentials stay out of state, trac
   expect(fixed.steps.filter((s) => s.op === "update").map((s) => s.name)).toEqual(["payments-http"]);
   expect(emulator.store.collection<StoredAlertSource>(ALERT_SOURCES).all()[0]!.secretToken).toBe(token);
 
-  // A run with a wrong key fails with a 401 and does not echo the key.
+  // A run with a wrong key fails with a 401 and does not echo the key (a new stack: an existing
+  // one's refresh would use the key saved in its state, as the engine does).
   const wrongKey = "wrong-key-oncall-0123456789abcdef";
   const badKey = await record(
     "wrongKey",
-    harness.refresh({
+    harness.up({
       ...options,
+      stateFile: path.join(dir, "wrong-key-state.json"),
       config: { ...options.config, "incident:apiKey": wrongKey },
     }),
   );

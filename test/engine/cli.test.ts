@@ -14,6 +14,26 @@ import { harnessFixture } from "../support/harnessFixture";
 const program = path.join(__dirname, "..", "fixtures", "cliScenarios", "program");
 const fixtures = path.join(__dirname, "..", "fixtures", "previewJson");
 
+/**
+ * A PreviewDigest without what changes from run to run or machine to machine: ids, the emulator's
+ * URL, timestamps, source positions; the serialized provider shortened to its size.
+ */
+function portableDigest(digest: any, emulatorUrl: string): any {
+  const text = JSON.stringify(digest, (key, value) => {
+    if (["sourcePosition", "stackTrace", "created", "modified", "timestamp"].includes(key)) return undefined;
+    if (key === "__provider" && typeof value === "string") return `<serialized provider, ${value.length} chars>`;
+    if (key === "durationSeconds") return undefined;
+    return value;
+  });
+  return JSON.parse(
+    text
+      .split(emulatorUrl)
+      .join("<emulator>")
+      .replace(/01[0-9A-HJKMNP-TV-Z]{24}/g, "<id>")
+      .replace(/v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=:]+/g, "<ciphertext>"),
+  );
+}
+
 const changes = (r: { steps: { op: string; name: string }[] }) => r.steps.filter((s) => s.op !== "same");
 
 describe("the real CLI: flags, a program that changes shape, a rotated key", () => {
@@ -33,15 +53,18 @@ describe("the real CLI: flags, a program that changes shape, a rotated key", () 
     });
     expect(changed.exitCode).not.toBe(0);
 
-    // preview --json: the PreviewDigest the review tools read. Kept as a fixture (ids masked).
+    // preview --json: the PreviewDigest the review tools read, kept as a fixture (machine- and
+    // run-specific values masked); the CLI's output must keep matching it (UPDATE_FIXTURES=1 rewrites it).
     const json = await cli.preview({ ...h.options({ regionDescription: "Edited" }), json: true });
     expect(json.json.steps.map((s: any) => s.op)).toContain("update");
     expect(json.json.changeSummary).toMatchObject({ update: 1 });
-    fs.mkdirSync(fixtures, { recursive: true });
-    fs.writeFileSync(
-      path.join(fixtures, "quickstart-update.json"),
-      `${JSON.stringify(json.json, null, 2).replace(/01[0-9A-HJKMNP-TV-Z]{24}/g, "<id>")}\n`,
-    );
+    const digest = portableDigest(json.json, h.emu.url);
+    const fixture = path.join(fixtures, "update-in-place.json");
+    if (process.env.UPDATE_FIXTURES === "1" || !fs.existsSync(fixture)) {
+      fs.mkdirSync(fixtures, { recursive: true });
+      fs.writeFileSync(fixture, `${JSON.stringify(digest, null, 2)}\n`);
+    }
+    expect(digest).toEqual(JSON.parse(fs.readFileSync(fixture, "utf8")));
 
     // --target: only the targeted resource changes; the other pending change stays pending.
     const state = cli.readState(h.options().stateFile);
@@ -50,8 +73,37 @@ describe("the real CLI: flags, a program that changes shape, a rotated key", () 
     expect(targeted.errors).toEqual([]);
     expect(changes(targeted).map((s) => `${s.op} ${s.name}`)).toEqual(["update region"]);
 
+    // A field type change replaces the field delete-before-create (names are unique); its options
+    // depend on its id and would be replaced too: the engine deletes them first, then the field,
+    // then creates the field and the options again.
+    const since = h.emu.requests.length;
+    const retyped = await cli.up(h.options({ regionDescription: "Edited", regionType: "single_select" }));
+    expect(retyped.errors).toEqual([]);
+    expect(changes(retyped).map((s) => `${s.op} ${s.name}`).sort()).toEqual([
+      "delete region",
+      "delete region-eu-west",
+      "delete region-us-east",
+      "replace region",
+      "replace region-eu-west",
+      "replace region-us-east",
+    ]);
+    const writes = h.writesSince(since).map((w) => w.replace(/\/[0-9A-Z]{26}/g, "/<id>"));
+    expect(writes.slice(0, 3).sort()).toEqual([
+      "DELETE /v2/custom_field_options/<id> 204",
+      "DELETE /v2/custom_field_options/<id> 204",
+      "DELETE /v2/custom_fields/<id> 204",
+    ]);
+    expect(writes.indexOf("DELETE /v2/custom_fields/<id> 204")).toBe(2);
+    expect(writes.slice(3)).toEqual([
+      "POST /v2/custom_fields 201",
+      "POST /v2/custom_field_options 201",
+      "POST /v2/custom_field_options 201",
+    ]);
+
     // The program stops declaring the API key: it is deleted.
-    const dropped = await cli.up(h.options({ regionDescription: "Edited", withoutKey: "true" }));
+    const dropped = await cli.up(
+      h.options({ regionDescription: "Edited", regionType: "single_select", withoutKey: "true" }),
+    );
     expect(dropped.errors).toEqual([]);
     expect(changes(dropped).map((s) => `${s.op} ${s.name}`)).toEqual(["delete ci-key"]);
 

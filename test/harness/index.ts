@@ -259,6 +259,16 @@ async function run(
     result = failed(operation, `harness runner ${why}`, output, started);
   }
   fs.rmSync(work, { recursive: true, force: true });
+  if (o.expectNoChanges && (operation === "up" || operation === "preview")) {
+    const changed = result.steps.filter((s) => s.op !== "same");
+    if (changed.length) {
+      result.ok = false;
+      result.errors.push({
+        kind: "engine",
+        message: `no changes were expected but changes were proposed: ${changed.map((s) => `${s.op} ${s.name}`).join(", ")}`,
+      });
+    }
+  }
   if (process.env.HARNESS_DEBUG) {
     process.stderr.write(
       `[harness] ${operation} ${result.durationMs} ms ${JSON.stringify(result.timings)}\n`,

@@ -31,6 +31,8 @@ export interface HarnessOptions {
   parallel?: number;
   /** `up --skip-preview`. Default false: `up` runs a preview first, as `pulumi up` does. */
   skipPreview?: boolean;
+  /** `--expect-no-changes` (preview, up): the run fails when any step is not `same`. */
+  expectNoChanges?: boolean;
 }
 
 export type Operation = "up" | "preview" | "refresh" | "destroy";

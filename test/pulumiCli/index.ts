@@ -42,8 +42,6 @@ const PROVIDER_KEY = "__provider";
 export interface CliOptions extends HarnessOptions {
   /** `--target URN` (repeatable). */
   target?: string[];
-  /** `--expect-no-changes`. */
-  expectNoChanges?: boolean;
   /** `refresh --run-program` / `destroy --run-program`: configure providers from the program's config. */
   runProgram?: boolean;
 }

@@ -60,6 +60,8 @@ export function harnessFixture(program: string, driver: Driver = defaultDriver):
     options: (over = {}) => ({
       program,
       stateFile,
+      // As the README tells users: the key is a secret (the engine keeps the stack config in the state).
+      secretConfig: ["incident:apiKey"],
       config: {
         "incident:apiKey": emu.apiKey,
         "incident:baseUrl": emu.url,
