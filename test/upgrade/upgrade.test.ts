@@ -1,0 +1,34 @@
+/**
+ * Upgrades never surprise, fast lane (README.md here): the state every recorded release wrote, in
+ * the harness's state format (test/upgrade/baselines/<release>/<program>/harness-state.json, made
+ * from the real CLI's export when it was recorded), next to an emulator holding the same objects:
+ * the current code must preview, refresh and preview it again with no change, no replacement, every
+ * recorded output written back (migrated to the current schema version) and no write to the account.
+ * test/engine/upgrade.test.ts runs the same check through the real Pulumi CLI from the CLI's own export.
+ */
+import * as fs from "node:fs";
+import { harnessDriver } from "../support/driver";
+import { expectUpgradeClean, listBaselines, readRepointed, startBaselineEmulator } from "./support";
+
+const baselines = listBaselines();
+
+test("baselines are recorded", () => {
+  expect(baselines.length).toBeGreaterThan(0);
+});
+
+describe.each(baselines.map((b) => [`${b.release}/${b.name}`, b] as const))("%s", (_title, b) => {
+  let stack: Awaited<ReturnType<typeof startBaselineEmulator>>;
+  beforeAll(async () => {
+    stack = await startBaselineEmulator(b);
+  });
+  afterAll(async () => {
+    await stack.dispose();
+  });
+
+  test("previews and refreshes clean under the current code (harness)", async () => {
+    const options = stack.options();
+    fs.writeFileSync(options.stateFile, readRepointed(b, "harness-state.json", stack.emu.url));
+    const before = harnessDriver.readState(options.stateFile);
+    await expectUpgradeClean(harnessDriver, options, before, stack.emu);
+  }, 120_000);
+});
