@@ -7,31 +7,12 @@
  * account. Through the real Pulumi CLI; test/upgrade/upgrade.test.ts runs the same check through
  * the harness.
  */
-
 import * as cli from "../pulumiCli";
-import { cliDriver } from "../support/driver";
-import { expectUpgradeClean, listBaselines, readRepointed, startBaselineEmulator } from "../upgrade/support";
+import { cliDriver, scenarioTimeoutMs } from "../support/driver";
+import { describeBaselines, readRepointed } from "../upgrade/support";
 
-const baselines = listBaselines();
-
-test("baselines are recorded", () => {
-  expect(baselines.length).toBeGreaterThan(0);
-});
-
-describe.each(baselines.map((b) => [`${b.release}/${b.name}`, b] as const))("%s", (_title, b) => {
-  let stack: Awaited<ReturnType<typeof startBaselineEmulator>>;
-  beforeAll(async () => {
-    stack = await startBaselineEmulator(b);
-  });
-  afterAll(async () => {
-    cli.dispose(stack.options().stateFile);
-    await stack.dispose();
-  });
-
-  test("previews and refreshes clean under the current code (real CLI)", async () => {
-    const options = stack.options();
-    cli.importState(options, JSON.parse(readRepointed(b, "pulumi-export.json", stack.emu.url)));
-    const before = cli.readState(options.stateFile);
-    await expectUpgradeClean(cliDriver, options, before, stack.emu);
-  });
-});
+describeBaselines(
+  cliDriver,
+  (b, options, url) => cli.importState(options, JSON.parse(readRepointed(b, "pulumi-export.json", url))),
+  scenarioTimeoutMs,
+);

@@ -212,3 +212,40 @@ export async function expectUpgradeClean(
   expect(changes(again)).toEqual([]);
   expect(emu.requests.filter((q) => q.method !== "GET").map((q) => `${q.method} ${q.path}`)).toEqual([]);
 }
+
+/**
+ * Declares the upgrade test of every recorded baseline for one lane: `load` makes the baseline's
+ * recorded state the stack's state (its text re-pointed at `url`), before the check runs.
+ */
+export function describeBaselines(
+  driver: Driver,
+  load: (b: Baseline, options: HarnessOptions, url: string) => void,
+  timeoutMs: number,
+): void {
+  const baselines = listBaselines();
+
+  test("baselines are recorded", () => {
+    expect(baselines.length).toBeGreaterThan(0);
+  });
+
+  describe.each(baselines.map((b) => [`${b.release}/${b.name}`, b] as const))("%s", (_title, b) => {
+    let stack: Awaited<ReturnType<typeof startBaselineEmulator>>;
+    beforeAll(async () => {
+      stack = await startBaselineEmulator(b);
+    });
+    afterAll(async () => {
+      driver.dispose(stack.options().stateFile);
+      await stack.dispose();
+    });
+
+    test(
+      `previews and refreshes clean under the current code (${driver.name})`,
+      async () => {
+        const options = stack.options();
+        load(b, options, stack.emu.url);
+        await expectUpgradeClean(driver, options, driver.readState(options.stateFile), stack.emu);
+      },
+      timeoutMs,
+    );
+  });
+}

@@ -8,27 +8,10 @@
  */
 import * as fs from "node:fs";
 import { harnessDriver } from "../support/driver";
-import { expectUpgradeClean, listBaselines, readRepointed, startBaselineEmulator } from "./support";
+import { describeBaselines, readRepointed } from "./support";
 
-const baselines = listBaselines();
-
-test("baselines are recorded", () => {
-  expect(baselines.length).toBeGreaterThan(0);
-});
-
-describe.each(baselines.map((b) => [`${b.release}/${b.name}`, b] as const))("%s", (_title, b) => {
-  let stack: Awaited<ReturnType<typeof startBaselineEmulator>>;
-  beforeAll(async () => {
-    stack = await startBaselineEmulator(b);
-  });
-  afterAll(async () => {
-    await stack.dispose();
-  });
-
-  test("previews and refreshes clean under the current code (harness)", async () => {
-    const options = stack.options();
-    fs.writeFileSync(options.stateFile, readRepointed(b, "harness-state.json", stack.emu.url));
-    const before = harnessDriver.readState(options.stateFile);
-    await expectUpgradeClean(harnessDriver, options, before, stack.emu);
-  }, 120_000);
-});
+describeBaselines(
+  harnessDriver,
+  (b, options, url) => fs.writeFileSync(options.stateFile, readRepointed(b, "harness-state.json", url)),
+  120_000,
+);
