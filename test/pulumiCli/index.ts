@@ -426,15 +426,36 @@ function stepsFrom(
 
 // ------------------------------------------------------------------------------ state
 
-/** `pulumi stack export --show-secrets`: the deployment (undefined before the first run). */
-export function exportedState(ws: Workspace | CliOptions): any {
+/**
+ * `pulumi stack export --show-secrets`: the deployment (undefined before the first run). With
+ * `showSecrets: false`, the untyped deployment as the CLI writes it (`{version, deployment}`, secrets
+ * encrypted by the stack's secrets provider): what `importState` takes back.
+ */
+export function exportedState(ws: Workspace | CliOptions, { showSecrets = true } = {}): any {
   const w = "providerTrace" in ws ? ws : workspace(ws);
-  const text = pulumiSync(w, ["stack", "export", "--show-secrets"]);
-  return JSON.parse(text).deployment;
+  const text = pulumiSync(w, ["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]);
+  return showSecrets ? JSON.parse(text).deployment : JSON.parse(text);
+}
+
+/**
+ * `pulumi stack import --file`: makes `deployment` (an untyped deployment, `{version, deployment}`,
+ * as `exportedState(o, {showSecrets: false})` answers) the state of the stack of `o`, creating its
+ * workspace if needed. Its secrets are decrypted with the passphrase of `o` and the salt the
+ * deployment carries, and stored under the stack's own secrets provider.
+ */
+export function importState(o: CliOptions, deployment: unknown): void {
+  const ws = workspace(o);
+  const file = path.join(path.dirname(ws.dir), "import.json");
+  fs.writeFileSync(file, JSON.stringify(deployment));
+  try {
+    pulumiSync(ws, ["stack", "import", "--file", file]);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }
 
 /** Secrets in an export (`{sig, plaintext}`) in the harness's wire form (`{sig, value}`). */
-function secretWire(v: Wire): Wire {
+export function secretWire(v: Wire): Wire {
   if (Array.isArray(v)) return v.map(secretWire);
   if (v && typeof v === "object") {
     if (v[SIG] === SECRET_SIG) return { [SIG]: SECRET_SIG, value: secretWire(JSON.parse(v.plaintext)) };
