@@ -72,7 +72,8 @@ test("API key token and provider credentials stay out of state, traces, logs and
   const failureText = [...failed.errors.map((e) => e.message), failed.log].join("\n");
   expect(failureText).toContain("401");
   expect(failureText).not.toContain(wrongKey);
-  for (const file of [options.stateFile, wrongKeyState]) expect(readFileSync(file, "utf8")).not.toContain(wrongKey);
+  for (const file of [options.stateFile, wrongKeyState])
+    expect(readFileSync(file, "utf8")).not.toContain(wrongKey);
 
   const destroyed = await harness.destroy(options);
   expect(destroyed.ok).toBe(true);

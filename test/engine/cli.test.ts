@@ -21,7 +21,8 @@ const fixtures = path.join(__dirname, "..", "fixtures", "previewJson");
 function portableDigest(digest: any, emulatorUrl: string): any {
   const text = JSON.stringify(digest, (key, value) => {
     if (["sourcePosition", "stackTrace", "created", "modified", "timestamp"].includes(key)) return undefined;
-    if (key === "__provider" && typeof value === "string") return `<serialized provider, ${value.length} chars>`;
+    if (key === "__provider" && typeof value === "string")
+      return `<serialized provider, ${value.length} chars>`;
     if (key === "durationSeconds") return undefined;
     return value;
   });
@@ -79,7 +80,11 @@ describe("the real CLI: flags, a program that changes shape, a rotated key", () 
     const since = h.emu.requests.length;
     const retyped = await cli.up(h.options({ regionDescription: "Edited", regionType: "single_select" }));
     expect(retyped.errors).toEqual([]);
-    expect(changes(retyped).map((s) => `${s.op} ${s.name}`).sort()).toEqual([
+    expect(
+      changes(retyped)
+        .map((s) => `${s.op} ${s.name}`)
+        .sort(),
+    ).toEqual([
       "delete region",
       "delete region-eu-west",
       "delete region-us-east",

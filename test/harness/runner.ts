@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { Engine } from "./engine";
 import { loadSdk, ProviderHost, spawnHost } from "./host";
 import { loadState } from "./state";
-import type { ApiCall, Operation, RunResult } from "./types";
+import { readTrace } from "./trace";
+import type { Operation, RunResult } from "./types";
 import { containsSecrets, masked, plain, type WireMap } from "./wire";
 
 export interface RunnerOptions {
@@ -32,21 +33,6 @@ export interface RunnerOptions {
   work: string;
   /** ts-node registration for TypeScript programs (as the CLI's language host registers it). */
   tsNode?: { path: string; options: Record<string, unknown> };
-}
-
-function readTrace(file: string, from: ApiCall["from"]): ApiCall[] {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [{ ...JSON.parse(l), from }];
-      } catch {
-        return [];
-      }
-    });
 }
 
 async function main(): Promise<void> {

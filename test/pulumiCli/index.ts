@@ -18,6 +18,7 @@ import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEFAULT_PASSPHRASE } from "../harness/state";
+import { readTrace } from "../harness/trace";
 import type {
   ApiCall,
   HarnessError,
@@ -199,19 +200,11 @@ function setConfig(ws: Workspace, o: CliOptions): void {
 
 // ------------------------------------------------------------------------------ a run
 
-function readTrace(file: string, from: ApiCall["from"]): ApiCall[] {
-  if (!fs.existsSync(file)) return [];
-  const lines = fs.readFileSync(file, "utf8").split("\n");
+/** The calls traced since the last run (the file is emptied: one workspace serves many runs). */
+function takeTrace(file: string, from: ApiCall["from"]): ApiCall[] {
+  const calls = readTrace(file, from);
   fs.rmSync(file, { force: true });
-  return lines
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [{ ...JSON.parse(l), from }];
-      } catch {
-        return [];
-      }
-    });
+  return calls;
 }
 
 async function run(
@@ -252,7 +245,7 @@ async function run(
     steps,
     outputs: {},
     secretOutputs: {},
-    apiCalls: [...readTrace(ws.providerTrace, "provider"), ...readTrace(ws.programTrace, "program")],
+    apiCalls: [...takeTrace(ws.providerTrace, "provider"), ...takeTrace(ws.programTrace, "program")],
     errors,
     warnings: events
       .filter((e) => e.diagnosticEvent?.severity === "warning")

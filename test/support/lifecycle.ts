@@ -89,7 +89,9 @@ export function describeLifecycle(title: string, spec: LifecycleSpec): void {
         expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
         expect(second.apiCalls.filter((c) => c.method !== "GET")).toEqual([]);
         // What a pipeline's drift gate runs.
-        expectOk(await h.driver.preview({ ...h.options({ ...spec.config, ...setupConfig }), expectNoChanges: true }));
+        expectOk(
+          await h.driver.preview({ ...h.options({ ...spec.config, ...setupConfig }), expectNoChanges: true }),
+        );
 
         await spec.editOutOfBand(api, id);
         expect(ops(await run("refresh"))).toContain("read-drift");
