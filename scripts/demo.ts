@@ -8,7 +8,7 @@
  * harness. `npm run demo -- quickstart` (or `oncall`) runs one example. DEMO_ENGINE=harness or
  * DEMO_ENGINE=cli forces one (cli fails when there is no CLI).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
@@ -169,35 +169,40 @@ async function withCli(
     PULUMI_SKIP_UPDATE_CHECK: "true",
   };
   mkdirSync(path.join(work, "backend"), { recursive: true });
-  const pulumi = (title: string, args: string[], allowFail = false): string => {
+  // Asynchronous: the emulator answers from this very process, so it must not be blocked meanwhile.
+  const pulumi = async (title: string, args: string[], allowFail = false): Promise<string> => {
     if (title) step(title);
-    const r = spawnSync("pulumi", [...args, "--cwd", program, "--non-interactive"], {
+    const child = spawn("pulumi", [...args, "--cwd", program, "--non-interactive"], {
       env,
-      encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
-    if (title) process.stdout.write(r.stdout);
-    if (r.status !== 0 && !allowFail) throw new Error(`pulumi ${args.join(" ")} failed`);
-    return r.stdout;
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    if (title) process.stdout.write(stdout);
+    if (status !== 0 && !allowFail) throw new Error(`pulumi ${args.join(" ")} failed`);
+    return stdout;
   };
-  pulumi("", ["stack", "init", "demo"], true);
-  pulumi("", ["stack", "select", "demo"]);
-  pulumi("", ["config", "set", "incident:baseUrl", baseUrl]);
-  pulumi("", ["config", "set", "--secret", "incident:apiKey", apiKey]);
-  pulumi("pulumi up (create)", ["up", "--yes", "--skip-preview"]);
-  pulumi("pulumi preview (expect no changes)", ["preview", "--expect-no-changes"]);
-  const editedId = pulumi("", ["stack", "output", example.editedOutput]).trim();
+  await pulumi("", ["stack", "init", "demo"], true);
+  await pulumi("", ["stack", "select", "demo"]);
+  await pulumi("", ["config", "set", "incident:baseUrl", baseUrl]);
+  await pulumi("", ["config", "set", "--secret", "incident:apiKey", apiKey]);
+  await pulumi("pulumi up (create)", ["up", "--yes", "--skip-preview"]);
+  await pulumi("pulumi preview (expect no changes)", ["preview", "--expect-no-changes"]);
+  const editedId = (await pulumi("", ["stack", "output", example.editedOutput])).trim();
   step("Out-of-band edit through the API with another key");
   console.log(`  ${await example.editOutOfBand(baseUrl, colleagueKey, editedId)}`);
-  pulumi("pulumi preview --refresh (drift detected)", ["preview", "--refresh", "--diff"]);
-  pulumi("pulumi up --refresh (restores the declared configuration)", [
+  await pulumi("pulumi preview --refresh (drift detected)", ["preview", "--refresh", "--diff"]);
+  await pulumi("pulumi up --refresh (restores the declared configuration)", [
     "up",
     "--refresh",
     "--yes",
     "--skip-preview",
   ]);
-  pulumi("pulumi destroy", ["destroy", "--yes", "--skip-preview"]);
-  pulumi("", ["stack", "rm", "demo", "--yes"], true);
+  await pulumi("pulumi destroy", ["destroy", "--yes", "--skip-preview"]);
+  await pulumi("", ["stack", "rm", "demo", "--yes"], true);
 }
 
 main().catch((error) => {
