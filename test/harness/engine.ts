@@ -733,7 +733,16 @@ export class Engine {
     const fresh = await this.check(reg, {}, reg.inputs);
     void checked;
     if (deleteBeforeReplace) await this.deleteDependentsFirst(old);
-    if (this.preview) return this.create(reg, fresh, start, "replace", extra);
+    if (this.preview) {
+      // The plan lists the old copy's delete too: first for a delete-before-create, else with the final deletes.
+      if (deleteBeforeReplace) this.step(old, "delete", "update", start, { id: old.id, replaced: true });
+      const planned = await this.create(reg, fresh, start, "replace", extra);
+      if (!deleteBeforeReplace) {
+        this.olds.delete(reg.urn);
+        this.pendingDeletes.push({ ...old, delete: true });
+      }
+      return planned;
+    }
     if (!deleteBeforeReplace) {
       // Create-before-delete: the old copy is deleted with the final deletes.
       const condemn = () => {

@@ -82,11 +82,15 @@ export function harnessFixture(program: string, driver: Driver = defaultDriver):
   };
 }
 
-/** Fails unless the preview `planned` changes one thing only: a create-before-delete replace because of `keys`. */
+/**
+ * Fails unless the preview `planned` changes one thing only: a create-before-delete replace because
+ * of `keys`, and the planned delete of the old copy after it (the engine's plan lists both).
+ */
 export function expectPlannedReplace(planned: RunResult, keys: string[]): void {
   expect(planned.errors).toEqual([]);
   expect(planned.steps.filter((s) => s.op !== "same")).toEqual([
     expect.objectContaining({ op: "replace", replaceKeys: keys, deleteBeforeReplace: false }),
+    expect.objectContaining({ op: "delete", replaced: true }),
   ]);
 }
 
