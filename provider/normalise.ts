@@ -30,6 +30,27 @@ export function keepDeclaredOrder<T>(
 }
 
 /**
+ * Set with repeats: the API keeps each member once (API key roles, team ids), so a repeated member
+ * carries no meaning. Canonical form: members once each, sorted.
+ */
+export function uniqueSet<T>(values: readonly T[] | undefined): T[] | undefined {
+  return unorderedSet(dedupe(values));
+}
+
+/**
+ * Read-back of a set with repeats: when the live members are the declared ones (repeats and order
+ * aside), answer the declared list as written so neither refresh nor diff shows a change.
+ */
+export function keepDeclaredSet<T>(
+  live: readonly T[] | undefined,
+  declared: readonly T[] | undefined,
+): T[] | undefined {
+  if (live === undefined) return undefined;
+  if (declared !== undefined && sameSet(uniqueSet(live), uniqueSet(declared))) return [...declared];
+  return [...live];
+}
+
+/**
  * Omitted vs explicit empty list: for fields where "omit = unchanged", a live empty list reads back
  * as omitted when the user omitted it.
  */
@@ -88,6 +109,23 @@ export function trimTrailingEmpty<T>(
   let end = values.length;
   while (end > 0 && isEmpty(values[end - 1] as T)) end--;
   return values.slice(0, end);
+}
+
+/**
+ * Declared padding: the read-back drops trailing entries that carry nothing (`trimTrailingEmpty`);
+ * when what is left is the declared list without its own trailing empty entries, the declared
+ * padding is kept, so a list written with a trailing empty entry reads back as written.
+ */
+export function keepDeclaredPadding<T>(
+  live: readonly T[] | undefined,
+  declared: readonly T[] | undefined,
+  isEmpty: (v: T) => boolean,
+): T[] | undefined {
+  if (live === undefined) return undefined;
+  const trimmedLive = trimTrailingEmpty(live, isEmpty) ?? [];
+  if (declared === undefined) return trimmedLive;
+  const kept = trimTrailingEmpty(declared, isEmpty) ?? [];
+  return kept.length === trimmedLive.length ? [...trimmedLive, ...declared.slice(kept.length)] : trimmedLive;
 }
 
 /** Removes repeated entries (by canonical JSON), keeping the first occurrence. */

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
-import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { dedupe, keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
@@ -104,14 +104,17 @@ interface ApiKeyV1 {
   token_last_issued_at: string;
 }
 
+/** A set compared regardless of order and repeats; a preview's unknown value (not a list) as is. */
+const setOf = <T>(values: readonly T[] | unknown) => (Array.isArray(values) ? uniqueSet(values) : values);
+
 const path = (id: string) => `/v1/api_keys/${encodeURIComponent(id)}`;
 
 function payload(args: ApiKeyInputs): Props {
   return {
     name: args.name,
-    role_names: args.roles,
-    team_role_names: args.teamRoles,
-    team_ids: args.teamIds,
+    role_names: dedupe(args.roles),
+    team_role_names: dedupe(args.teamRoles),
+    team_ids: dedupe(args.teamIds),
     comments: args.comments,
   };
 }
@@ -139,24 +142,25 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
     }
     return problems;
   },
+  // Rule "set with repeats": roles, team roles and team ids are sets; the API keeps each member once.
   canonical: (args) => ({
     ...args,
-    roles: unorderedSet(args.roles),
-    teamRoles: unorderedSet(args.teamRoles),
-    teamIds: unorderedSet(args.teamIds),
+    roles: setOf(args.roles),
+    teamRoles: setOf(args.teamRoles),
+    teamIds: setOf(args.teamIds),
   }),
   idOf: (live) => live.id,
   toInputs: (live, declared) => ({
     name: live.name,
-    roles: keepDeclaredOrder(
+    roles: keepDeclaredSet(
       live.roles.map((r) => r.name),
       declared?.roles,
     ) as ApiKeyInputs["roles"],
-    teamRoles: keepDeclaredOrder(
+    teamRoles: keepDeclaredSet(
       live.team_roles.map((r) => r.name),
       declared?.teamRoles,
     ) as ApiKeyInputs["teamRoles"],
-    teamIds: keepDeclaredOrder(live.team_ids, declared?.teamIds) ?? [],
+    teamIds: keepDeclaredSet(live.team_ids, declared?.teamIds) ?? [],
     // The API may answer "" for "no comments": read back as unset when unset was declared.
     comments: live.comments === "" && declared?.comments === undefined ? undefined : live.comments,
     rotationGracePeriodMinutes: declared?.rotationGracePeriodMinutes ?? 0,

@@ -232,11 +232,14 @@ function liveLayerId(
 
 // ---------- read-back ----------
 
-const instant = (t: string | undefined) => (t === undefined ? undefined : Date.parse(t));
+/** The instant of a timestamp, to the second: the API keeps no fraction of a second. */
+const instant = (t: string | undefined) =>
+  t === undefined ? undefined : Math.floor(Date.parse(t) / 1000) * 1000;
 
 /**
- * Rule "timestamps by instant": the API answers timestamps in UTC (`2026-01-05T08:00:00Z`) whatever
- * offset was written (`2026-01-05T09:00:00+01:00`); the declared text is kept when both are the same instant.
+ * Rule "timestamps by instant": the API answers timestamps in UTC (`2026-01-05T08:00:00Z`, to the
+ * second) whatever offset and fraction were written (`2026-01-05T09:00:00.250+01:00`); the declared
+ * text is kept when both are the same instant.
  */
 export function keepDeclaredInstant(
   live: string | undefined,
@@ -276,8 +279,9 @@ function versionFromApi(
   first: boolean,
 ): ScheduleRotationVersion {
   return {
-    // Rule "first version in effect from creation": the API stamps the write time on a version sent
-    // without `effective_from`; the first version reads back unset when it was declared unset.
+    // Rule "first version in effect from creation": a version sent without `effective_from` is the
+    // rotation's first, answered without one (the reference); should an API stamp the write time on
+    // it instead, the first version still reads back unset when it was declared unset.
     effectiveFrom:
       first && mine !== undefined && mine.effectiveFrom === undefined
         ? undefined
@@ -367,7 +371,7 @@ export function scheduleFromApi(live: ApiSchedule, declared: ScheduleInputs | un
 
 /** Canonical form for diffs: timestamps as instants, team ids as a set. */
 export function canonicalSchedule(args: ScheduleInputs): Props {
-  const iso = (t: string | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
+  const iso = (t: string | undefined) => (t === undefined ? undefined : new Date(instant(t)!).toISOString());
   return {
     ...args,
     rotations: (args.rotations ?? []).map((r) => ({

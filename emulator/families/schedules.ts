@@ -8,8 +8,10 @@
  * must exist (seeded users, by id or e-mail); handover intervals at least 1.
  *
  * Read-back reproduces the real API: timestamps answered in UTC (`…Z`, no fraction) whatever offset
- * was written; a version written without `effective_from` gets the write time; versions superseded
- * by a later version already in effect are dropped; users answered as full user objects; layers
+ * was written; a version written without `effective_from` is the rotation's first version (the
+ * reference: "each version applies from its effective_from until the next version's. A rotation's
+ * first version has no effective_from"): in effect from the start, answered without one; versions
+ * superseded by a later version already in effect are dropped; users answered as full user objects; layers
  * without id get a server id; the deprecated `working_interval` mirrors `working_intervals`;
  * `scheduling_mode` answered `sequential` when omitted; team ids sorted. An update that omits
  * `holidays_public_config` or `team_ids` leaves them unchanged. Delete archives. Names are not
@@ -115,6 +117,10 @@ function findUser(world: ScheduleWorld, ref: Json) {
   return undefined;
 }
 
+/** When a stored version takes effect: a version without `effective_from` is in effect from the start. */
+const effectiveFrom = (r: Json): number =>
+  r.effective_from === undefined ? Number.NEGATIVE_INFINITY : Date.parse(r.effective_from);
+
 const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /**
@@ -125,7 +131,7 @@ function normaliseConfig(config: Json, now: string, newId: () => string): Json {
   return {
     rotations: (config?.rotations ?? []).map((r: Json) => ({
       ...r,
-      effective_from: utc(r.effective_from ?? now),
+      effective_from: r.effective_from === undefined ? undefined : utc(r.effective_from),
       handover_start_at: utc(r.handover_start_at),
       layers: (r.layers ?? []).map((l: Json) => ({
         id: l.id ?? newId(),
@@ -194,10 +200,9 @@ export function renderSchedule(stored: StoredSchedule, world: ScheduleWorld, now
   const rotations: Json[] = s.config.rotations;
   // Versions superseded by a later version already in effect are dropped.
   const kept = rotations.filter((r) => {
-    const t = Date.parse(r.effective_from);
+    const t = effectiveFrom(r);
     return !rotations.some(
-      (o) =>
-        o.id === r.id && o !== r && Date.parse(o.effective_from) > t && Date.parse(o.effective_from) <= now,
+      (o) => o.id === r.id && o !== r && effectiveFrom(o) > t && effectiveFrom(o) <= now,
     );
   });
   const rendered = kept.map((r) => {
@@ -221,7 +226,7 @@ export function renderSchedule(stored: StoredSchedule, world: ScheduleWorld, now
     });
   });
   const current = rendered
-    .filter((r: Json) => Date.parse(r.effective_from) <= now && r.users.length > 0)
+    .filter((r: Json) => effectiveFrom(r) <= now && r.users.length > 0)
     .map((r: Json) => ({
       rotation_id: r.id,
       layer_id: r.layers[0]?.id,
