@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
 import { ApiError } from "./errors";
+import { LIMITS, tooDeep } from "./inputs";
 import { inputPathForApiField } from "./naming";
 import {
   type ApiContext,
@@ -65,6 +66,17 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
 
     async check(_olds, news) {
       const { [PROVIDER_KEY]: provider, ...raw } = news;
+      const deep = tooDeep(raw);
+      if (deep !== undefined) {
+        // Refused before anything walks it: no rule may run out of stack on it.
+        const failures = [
+          {
+            property: String(deep[0]),
+            reason: `${formatPath(deep.slice(0, 12))}…: nested deeper than ${LIMITS.depth} levels (the API takes no deeper request)`,
+          },
+        ];
+        return { inputs: news, failures };
+      }
       const failures = checkInputs(spec, raw);
       const unknown = unknownPaths(raw).length > 0;
       const parsed = failures.length === 0 && !unknown ? spec.inputs.parse(raw) : raw;
@@ -194,7 +206,10 @@ async function createReconciled<Args extends Props>(
   }
 }
 
-/** Schema validation with failures named by the user's input path; unknown (preview) values are skipped. */
+/**
+ * Schema validation with failures named by the user's input path. Unknown (preview) values are
+ * skipped by the schema; the cross-field rules still run on the known parts (`knownPart`).
+ */
 export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
   const unknown = unknownPaths(raw);
   const result = spec.inputs.safeParse(raw);
@@ -203,7 +218,7 @@ export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
     for (const issue of result.error.issues) {
       const path = issue.path as Path;
       // An issue about an unknown value, or about a container holding one, is decided at apply time.
-      if (isUnder(path, unknown) || unknown.some((u) => isUnder(u, [path]))) continue;
+      if (related(path, unknown)) continue;
       if (issue.code === "unrecognized_keys") {
         for (const key of issue.keys) {
           const full = [...path, key];
@@ -217,16 +232,105 @@ export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
       const property = path.length > 0 ? String(path[0]) : spec.kind;
       failures.push({ property, reason: `${formatPath(path) || spec.kind}: ${issue.message}` });
     }
-  } else if (unknown.length === 0 && spec.validate) {
-    for (const problem of spec.validate(result.data as Props)) {
-      failures.push({
-        property: String(problem.path[0] ?? spec.kind),
-        reason: `${formatPath(problem.path)}: ${problem.message}`,
-      });
-    }
+  }
+  if (failures.length > 0 || !spec.validate) return failures;
+  const known =
+    unknown.length === 0 && result.success ? { data: result.data, removed: [] } : knownPart(spec, raw);
+  if (known === undefined) return failures;
+  for (const problem of spec.validate(known.data as Props)) {
+    if ([problem.path, ...(problem.dependsOn ?? [])].some((p) => related(p, known.removed))) continue;
+    failures.push({
+      property: String(problem.path[0] ?? spec.kind),
+      reason: `${formatPath(problem.path)}: ${problem.message}`,
+    });
   }
   return failures;
 }
+
+/** True when `path` is at, under, or above one of `paths`. */
+function related(path: Path, paths: Path[]): boolean {
+  return isUnder(path, paths) || paths.some((p) => isUnder(p, [path]));
+}
+
+/**
+ * The known part of inputs that hold unknown values: each unknown value is left out (an object key
+ * deleted; a list holding one as a whole), and where the schema then misses a required value the
+ * enclosing object is left out too, up to the whole input. Answers the parsed known part (defaults
+ * applied) and the paths left out, or undefined when nothing checkable is left.
+ */
+function knownPart(spec: ResourceSpec, raw: Props): { data: Props; removed: Path[] } | undefined {
+  const data = structuredClone(raw);
+  const removed: Path[] = [];
+  const drop = (path: Path) => {
+    // Leave out the nearest object key: a list element takes its whole list with it.
+    let at = path.length;
+    while (at > 0 && typeof path[at - 1] === "number") at--;
+    const target = path.slice(0, Math.max(at, 0));
+    if (target.length === 0) return false;
+    const parent = target.slice(0, -1).reduce<any>((o, k) => o?.[k], data);
+    if (parent && typeof parent === "object") delete parent[target[target.length - 1] as string];
+    removed.push(target);
+    return true;
+  };
+  for (const path of unknownPaths(raw)) if (!drop(path.map(asIndex))) return undefined;
+  const standIns = new Map<string, number>();
+  for (let round = 0; round < 32; round++) {
+    const parsed = spec.inputs.safeParse(data);
+    if (parsed.success) return { data: parsed.data as Props, removed };
+    const issues = parsed.error.issues;
+    // A problem unrelated to the unknowns: the schema already reported it (or cannot be decided here).
+    if (issues.some((i) => !related(i.path as Path, removed))) return undefined;
+    for (const issue of issues) {
+      const p = issue.path as Path;
+      // A required value that is unknown: a stand-in of its type keeps its object checkable (every
+      // problem that involves it is still left out, as its path stays in `removed`).
+      const key = formatPath(p);
+      const parent = p.slice(0, -1).reduce<any>((o, k) => o?.[k], data);
+      if (
+        removed.some((r) => formatPath(r) === key) &&
+        p.length > 0 &&
+        parent &&
+        typeof parent === "object"
+      ) {
+        const leaf = p[p.length - 1] as string;
+        // A stand-in of the expected type; a string that fails its format tries the next candidate.
+        const tried = standIns.get(key) ?? -1;
+        const standIn = leaf in parent ? STRING_STAND_INS[tried + 1] : placeholder(issue);
+        if (standIn !== undefined && (!(leaf in parent) || typeof parent[leaf] === "string")) {
+          if (leaf in parent) standIns.set(key, tried + 1);
+          parent[leaf] = standIn;
+          continue;
+        }
+      }
+      if (!drop(p.slice(0, -1))) return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Strings tried in turn for an unknown string that must have a format (timestamp, clock, e-mail, zone). */
+const STRING_STAND_INS = ["unknown", "2026-01-01T00:00:00Z", "00:00", "unknown@example.com", "UTC"];
+
+/** A value of the type a schema issue expected (for a required value that is unknown in a preview). */
+function placeholder(issue: { code: string; expected?: unknown; values?: unknown[] }): unknown {
+  if (issue.code === "invalid_value" && Array.isArray(issue.values)) return issue.values[0];
+  if (issue.code !== "invalid_type") return undefined;
+  switch (issue.expected) {
+    case "string":
+      return STRING_STAND_INS[0];
+    case "number":
+      return 1;
+    case "boolean":
+      return false;
+    case "array":
+      return [];
+    default:
+      return undefined;
+  }
+}
+
+const asIndex = (seg: string | number): string | number =>
+  typeof seg === "string" && /^\d+$/.test(seg) ? Number(seg) : seg;
 
 function suggest(key: string, spec: ResourceSpec): string {
   const lower = key.toLowerCase().replace(/_/g, "");

@@ -6,6 +6,14 @@ export interface ApiContext {
   client: ApiClient;
 }
 
+/** A cross-field problem: the input path at fault, the message, and the other paths the rule read. */
+export interface Problem {
+  path: (string | number)[];
+  message: string;
+  /** Other input paths whose values decided this problem (a preview skips it when one is unknown). */
+  dependsOn?: (string | number)[][];
+}
+
 /** Inputs as stored by the engine: the checked user inputs (camelCase). */
 export type Props = Record<string, any>;
 
@@ -30,8 +38,13 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   migrate?(olds: Props, fromVersion: number): Props;
   /** The camelCase input schema: validation, defaults, TypeScript type and documentation in one. */
   inputs: z.ZodObject<any>;
-  /** Rules that involve several fields, run after the schema; paths are input paths. */
-  validate?(args: Args): Array<{ path: (string | number)[]; message: string }>;
+  /**
+   * Rules that involve several fields, run after the schema; paths are input paths. In a preview
+   * they run on the known parts of the inputs (unknown values left out): a problem whose `path`, or
+   * any of its `dependsOn` paths (the other fields the rule read), is or holds an unknown value is
+   * not reported.
+   */
+  validate?(args: Args): Problem[];
   /** Maps the live API object to the input shape, keeping the declared spelling where meaning is equal. */
   toInputs(live: Live, declared: Args | undefined): Args;
   /** Computed outputs (never inputs) from the live object; `prior` is the previous state, if any. */

@@ -19,11 +19,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import { type ApiContext, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
+import { type ApiContext, type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 import {
   bindingFromApi,
   bindingPayload,
@@ -122,7 +123,7 @@ const incidentTemplate = z.strictObject({
 /** Inputs of an alert route (API v3). */
 export const alertRouteInputs = z.strictObject({
   /** Name of the route, for people. Unique names let an interrupted create be recovered. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** Whether the route is active. */
   enabled: z.boolean().default(true),
   /** Private routes only create private incidents. */
@@ -601,13 +602,14 @@ export function canonicalAlertRoute(args: AlertRouteInputs): Props {
 
 // ---------- cross-field rules ----------
 
-function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]; message: string }[] {
-  const problems: { path: (string | number)[]; message: string }[] = [];
+function validateAlertRoute(args: AlertRouteInputs): Problem[] {
+  const problems: Problem[] = [];
   const jg = args.escalationConfig.whenAlertJoinsGroup;
   if (jg?.mode === "on_priority_increase" && jg.gracePeriodSeconds !== undefined) {
     problems.push({
       path: ["escalationConfig", "whenAlertJoinsGroup", "gracePeriodSeconds"],
       message: "only applies when mode is on_each_new_alert; unset it for on_priority_increase",
+      dependsOn: [["escalationConfig", "whenAlertJoinsGroup", "mode"]],
     });
   }
   args.escalationConfig.escalationTargets.forEach((t, i) => {
@@ -622,7 +624,11 @@ function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]
   if (!g.enabled) {
     for (const key of ["groupingKeys", "windowSeconds", "windowType"] as const) {
       if (g[key] !== undefined) {
-        problems.push({ path: ["groupingConfig", key], message: "only applies when grouping is enabled" });
+        problems.push({
+          path: ["groupingConfig", key],
+          message: "only applies when grouping is enabled",
+          dependsOn: [["groupingConfig", "enabled"]],
+        });
       }
     }
   }
@@ -633,6 +639,7 @@ function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]
         problems.push({
           path: ["incidentConfig", key],
           message: "only applies when incident creation is enabled",
+          dependsOn: [["incidentConfig", "enabled"]],
         });
       }
     }
@@ -640,9 +647,14 @@ function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]
     problems.push({
       path: ["incidentConfig", "template"],
       message: "is required when incident creation is enabled",
+      dependsOn: [["incidentConfig", "enabled"]],
     });
   } else if (ic.template.title === undefined && !ic.template.generateTitle) {
-    problems.push({ path: ["incidentConfig", "template", "title"], message: "set title or generateTitle" });
+    problems.push({
+      path: ["incidentConfig", "template", "title"],
+      message: "set title or generateTitle",
+      dependsOn: [["incidentConfig", "template", "generateTitle"]],
+    });
   }
   args.messageConfig.destinations.forEach((d, i) => {
     if (!d.slackTargets && !d.msTeamsTargets) {

@@ -30,10 +30,11 @@ import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
+import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import type { Props, ResourceSpec } from "../provider/spec";
+import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { alertConfigLock } from "./alertAttribute";
 import {
   bindingFromApi,
@@ -149,7 +150,7 @@ const attributeBinding = z.strictObject({
 /** Inputs of an alert source (API v2). */
 export const alertSourceInputs = z.strictObject({
   /** Unique name of the alert source. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
   sourceType: z.enum(ALERT_SOURCE_TYPES),
   /** How alerts from this source are built. */
@@ -415,30 +416,38 @@ export function canonicalAlertSource(args: AlertSourceInputs): Props {
   };
 }
 
-export function validateAlertSource(
-  args: AlertSourceInputs,
-): Array<{ path: (string | number)[]; message: string }> {
-  const problems: Array<{ path: (string | number)[]; message: string }> = [];
+export function validateAlertSource(args: AlertSourceInputs): Problem[] {
+  const problems: Problem[] = [];
   for (const [key, type] of Object.entries(OPTIONS_FOR)) {
     const set = args[key as keyof AlertSourceInputs] !== undefined;
     if (set && args.sourceType !== type) {
       problems.push({
         path: [key],
         message: `only allowed when sourceType is ${type} (got ${args.sourceType})`,
+        dependsOn: [["sourceType"]],
       });
     }
     // email options are optional for email sources (redactions default to none).
     if (!set && args.sourceType === type && key !== "emailOptions") {
-      problems.push({ path: [key], message: `required when sourceType is ${type}` });
+      problems.push({
+        path: [key],
+        message: `required when sourceType is ${type}`,
+        dependsOn: [["sourceType"]],
+      });
     }
   }
   if (args.disabled !== undefined && args.sourceType !== "heartbeat") {
-    problems.push({ path: ["disabled"], message: "only heartbeat sources can be disabled" });
+    problems.push({
+      path: ["disabled"],
+      message: "only heartbeat sources can be disabled",
+      dependsOn: [["sourceType"]],
+    });
   }
   if (args.autoResolveIncidentAlerts !== undefined && args.autoResolveTimeoutMinutes === undefined) {
     problems.push({
       path: ["autoResolveIncidentAlerts"],
       message: "only meaningful with autoResolveTimeoutMinutes",
+      dependsOn: [["autoResolveTimeoutMinutes"]],
     });
   }
   const seenAttr = new Set<string>();

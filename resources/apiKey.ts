@@ -1,9 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
+import { freeText, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
+import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Account-level roles an API key can hold (the API's `role_names`). */
 export const API_KEY_ROLES = [
@@ -60,7 +61,7 @@ export const API_KEY_TEAM_ROLES = [
 /** Inputs of an API key (API v1). */
 export const apiKeyInputs = z.strictObject({
   /** Human-readable name of the key. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
   roles: z.array(z.enum(API_KEY_ROLES)).default([]),
   /** Roles granted only for the teams in `teamIds`. */
@@ -68,7 +69,7 @@ export const apiKeyInputs = z.strictObject({
   /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
   teamIds: z.array(z.string().min(1)).default([]),
   /** Free-form notes about the key. */
-  comments: z.string().optional(),
+  comments: freeText().optional(),
   /**
    * Change this value (a date, a counter) to rotate the token: the API issues a new one and the old
    * one stays valid for `rotationGracePeriodMinutes`.
@@ -130,15 +131,29 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   localInputs: ["rotationTrigger", "rotationGracePeriodMinutes"],
   fieldRenames: { role_names: "roles", team_role_names: "teamRoles" },
   validate(args) {
-    const problems: { path: (string | number)[]; message: string }[] = [];
+    const problems: Problem[] = [];
     const i = args.roles.indexOf("api_keys_manage");
     if (i >= 0)
       problems.push({ path: ["roles", i], message: "api_keys_manage cannot be granted through the API" });
+    const t = args.teamRoles.indexOf("api_keys_manage");
+    if (t >= 0)
+      problems.push({
+        path: ["teamRoles", t],
+        message: "api_keys_manage cannot be granted through the API, not even for teams",
+      });
     if (args.teamRoles.length > 0 && args.teamIds.length === 0) {
-      problems.push({ path: ["teamIds"], message: "must not be empty when teamRoles is set" });
+      problems.push({
+        path: ["teamIds"],
+        message: "must not be empty when teamRoles is set",
+        dependsOn: [["teamRoles"]],
+      });
     }
     if (args.teamIds.length > 0 && args.teamRoles.length === 0) {
-      problems.push({ path: ["teamRoles"], message: "must not be empty when teamIds is set" });
+      problems.push({
+        path: ["teamRoles"],
+        message: "must not be empty when teamIds is set",
+        dependsOn: [["teamIds"]],
+      });
     }
     return problems;
   },

@@ -20,6 +20,7 @@
  */
 import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
+import { isRfc3339 } from "../shapes";
 import type { Store } from "../store";
 import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
@@ -74,9 +75,9 @@ export function scheduleProblems(
   (s.config?.rotations ?? []).forEach((r: Json, i: number) => {
     const at = `schedule.config.rotations.${i}`;
     if (!r.id) problems.push({ field: `${at}.id`, message: "is required" });
-    if (r.effective_from !== undefined && Number.isNaN(Date.parse(r.effective_from)))
+    if (r.effective_from !== undefined && !isRfc3339(String(r.effective_from)))
       problems.push({ field: `${at}.effective_from`, message: "must be an RFC 3339 timestamp" });
-    if (r.handover_start_at === undefined || Number.isNaN(Date.parse(r.handover_start_at)))
+    if (r.handover_start_at === undefined || !isRfc3339(String(r.handover_start_at)))
       problems.push({ field: `${at}.handover_start_at`, message: "is required (RFC 3339 timestamp)" });
     const when = r.effective_from === undefined ? -1 : Date.parse(r.effective_from);
     const seen = versions.get(r.id) ?? new Set<number>();
@@ -124,10 +125,10 @@ const effectiveFrom = (r: Json): number =>
 const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /**
- * Stores what the server keeps: timestamps in UTC, write time on versions without one, layer ids
+ * Stores what the server keeps: timestamps in UTC, versions without one kept without one, layer ids
  * (`newId`: ULID-shaped, unique across restarts of a persisted emulator).
  */
-function normaliseConfig(config: Json, now: string, newId: () => string): Json {
+function normaliseConfig(config: Json, newId: () => string): Json {
   return {
     rotations: (config?.rotations ?? []).map((r: Json) => ({
       ...r,
@@ -149,7 +150,7 @@ export function createSchedule(id: string, body: Json, now: string, newId: () =>
       name: s.name,
       timezone: s.timezone,
       annotations: s.annotations ?? {},
-      config: normaliseConfig(s.config, now, newId),
+      config: normaliseConfig(s.config, newId),
       holidays_public_config: s.holidays_public_config,
       team_ids: s.team_ids ?? [],
     },
@@ -177,7 +178,7 @@ export function updateSchedule(
       name: s.name ?? cur.name,
       timezone: cur.timezone,
       annotations: s.annotations ?? cur.annotations,
-      config: s.config !== undefined ? normaliseConfig(s.config, now, newId) : cur.config,
+      config: s.config !== undefined ? normaliseConfig(s.config, newId) : cur.config,
       holidays_public_config:
         s.holidays_public_config !== undefined ? s.holidays_public_config : cur.holidays_public_config,
       team_ids: s.team_ids ?? cur.team_ids,

@@ -21,7 +21,7 @@ import {
   schedulePayload,
   scheduleProvider,
 } from "../../resources/schedule";
-import { expectShape, startTestEmulator, T0, type TestEmulator } from "../emulator/support";
+import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
 import { dashboardSchedule } from "../support/dashboard";
 
 const DAY = 86_400_000;
