@@ -91,6 +91,11 @@ export class ApiClient {
     this.now = options.now;
   }
 
+  /** Names the account (base URL and key) without revealing the key: a hash. */
+  get account(): string {
+    return this.bucketKey.slice(0, 24);
+  }
+
   /** The token bucket shared by every client using this key against this base URL. */
   get bucket(): TokenBucket {
     let bucket = buckets.get(this.bucketKey);
@@ -170,7 +175,24 @@ export class ApiClient {
         const requestIdHeader = headerValue(res.headers["x-request-id"]);
         const parsed = parseJson(text);
         if (status >= 200 && status < 300) {
-          return { status, body: (parsed ?? {}) as T, requestId: requestIdHeader };
+          // A DELETE (or a 204) carries nothing to read; any other 2xx must carry a JSON object.
+          const readable = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
+          if (readable || status === 204 || spec.method === "DELETE") {
+            return { status, body: (parsed ?? {}) as T, requestId: requestIdHeader };
+          }
+          const init = unreadable(
+            spec,
+            status,
+            text,
+            headerValue(res.headers["content-type"]),
+            requestIdHeader,
+          );
+          // The server did what was asked, but the answer is lost: a create's outcome is unknown
+          // (the object may exist); reading or writing the same state again is safe.
+          if (!IDEMPOTENT.has(spec.method)) throw new ApiError({ ...init, outcomeUnknown: true });
+          lastError = new ApiError(init);
+          await this.sleep(this.backoff(attempt));
+          continue;
         }
         const init: ApiErrorInit = decodeErrorBody(spec.operation, status, parsed ?? text, requestIdHeader);
         if (status === 429) {
@@ -287,6 +309,29 @@ function agentFor(baseUrl: string): Agent {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A 2xx whose body cannot be read (truncated, an HTML page from a proxy, empty). */
+function unreadable(
+  spec: RequestSpec,
+  status: number,
+  text: string,
+  contentType: string | undefined,
+  requestId: string | undefined,
+): ApiErrorInit {
+  const what =
+    text.trim() === ""
+      ? "an empty body"
+      : contentType && !/json/i.test(contentType)
+        ? `a ${contentType.split(";")[0]} body instead of JSON`
+        : `a body that is not complete JSON (${text.length} bytes)`;
+  return {
+    operation: spec.operation,
+    status,
+    type: "unreadable_response",
+    requestId,
+    details: [{ code: "unreadable_body", message: `the API answered ${status} with ${what}` }],
+  };
 }
 
 function parseJson(text: string): unknown {

@@ -1,9 +1,12 @@
+import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
 import { ApiError } from "./errors";
 import { LIMITS, tooDeep } from "./inputs";
+import { PendingCreates } from "./journal";
 import { inputPathForApiField } from "./naming";
+import { canonicalJson } from "./normalise";
 import {
   type ApiContext,
   type Created,
@@ -170,40 +173,117 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
 const CREATE_ATTEMPTS = 4;
 
 /**
- * A POST that failed after it may have reached the server (connection reset, 5xx) is never blindly
- * repeated: the object it may have made is looked for first (by its unique name or other key) and,
- * if found, taken over and brought to the declared configuration. No duplicates, no orphans.
+ * A POST that failed after it may have reached the server (connection reset, 5xx, an unreadable
+ * 2xx body) is never blindly repeated: the object it may have made is looked for first (by its
+ * unique name or other key) and, if found, taken over and brought to the declared configuration.
+ * A create whose provider process died before the answer (killed host) is found the same way by
+ * the next run, through the pending-creates journal (provider/journal.ts). No duplicates, no orphans.
  */
 async function createReconciled<Args extends Props>(
   spec: ResourceSpec<Args>,
   ctx: ApiContext,
   args: Args,
 ): Promise<Created<unknown>> {
-  for (let attempt = 1; ; attempt++) {
+  const key = spec.api.recoveryKey?.(args) ?? String(args.name ?? "");
+  const fingerprint = createHash("sha256").update(canonicalJson(args)).digest("hex");
+  const journal = new PendingCreates(ctx.client.account, spec.kind, key, fingerprint);
+  const recover = async (found: unknown): Promise<Created<unknown>> => {
+    // It was created: converge it (a multi-step create may have stopped half-way). If that fails,
+    // the object still exists: the engine must record it (half-created), never orphan it, and the
+    // next update (the engine retries half-created objects) still knows it was recovered.
     try {
-      return await spec.api.create(ctx, args);
-    } catch (error) {
-      if (
-        !(error instanceof ApiError) ||
-        !error.outcomeUnknown ||
-        !spec.api.findCreated ||
-        attempt >= CREATE_ATTEMPTS
-      ) {
-        throw error;
-      }
-      const found = await spec.api.findCreated(ctx, args);
-      if (found !== undefined) {
-        // It was created: converge it (a multi-step create may have stopped half-way). If that
-        // fails, the object still exists: the engine must record it (half-created), never orphan it,
-        // and the next update (the engine retries half-created objects) still knows it was recovered.
-        try {
-          return await spec.api.update(ctx, spec.idOf(found), args, { [RECOVERED]: true });
-        } catch (updateError) {
-          throw new PartialCreateError(found, updateError, { [RECOVERED]: true });
-        }
+      return await spec.api.update(ctx, spec.idOf(found), args, { [RECOVERED]: true });
+    } catch (updateError) {
+      throw new PartialCreateError(found, updateError, { [RECOVERED]: true });
+    }
+  };
+
+  // Creates of this object that an earlier run sent and never saw through (its process died).
+  const interrupted = journal.interrupted();
+  if (interrupted.length > 0) {
+    let found: unknown;
+    for (const { entry } of interrupted) {
+      if (found !== undefined) break;
+      if (entry.createdId !== undefined) {
+        // Answered, maybe never recorded. With other inputs this create is a replacement of it.
+        if (journal.sameInputs(entry)) found = await spec.api.read(ctx, entry.createdId, undefined);
+      } else if (spec.api.findCreated) {
+        found = await spec.api.findCreated(ctx, args);
       }
     }
+    journal.clear(interrupted);
+    if (found !== undefined) return recover(found);
   }
+
+  for (let attempt = 1; ; attempt++) {
+    const pending = journal.begin();
+    try {
+      const created = await spec.api.create(ctx, args);
+      pending.answered(spec.idOf(created.live));
+      return created;
+    } catch (error) {
+      const unknownOutcome = error instanceof ApiError && error.outcomeUnknown;
+      if (!unknownOutcome) {
+        pending.failed();
+        throw await explainConflict(spec, ctx, args, error);
+      }
+      // Outcome unknown: the entry stays until the object is found or known not to exist, so a
+      // run that dies from here on still leaves the next one a trace.
+      if (!spec.api.findCreated || attempt >= CREATE_ATTEMPTS) throw error;
+      const found = await spec.api.findCreated(ctx, args);
+      if (found !== undefined) {
+        pending.answered(spec.idOf(found));
+        return recover(found);
+      }
+      pending.failed();
+    }
+  }
+}
+
+/**
+ * A create refused because an object with the same unique name exists (409, or a 422 saying it
+ * "already exists"): names the existing object's id, to adopt it (`adoptId`) if it is this stack's
+ * (a run interrupted where no journal was kept: another machine) or to rename or delete it.
+ */
+async function explainConflict<Args extends Props>(
+  spec: ResourceSpec<Args>,
+  ctx: ApiContext,
+  args: Args,
+  error: unknown,
+): Promise<unknown> {
+  if (!(error instanceof ApiError) || !spec.api.findCreated) return error;
+  const exists =
+    error.status === 409 || (error.status === 422 && /already exist|taken|unique/i.test(error.message));
+  if (!exists) return error;
+  const found = await spec.api.findCreated(ctx, args).catch(() => undefined);
+  if (found === undefined) return error;
+  const id = spec.idOf(found);
+  return new ApiError(
+    {
+      ...errorInit(error),
+      details: [...error.details, { code: "adopt_hint", message: adoptHint(spec, id) }],
+    },
+    `${error.message}. A ${spec.title} with this name already exists (id ${id}). ${adoptHint(spec, id)}`,
+  );
+}
+
+function adoptHint(spec: ResourceSpec, id: string): string {
+  return (
+    `If it is this stack's (a run that was interrupted on another machine made it), set ` +
+    `\`adoptId: "${id}"\` on this ${spec.kind} to take it over; otherwise rename one of them or delete it.`
+  );
+}
+
+function errorInit(error: ApiError) {
+  return {
+    operation: error.operation,
+    status: error.status,
+    type: error.type,
+    requestId: error.requestId,
+    details: error.details,
+    retryAfterSeconds: error.retryAfterSeconds,
+    outcomeUnknown: error.outcomeUnknown,
+  };
 }
 
 /**

@@ -72,6 +72,11 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
     delete(ctx: ApiContext, id: string, olds: Props): Promise<void>;
     /** Finds the object an interrupted create may have made (by its unique name or other key). */
     findCreated?(ctx: ApiContext, args: Args): Promise<Live | undefined>;
+    /**
+     * What `findCreated` matches on, as text (default: the name): a pending create recorded under
+     * this key is looked for by the next create with the same key (provider/journal.ts).
+     */
+    recoveryKey?(args: Args): string;
   };
 }
 

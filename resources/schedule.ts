@@ -542,6 +542,7 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
     async delete(ctx, id) {
       await ctx.client.delete(pathOf(id), "delete schedule");
     },
+    recoveryKey: (args) => `${args.name}/${args.timezone}`,
     async findCreated(ctx, args) {
       const all = await ctx.client.listAll<ApiSchedule>(
         "/v2/schedules",

@@ -426,6 +426,7 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
       // The API archives the workflow: it no longer runs, lists or shows.
       await ctx.client.delete(path(id), "delete workflow");
     },
+    recoveryKey: (args) => `${args.name}/${args.trigger}`,
     async findCreated(ctx, args) {
       const body = await ctx.client.get<{
         workflows: { id: string; name: string; trigger: { name: string } }[];

@@ -27,6 +27,11 @@ export interface HarnessOptions {
   continueOnError?: boolean;
   /** Kill the run (runner and host) after this many ms. Default 120000. */
   timeoutMs?: number;
+  /**
+   * Kill the provider host (SIGKILL to its process group) when this promise resolves, as a crash or
+   * an out-of-memory kill would: in-flight RPCs fail, the run goes on as the engine's would.
+   */
+  killHostWhen?: Promise<unknown>;
 }
 
 export type Operation = "up" | "preview" | "refresh" | "destroy";
