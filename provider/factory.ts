@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
-import { ApiError } from "./errors";
+import { ApiError, trailer } from "./errors";
 import { LIMITS, tooDeep } from "./inputs";
 import { PendingCreates } from "./journal";
 import { inputPathForApiField } from "./naming";
@@ -125,20 +125,20 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         if (error instanceof PartialCreateError) {
           // The object exists: hand the engine its id and state so nothing is orphaned.
           const outs = buildOutputs(error.live, args, undefined, error.extraOutputs);
-          throw Object.assign(explain(spec, "create", error.cause), {
+          throw Object.assign(explain(spec, "create", error.cause, args.name), {
             id: spec.idOf(error.live),
             properties: outs,
             reasons: [String((error.cause as Error)?.message ?? error.cause)],
           });
         }
-        throw explain(spec, "create", error);
+        throw explain(spec, "create", error, args.name);
       }
     },
 
     async read(id, props) {
       const olds = migrate(props);
       const live = await spec.api.read(context(), id, olds).catch((error) => {
-        throw explain(spec, "read", error);
+        throw explain(spec, "read", error, olds.name);
       });
       if (live === undefined) return { id: "" };
       // A recovered object keeps its marker through a refresh until an update has converged it.
@@ -154,7 +154,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         const updated = await spec.api.update(context(), id, args, before);
         return { outs: buildOutputs(updated.live, args, before, updated.extraOutputs) };
       } catch (error) {
-        throw explain(spec, "update", error);
+        throw explain(spec, "update", error, args.name);
       }
     },
 
@@ -163,7 +163,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         await spec.api.delete(context(), id, migrate(props));
       } catch (error) {
         if (error instanceof ApiError && error.isNotFound) return; // already gone: the goal is reached
-        throw explain(spec, "delete", error);
+        throw explain(spec, "delete", error, props.name);
       }
     },
   };
@@ -230,7 +230,9 @@ async function createReconciled<Args extends Props>(
       // Outcome unknown: the entry stays until the object is found or known not to exist, so a
       // run that dies from here on still leaves the next one a trace.
       if (!spec.api.findCreated || attempt >= CREATE_ATTEMPTS) throw error;
-      const found = await spec.api.findCreated(ctx, args);
+      const found = await spec.api.findCreated(ctx, args).catch((lookup) => {
+        throw lostThenLookup(error as ApiError, lookup);
+      });
       if (found !== undefined) {
         pending.answered(spec.idOf(found));
         return recover(found);
@@ -258,13 +260,10 @@ async function explainConflict<Args extends Props>(
   const found = await spec.api.findCreated(ctx, args).catch(() => undefined);
   if (found === undefined) return error;
   const id = spec.idOf(found);
-  return new ApiError(
-    {
-      ...errorInit(error),
-      details: [...error.details, { code: "adopt_hint", message: adoptHint(spec, id) }],
-    },
-    `${error.message}. A ${spec.title} with this name already exists (id ${id}). ${adoptHint(spec, id)}`,
-  );
+  return new ApiError({
+    ...error.init,
+    details: [...error.details, { code: "adopt_hint", message: adoptHint(spec, id) }],
+  });
 }
 
 function adoptHint(spec: ResourceSpec, id: string): string {
@@ -272,18 +271,6 @@ function adoptHint(spec: ResourceSpec, id: string): string {
     `If it is this stack's (a run that was interrupted on another machine made it), set ` +
     `\`adoptId: "${id}"\` on this ${spec.kind} to take it over; otherwise rename one of them or delete it.`
   );
-}
-
-function errorInit(error: ApiError) {
-  return {
-    operation: error.operation,
-    status: error.status,
-    type: error.type,
-    requestId: error.requestId,
-    details: error.details,
-    retryAfterSeconds: error.retryAfterSeconds,
-    outcomeUnknown: error.outcomeUnknown,
-  };
 }
 
 /**
@@ -418,8 +405,12 @@ function suggest(key: string, spec: ResourceSpec): string {
   return match ? ` (did you mean "${match}"?)` : "";
 }
 
-/** Rewrites an API error so each field it names is the user's input path. */
-export function explain(spec: ResourceSpec, operation: string, error: unknown): Error {
+/**
+ * Rewrites an API error for the user: the resource (kind and name), the provider operation, the
+ * API operation, each field as the user's input path, the request id, the attempts made and the
+ * setting to check.
+ */
+export function explain(spec: ResourceSpec, operation: string, error: unknown, name?: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
   const details = error.details.map((d) =>
     d.field ? { ...d, field: inputPathForApiField(d.field, spec.fieldRenames) } : d,
@@ -427,19 +418,27 @@ export function explain(spec: ResourceSpec, operation: string, error: unknown): 
   const problems = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
   const requestId = error.requestId ? ` (request_id ${error.requestId})` : "";
   const head = error.status > 0 ? `${error.status} ${error.type}` : error.type;
-  const message = `${spec.kind} ${operation} failed: ${error.operation}: ${head}${problems ? `: ${problems}` : ""}${requestId}`;
-  return new ApiError(
-    {
-      operation: error.operation,
-      status: error.status,
-      type: error.type,
-      requestId: error.requestId,
-      details,
-      retryAfterSeconds: error.retryAfterSeconds,
-      outcomeUnknown: error.outcomeUnknown,
-    },
-    message,
-  );
+  const who = typeof name === "string" && name !== "" ? `${spec.kind} ${JSON.stringify(name)}` : spec.kind;
+  const message = `${who} ${operation} failed: ${error.operation}: ${head}${problems ? `: ${problems}` : ""}${requestId}${trailer(error)}`;
+  return new ApiError({ ...error.init, details }, message);
+}
+
+/**
+ * The lookup that follows a create whose answer was lost failed too: the error is the create's
+ * (what the user asked for), saying its answer was lost and then what the lookup hit.
+ */
+function lostThenLookup(create: ApiError, lookup: unknown): unknown {
+  if (!(lookup instanceof ApiError)) return lookup;
+  const lost = create.details.map((d) => d.message).join("; ") || create.type;
+  return new ApiError({
+    ...lookup.init,
+    operation: create.operation,
+    outcomeUnknown: true,
+    details: [
+      { code: "outcome_unknown", message: `its answer was lost (${lost}); it may exist` },
+      ...lookup.details.map((d) => ({ ...d, message: `then ${lookup.operation}, to find it: ${d.message}` })),
+    ],
+  });
 }
 
 function canonicalOrRaw(canonical: (p: Props) => Props, props: Props): Props {
