@@ -22,7 +22,7 @@ import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { compact } from "../provider/naming";
-import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
+import { canonicalJson, keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type ApiContext, type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 import {
@@ -128,7 +128,10 @@ export const alertRouteInputs = z.strictObject({
   enabled: z.boolean().default(true),
   /** Private routes only create private incidents. */
   isPrivate: z.boolean().default(false),
-  /** Alert sources this route matches, each with conditions its alerts must meet. Order does not matter. */
+  /**
+   * Alert sources this route matches, each with conditions its alerts must meet. Order does not
+   * matter. Empty: the route matches no alert until sources are added (as the dashboard allows).
+   */
   alertSources: z
     .array(
       z.strictObject({
@@ -138,7 +141,7 @@ export const alertRouteInputs = z.strictObject({
         conditionGroups: z.array(conditionGroup).default([]),
       }),
     )
-    .min(1, "a route needs at least one alert source"),
+    .default([]),
   /** Conditions every alert must meet for the route to fire. Empty = always. */
   conditionGroups: z.array(conditionGroup).default([]),
   /** Expressions bindings can refer to (`expressions["<reference>"]`). Order does not matter. */
@@ -389,6 +392,12 @@ function templateFromApi(live: any, declared: string | undefined): string | unde
   return typeof literal === "string" ? keepDeclaredTemplate(literal, declared) : undefined;
 }
 
+/** Two API bindings with the same values (labels aside). */
+function sameBinding(a: any, b: any): boolean {
+  if (!a || !b) return false;
+  return canonicalJson(bindingFromApi(a, undefined)) === canonicalJson(bindingFromApi(b, undefined));
+}
+
 function optBinding(live: any, declared: ParamBinding | undefined): ParamBinding | undefined {
   return live ? bindingFromApi(live, declared) : undefined;
 }
@@ -470,7 +479,12 @@ export function alertRouteFromApi(
         const mine = declared?.escalationConfig.escalationTargets[i];
         return compact({
           escalationPaths: optBinding(t.escalation_paths, mine?.escalationPaths),
-          users: optBinding(t.users, mine?.users),
+          // Rule "echoed users" (TF #390/#401): the API echoes a target's escalation-paths binding
+          // into its `users`; users the user did not write, equal to that echo, read back as unset.
+          users:
+            mine?.users === undefined && sameBinding(t.users, t.escalation_paths)
+              ? undefined
+              : optBinding(t.users, mine?.users),
         });
       }),
       whenAlertJoinsGroup: jg && {

@@ -121,11 +121,26 @@ const OPTIONS_FOR: Record<string, string> = {
   jiraOptions: "jira",
 };
 
-/** A template string (`{{ reference }}` placeholders) or a raw rich-text JSON document. */
-const richTextTemplate = z.string().superRefine((value, ctx) => {
-  const problem = templateError(value);
-  if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
-});
+/**
+ * A template string (`{{ reference }}` placeholders), a raw rich-text JSON document, or
+ * `{ reference: "…" }`: a reference binding into the alert's scope (the API's `EngineParamBindingValue`
+ * takes a literal or a reference), e.g. `{ reference: 'alert.payload["summary"]' }`.
+ */
+const richTextTemplate = z.union([
+  z.string().superRefine((value, ctx) => {
+    const problem = templateError(value);
+    if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
+  }),
+  z.strictObject({
+    /** A reference into the alert's scope. */
+    reference: z.string().min(1, "must not be empty"),
+  }),
+]);
+type TemplateText = z.infer<typeof richTextTemplate>;
+
+/** The API's binding value for a title or description. */
+const templateTextPayload = (v: TemplateText) =>
+  typeof v === "string" ? { literal: templateToRichText(v) } : { reference: v.reference };
 
 const attributeBinding = z.strictObject({
   /** The alert attribute this binding sets (an `AlertAttribute` id). */
@@ -286,8 +301,8 @@ export function alertSourcePayload(args: AlertSourceInputs, forCreate: boolean):
     name: args.name,
     ...(forCreate ? { source_type: args.sourceType } : {}),
     template: compact({
-      title: { literal: templateToRichText(t.title) },
-      description: { literal: templateToRichText(t.description) },
+      title: templateTextPayload(t.title),
+      description: templateTextPayload(t.description),
       attributes: t.attributes.map(attributePayload),
       expressions: expressionsPayload(t.expressions),
       is_private: t.isPrivate,
@@ -321,11 +336,16 @@ export function alertSourcePayload(args: AlertSourceInputs, forCreate: boolean):
 /** A title/description binding read back: a literal through the rich-text rule, a reference as-is. */
 function richTextFromApi(
   live: { literal?: string; reference?: string },
-  declared: string | undefined,
-): string {
-  if (live.literal !== undefined) return keepDeclaredTemplate(live.literal, declared) ?? "";
-  return live.reference ?? "";
+  declared: TemplateText | undefined,
+): TemplateText {
+  if (live.literal !== undefined)
+    return keepDeclaredTemplate(live.literal, typeof declared === "string" ? declared : undefined) ?? "";
+  return { reference: live.reference ?? "" };
 }
+
+/** Canonical title or description: a template by meaning, a reference as written. */
+const canonicalTemplateText = (v: TemplateText) =>
+  typeof v === "string" || v === undefined ? canonicalRichText(v as string) : v;
 
 function attributesFromApi(
   live: ApiAlertSource["template"]["attributes"] | undefined,
@@ -398,8 +418,8 @@ export function canonicalAlertSource(args: AlertSourceInputs): Props {
     ...args,
     template: {
       ...t,
-      title: canonicalRichText(t.title),
-      description: canonicalRichText(t.description),
+      title: canonicalTemplateText(t.title),
+      description: canonicalTemplateText(t.description),
       attributes: [...(t.attributes ?? [])]
         .sort((a, b) => a.alertAttributeId.localeCompare(b.alertAttributeId))
         .map((a) => ({

@@ -169,8 +169,6 @@ const target = z
         path: ["scheduleMode"],
         message: "only schedule targets take a scheduleMode",
       });
-    if (t.type === "schedule" && t.scheduleMode === undefined)
-      ctx.addIssue({ code: "custom", path: ["scheduleMode"], message: "required for schedule targets" });
     const forRota = t.scheduleMode !== undefined && FOR_ROTA.has(t.scheduleMode);
     if (forRota && t.selectedRotaId === undefined)
       ctx.addIssue({
@@ -528,7 +526,8 @@ export function escalationPathPayload(args: EscalationPathInputs): Props {
  * duplicate), so they are dropped, keeping the first occurrence.
  *
  * Rule "empty schedule mode": the API answers `schedule_mode: ""` for targets that are not
- * schedules; it reads back as unset.
+ * schedules, and for schedule targets written without one (it is optional in the reference); it
+ * reads back as unset.
  */
 export function targetsFromApi(live: readonly ApiTarget[]): EscalationTarget[] {
   const mapped = live.map(

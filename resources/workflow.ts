@@ -108,6 +108,12 @@ export const workflowInputs = z.strictObject({
   includePrivateIncidents: z.boolean().optional(),
   /** Act on private escalations too. Unset = `false`. */
   includePrivateEscalations: z.boolean().optional(),
+  /**
+   * Ask the API not to upgrade the workflow's steps to their latest versions when it is updated
+   * (the API's write-only, update-only `skip_step_upgrades`; TF provider #165/#308). Sent with every
+   * update; never read back.
+   */
+  skipStepUpgrades: z.boolean().optional(),
   /** Id of an existing workflow to take over instead of creating one (from the dashboard URL or `GET /v2/workflows`). */
   adoptId: z.string().min(1).optional(),
 });
@@ -207,6 +213,7 @@ export function workflowPayload(args: WorkflowInputs, forCreate: boolean): Props
     private_incident_scope: effectivePrivateScope(args) ?? DEFAULT_PRIVATE_SCOPE,
     include_private_incidents: args.includePrivateIncidents,
     include_private_escalations: args.includePrivateEscalations ?? false,
+    ...(forCreate ? {} : { skip_step_upgrades: args.skipStepUpgrades }),
   });
 }
 
@@ -385,6 +392,8 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   // Names are not unique for workflows: the replacement can exist next to the old one for a moment.
   deleteBeforeReplace: false,
   secretOutputs: [],
+  // Write-only: what the user declared is what the state keeps.
+  localInputs: ["skipStepUpgrades"],
   computedOutputs: ["version", "triggerLabel", "runsFrom", "currentIncludePrivateIncidents", "managedBy"],
   validate: validateWorkflow,
   canonical: canonicalWorkflow,
