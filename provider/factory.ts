@@ -6,7 +6,7 @@ import { ApiError, trailer } from "./errors";
 import { LIMITS, tooDeep } from "./inputs";
 import { PendingCreates } from "./journal";
 import { inputPathForApiField } from "./naming";
-import { canonicalJson } from "./normalise";
+import { canonicalJson, isSlackChannelId, learnAliases, restoreAliases } from "./normalise";
 import {
   type ApiContext,
   type Created,
@@ -19,6 +19,8 @@ import { formatPath, isUnder, type Path, unknownPaths } from "./unknowns";
 
 const PROVIDER_KEY = "__provider";
 const SCHEMA_KEY = "__schema";
+/** Answers the API gave to our writes in another form (rule "write-time aliases", provider/normalise.ts). */
+const ALIASES_KEY = "__writeAliases";
 /** Every resource accepts this input: take over an existing object instead of creating one. */
 export const ADOPT_KEY = "adoptId";
 
@@ -44,14 +46,30 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     return spec.canonical ? spec.canonical(picked as Args) : picked;
   };
 
-  const buildOutputs = (live: unknown, declared: Props, prior: Props | undefined, extra?: Props): Props =>
-    toJson({
-      ...spec.toInputs(live, declared as Args),
+  /**
+   * Outputs from a live object. `written`: it is the API's answer to our own create or update, whose
+   * answers in another form are remembered (rule "write-time aliases"); a read only applies them.
+   */
+  const buildOutputs = (
+    live: unknown,
+    declared: Props,
+    prior: Props | undefined,
+    extra?: Props,
+    written = true,
+  ): Props => {
+    const mapped = spec.toInputs(live, declared as Args) as Props;
+    const aliases: Record<string, string> = { ...(prior?.[ALIASES_KEY] ?? {}) };
+    if (written) learnAliases(mapped, declared, isSlackChannelId, aliases);
+    const known = Object.keys(aliases).length > 0;
+    return toJson({
+      ...(known ? restoreAliases(mapped, declared, aliases) : mapped),
       ...pick(declared, [...localKeys]),
       ...spec.computed(live, prior),
       ...(extra ?? {}),
+      ...(known ? { [ALIASES_KEY]: aliases } : {}),
       [SCHEMA_KEY]: spec.schemaVersion,
     });
+  };
 
   const migrate = (olds: Props): Props => {
     const version = typeof olds[SCHEMA_KEY] === "number" ? olds[SCHEMA_KEY] : 1;
@@ -143,7 +161,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       if (live === undefined) return { id: "" };
       // A recovered object keeps its marker through a refresh until an update has converged it.
       const marker = olds[RECOVERED] === true ? { [RECOVERED]: true } : undefined;
-      const outs = buildOutputs(live, pick(olds, inputKeys), olds, marker);
+      const outs = buildOutputs(live, pick(olds, inputKeys), olds, marker, false);
       return { id, props: outs, inputs: pick(outs, inputKeys) };
     },
 

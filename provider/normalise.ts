@@ -128,6 +128,49 @@ export function keepDeclaredPadding<T>(
   return kept.length === trimmedLive.length ? [...trimmedLive, ...declared.slice(kept.length)] : trimmedLive;
 }
 
+/**
+ * Write-time aliases: some values are answered in another form the client cannot compute, e.g. a
+ * Slack channel id (`C0123ABCD`) answered as the id of the channel's catalog entry, which for a
+ * private channel no lookup can give (TF #237). What the API answered to our own write is
+ * remembered (`learnAliases`: declared text → answered text, for declared strings `worth` it) and a
+ * later read-back of exactly that answer reads back as declared (`restoreAliases`); any other
+ * answer is a real change and shows.
+ */
+export function learnAliases(
+  live: unknown,
+  declared: unknown,
+  worth: (declared: string) => boolean,
+  into: Record<string, string> = {},
+): Record<string, string> {
+  if (typeof live === "string" && typeof declared === "string") {
+    if (live !== declared && worth(declared)) into[declared] = live;
+  } else if (Array.isArray(live) && Array.isArray(declared)) {
+    for (const [i, v] of live.entries()) learnAliases(v, declared[i], worth, into);
+  } else if (live && declared && typeof live === "object" && typeof declared === "object") {
+    for (const key of Object.keys(live))
+      learnAliases((live as any)[key], (declared as any)[key], worth, into);
+  }
+  return into;
+}
+
+/** The read-back with each remembered answer (see `learnAliases`) put back as declared. */
+export function restoreAliases<T>(live: T, declared: unknown, aliases: Record<string, string>): T {
+  if (typeof live === "string" && typeof declared === "string")
+    return (aliases[declared] === live ? declared : live) as T;
+  if (Array.isArray(live) && Array.isArray(declared))
+    return live.map((v, i) => restoreAliases(v, declared[i], aliases)) as T;
+  if (live && declared && typeof live === "object" && typeof declared === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(live))
+      out[key] = restoreAliases(v, (declared as any)[key], aliases);
+    return out as T;
+  }
+  return live;
+}
+
+/** A Slack channel id (`C0123ABCD`, `G0123ABCD`), alone or after its workspace id (`T0123/C0123ABCD`). */
+export const isSlackChannelId = (text: string): boolean => /^(T[A-Z0-9]{2,}\/)?[CG][A-Z0-9]{6,}$/.test(text);
+
 /** Removes repeated entries (by canonical JSON), keeping the first occurrence. */
 export function dedupe<T>(values: readonly T[] | undefined): T[] | undefined {
   if (values === undefined) return undefined;

@@ -128,3 +128,55 @@ test("workflow step upgrades: skipStepUpgrades is sent with updates (skip_step_u
   expect(updated.outs!.skipStepUpgrades).toBe(true);
   await workflowProvider.delete!(created.id, updated.outs!);
 });
+
+test('a private Slack channel id the API answers as a catalog id (TF #237): rule "write-time aliases"', async () => {
+  const channel = "T0PAYMENTS/C0PRIVATE42";
+  const inputs = {
+    name: "Post to a private channel",
+    trigger: "incident.updated",
+    steps: [{ id: "post", name: "slack.post_message", paramBindings: [{ value: { literal: channel } }] }],
+  };
+  const { created, checked } = await roundTrip(workflowProvider, inputs);
+  // The API answered the catalog entry's id, which no lookup gives for a private channel.
+  const live = await ae.emu.ok("GET", `/v2/workflows/${created.id}`);
+  const answered = live.workflow.steps[0].param_bindings[0].value.literal;
+  expect(answered).toMatch(/^01K[0-9A-Z]{23}$/);
+  expect(created.outs.steps[0].paramBindings[0].value.literal).toBe(channel);
+  // An update keeps it; a change made elsewhere (another channel) is drift.
+  const updated = await workflowProvider.update!(created.id, created.outs, {
+    ...checked.inputs,
+    name: "Renamed",
+  });
+  expect(
+    (await workflowProvider.diff!(created.id, updated.outs!, { ...checked.inputs, name: "Renamed" })).changes,
+  ).toBe(false);
+  const stored = live.workflow;
+  await ae.emu.ok("PUT", `/v2/workflows/${created.id}`, {
+    body: {
+      name: "Renamed",
+      steps: [
+        {
+          id: "post",
+          name: "slack.post_message",
+          param_bindings: [{ value: { literal: "01KOTHERCHANNEL0000000000" } }],
+        },
+      ],
+      condition_groups: [],
+      expressions: [],
+      once_for: [],
+      runs_on_incidents: stored.runs_on_incidents,
+      runs_on_incident_modes: stored.runs_on_incident_modes,
+      continue_on_step_error: false,
+      state: "active",
+      private_incident_scope: "none",
+      include_private_escalations: false,
+    },
+  });
+  const drifted = await workflowProvider.read!(created.id, updated.outs!);
+  expect(drifted.inputs!.steps[0].paramBindings[0].value.literal).toBe("01KOTHERCHANNEL0000000000");
+  expect(
+    (await workflowProvider.diff!(created.id, drifted.props!, { ...checked.inputs, name: "Renamed" }))
+      .changes,
+  ).toBe(true);
+  await workflowProvider.delete!(created.id, drifted.props!);
+});
