@@ -5,8 +5,8 @@
  * before each create the provider writes a small entry (kind, what identifies the object, a hash of
  * the inputs, when, which process). When the create fails for sure, the entry is removed; when it
  * succeeds, the entry gets the new object's id, since the answer still has to reach the engine
- * (the process may die in between), and is removed later by whichever create of the same object
- * reads it. The next create of the same object that finds an entry left by a process that no longer
+ * (the process may die in between), and is removed `ANSWERED_KEEP_MS` later (or by the next create
+ * of the same object that reads it, if the process died first). The next create of the same object that finds an entry left by a process that no longer
  * runs takes the object over instead of making a second one: by its id when the create was answered
  * with the same inputs (a create with other inputs is a replacement: the object is the old one),
  * else by looking for it (`findCreated`). Entries older than a day are dropped.
@@ -15,7 +15,7 @@
  * account (a hash of the base URL and the key: no secret is written). A run on another machine
  * does not see the entries: see the README ("When a run is interrupted").
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -38,6 +38,8 @@ export interface PendingCreate {
 
 /** Entries older than this are forgotten. */
 const MAX_AGE_MS = 24 * 3600 * 1000;
+/** How long an answered entry outlives its answer: ample for the answer to reach the engine. */
+const ANSWERED_KEEP_MS = 10_000;
 
 function journalDir(account: string): string {
   const root = process.env[ENV_JOURNAL_DIR] || path.join(os.homedir(), ".pulumi-incident", "pending-creates");
@@ -47,6 +49,8 @@ function journalDir(account: string): string {
 /** The pending creates of one object (kind + key) of one account. */
 export class PendingCreates {
   private readonly dir: string;
+  /** File-name prefix of this object's entries: the kind and a hash of the key (no parsing to filter). */
+  private readonly prefix: string;
 
   constructor(
     account: string,
@@ -55,6 +59,7 @@ export class PendingCreates {
     private readonly fingerprint: string,
   ) {
     this.dir = journalDir(account);
+    this.prefix = `${kind}-${createHash("sha256").update(key).digest("hex").slice(0, 16)}-`;
   }
 
   /** Entries left by processes that no longer run: creates whose outcome nobody saw. */
@@ -67,7 +72,7 @@ export class PendingCreates {
    * `answered(id)` keeps it with the new object's id (the answer may yet be lost with the process).
    */
   begin(): { failed(): void; answered(id: string): void } {
-    const file = path.join(this.dir, `${this.kind}-${randomUUID()}.json`);
+    const file = path.join(this.dir, `${this.prefix}${randomUUID()}.json`);
     const entry: PendingCreate = {
       kind: this.kind,
       key: this.key,
@@ -84,7 +89,10 @@ export class PendingCreates {
     }
     return {
       failed: () => remove(file),
-      answered: (id) => write(file, { ...entry, createdId: id }),
+      answered: (id) => {
+        write(file, { ...entry, createdId: id });
+        setTimeout(() => remove(file), ANSWERED_KEEP_MS).unref();
+      },
     };
   }
 
@@ -107,7 +115,7 @@ export class PendingCreates {
     }
     const out: { file: string; entry: PendingCreate }[] = [];
     for (const name of names) {
-      if (!name.startsWith(`${this.kind}-`) || !name.endsWith(".json")) continue;
+      if (!name.startsWith(this.prefix) || !name.endsWith(".json")) continue;
       const file = path.join(this.dir, name);
       try {
         const entry = JSON.parse(fs.readFileSync(file, "utf8")) as PendingCreate;
