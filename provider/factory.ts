@@ -14,13 +14,13 @@ import {
   type Props,
   RECOVERED,
   type ResourceSpec,
+  WRITE_ALIASES,
 } from "./spec";
 import { formatPath, isUnder, type Path, unknownPaths } from "./unknowns";
 
 const PROVIDER_KEY = "__provider";
 const SCHEMA_KEY = "__schema";
-/** Answers the API gave to our writes in another form (rule "write-time aliases", provider/normalise.ts). */
-const ALIASES_KEY = "__writeAliases";
+const ALIASES_KEY = WRITE_ALIASES;
 /** Every resource accepts this input: take over an existing object instead of creating one. */
 export const ADOPT_KEY = "adoptId";
 

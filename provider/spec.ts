@@ -81,6 +81,12 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
 }
 
 /**
+ * Outputs key of the answers the API gave to our own writes in another form (rule "write-time
+ * aliases", provider/normalise.ts): declared text → answered text.
+ */
+export const WRITE_ALIASES = "__writeAliases";
+
+/**
  * Marks the `olds` passed to `update` when a create's response was lost and the object was found
  * again: whatever only the create response carried (a token) must be obtained another way.
  */

@@ -22,9 +22,22 @@ import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { compact } from "../provider/naming";
-import { canonicalJson, keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
+import {
+  canonicalJson,
+  keepDeclaredOrder,
+  omittedWhenEmpty,
+  restoreAliases,
+  unorderedSet,
+} from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import { type ApiContext, type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
+import {
+  type ApiContext,
+  type Problem,
+  type Props,
+  RECOVERED,
+  type ResourceSpec,
+  WRITE_ALIASES,
+} from "../provider/spec";
 import {
   bindingFromApi,
   bindingPayload,
@@ -775,10 +788,18 @@ function pickInputs(props: Props): Props {
   return out;
 }
 
-/** Did someone change the live route since the state last saw it? */
-function changedSince(live: ApiAlertRouteV3, seen: AlertRouteInputs | undefined): boolean {
+/**
+ * Did someone change the live route since the state last saw it? `aliases`: answers the API gave to
+ * this stack's writes in another form (rule "write-time aliases"), which are no change.
+ */
+function changedSince(
+  live: ApiAlertRouteV3,
+  seen: AlertRouteInputs | undefined,
+  aliases: Record<string, string> = {},
+): boolean {
   if (!seen) return false;
-  const a = JSON.stringify(sortDeep(canonicalAlertRoute(alertRouteFromApi(live, seen))));
+  const mapped = restoreAliases(alertRouteFromApi(live, seen), seen, aliases);
+  const a = JSON.stringify(sortDeep(canonicalAlertRoute(mapped)));
   const b = JSON.stringify(sortDeep(canonicalAlertRoute(seen)));
   return a !== b;
 }
@@ -826,8 +847,9 @@ export async function updateAlertRouteWithVersion(
       // After a 409: when the live route already is what this update writes, the write landed (its
       // response was lost and the client's retry carried a spent version): done, nothing to overwrite.
       const wanted = attempt > 0 ? priorInputs(args) : undefined;
-      if (wanted && !changedSince(live, wanted)) return live;
-      if (changedSince(live, seen)) throw staleError(id, live.version, olds.version);
+      const aliases = olds[WRITE_ALIASES] ?? {};
+      if (wanted && !changedSince(live, wanted, aliases)) return live;
+      if (changedSince(live, seen, aliases)) throw staleError(id, live.version, olds.version);
       version = live.version;
       seen = undefined; // checked: what we saw is what is live
     }

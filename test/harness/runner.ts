@@ -150,7 +150,15 @@ async function main(): Promise<void> {
         // A program whose registrations wait on a failed resource can stall with nothing left to
         // run (the SDK leaves their promises pending): the language host then exits and the engine
         // ends the update with the errors it has. `beforeExit` is that moment here.
-        await Promise.race([engine.runProgram(() => require(file)), stalled]);
+        await Promise.race([
+          engine.runProgram(() => require(file)),
+          stalled.then(() => {
+            // No deletes after this: the program did not finish registering what it declares.
+            throw new Error(
+              "the program stopped with registrations still pending (after an earlier failure)",
+            );
+          }),
+        ]);
         await refreshed;
         await engine.deleteUnregistered();
       }
