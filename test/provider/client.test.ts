@@ -343,3 +343,54 @@ describe("header parsing", () => {
     expect(parseLimitHeader(undefined)).toBeUndefined();
   });
 });
+
+describe("a 2xx whose body cannot be read (issue 10)", () => {
+  const bodies: [string, string, string][] = [
+    ["truncated JSON", "application/json", '{"custom_field":{"id":"01'],
+    ["an HTML page", "text/html", "<html><body>502 Bad Gateway</body></html>"],
+    ["an empty body", "application/json", ""],
+  ];
+
+  test.each(
+    bodies,
+  )("a create answered 201 with %s: outcome unknown, never repeated", async (_what, type, text) => {
+    const { url, server, hits } = await serve((_req, res) => {
+      res.writeHead(201, { "content-type": type });
+      res.end(text);
+    });
+    const error: any = await client(url)
+      .post("/v2/custom_fields", "create custom field", {})
+      .catch((e) => e);
+    expect(hits).toHaveLength(1);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.type).toBe("unreadable_response");
+    expect(error.message).toContain(
+      "create custom field failed with 201 unreadable_response: the API answered 201 with",
+    );
+    server.close();
+  });
+
+  test.each(bodies)("a read answered 200 with %s is tried again", async (_what, type, text) => {
+    let calls = 0;
+    const { url, server } = await serve((_req, res) => {
+      calls++;
+      if (calls === 1) {
+        res.writeHead(200, { "content-type": type });
+        res.end(text);
+      } else json(res, 200, { custom_fields: [] });
+    });
+    expect(await client(url).get("/v2/custom_fields", "list custom fields")).toEqual({ custom_fields: [] });
+    expect(calls).toBe(2);
+    server.close();
+  });
+
+  test("a delete needs no body", async () => {
+    const { url, server } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>ok</html>");
+    });
+    await client(url).delete("/v2/custom_fields/x", "delete custom field");
+    server.close();
+  });
+});
