@@ -7,14 +7,26 @@
  * Kinds: `status` (answer `status`, e.g. 500/502/503, without doing anything), `reset-before` (drop the
  * connection before the handler runs: nothing happens), `reset-after` (the handler commits, then the
  * connection drops: the client never sees the answer), `latency` (`latencyMs` before handling),
- * `rate-limit` (a 429 storm: 429 with Retry-After `retryAfterSeconds`).
+ * `rate-limit` (a 429 storm: 429 with Retry-After `retryAfterSeconds`), `unreadable` (the handler
+ * commits and answers its 2xx status with a body that cannot be read: `body` = `truncated` JSON,
+ * an `html` error page, or `empty`), `hang-before` / `hang-after` (the request is held without an
+ * answer until the client goes away, before or after the handler commits: a client killed while
+ * waiting; `faults.onFire` tells a test when to kill it).
  */
 import type { ControlRoutes } from "./control";
 import { HttpError, validationFailed } from "./http/errors";
 import type { Pipeline } from "./http/pipeline";
 import { CONTROL_PREFIX } from "./http/stages";
 
-export type FaultKind = "status" | "reset-before" | "reset-after" | "latency" | "rate-limit";
+export type FaultKind =
+  | "status"
+  | "reset-before"
+  | "reset-after"
+  | "latency"
+  | "rate-limit"
+  | "unreadable"
+  | "hang-before"
+  | "hang-after";
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   "reset-before",
@@ -22,9 +34,15 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "status",
   "rate-limit",
   "latency",
+  "unreadable",
+  "hang-before",
+  "hang-after",
 ];
+/** What an `unreadable` fault answers instead of the JSON body. */
+export const UNREADABLE_BODIES = ["truncated", "html", "empty"] as const;
+export type UnreadableBody = (typeof UNREADABLE_BODIES)[number];
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
-const RULE_FIELDS = ["method", "path", "kind", "count", "status", "latencyMs", "retryAfterSeconds"];
+const RULE_FIELDS = ["method", "path", "kind", "count", "status", "latencyMs", "retryAfterSeconds", "body"];
 
 export interface FaultRule {
   /** Upper-case method to match; any when absent. */
@@ -37,6 +55,8 @@ export interface FaultRule {
   status?: number;
   latencyMs?: number;
   retryAfterSeconds?: number;
+  /** `unreadable` only: which unreadable body (default `truncated`). */
+  body?: UnreadableBody;
 }
 
 interface ActiveRule extends Required<Pick<FaultRule, "path" | "kind">> {
@@ -45,12 +65,39 @@ interface ActiveRule extends Required<Pick<FaultRule, "path" | "kind">> {
   status: number;
   latencyMs: number;
   retryAfterSeconds: number;
+  body: UnreadableBody;
   pattern: RegExp;
   fired: number;
 }
 
 export class FaultController {
   private rules: ActiveRule[] = [];
+  private listeners: ((rule: FaultRule) => void)[] = [];
+
+  /** Calls `listener` each time a rule fires (with the request it matched, before the fault acts). */
+  onFire(listener: (rule: FaultRule & { requestPath: string }) => void): () => void {
+    this.listeners.push(listener as (rule: FaultRule) => void);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** Resolves when the next rule of one of `kinds` fires (default: any). */
+  nextFire(kinds?: readonly FaultKind[]): Promise<FaultRule & { requestPath: string }> {
+    return new Promise((resolve) => {
+      const off = this.onFire((rule) => {
+        if (kinds && !kinds.includes(rule.kind)) return;
+        off();
+        resolve(rule);
+      });
+    });
+  }
+
+  /** Internal: tells the listeners. */
+  fire(rule: ActiveRule, requestPath: string): void {
+    const { pattern: _p, remaining: _r, fired: _f, ...shown } = rule;
+    for (const l of [...this.listeners]) l({ ...shown, requestPath } as FaultRule & { requestPath: string });
+  }
 
   /** Arms a rule; throws `FaultSpecError` (naming the bad field) for an invalid one. */
   add(input: FaultRule): void {
@@ -63,6 +110,7 @@ export class FaultController {
       status: rule.status ?? 503,
       latencyMs: rule.latencyMs ?? 100,
       retryAfterSeconds: rule.retryAfterSeconds ?? 1,
+      body: rule.body ?? "truncated",
       pattern: new RegExp(rule.path),
       fired: 0,
     });
@@ -141,8 +189,14 @@ export function checkFaultRule(input: unknown): FaultRule {
   integer("status", 400, 599, "status");
   integer("latencyMs", 0, 600_000, "latency");
   integer("retryAfterSeconds", 0, 3600, "rate-limit");
+  if (r.body !== undefined) {
+    if (r.kind !== "unreadable") fail("body", `applies only to kind unreadable (this fault is ${r.kind})`);
+    if (!UNREADABLE_BODIES.includes(r.body as UnreadableBody))
+      fail("body", `must be one of ${UNREADABLE_BODIES.join(", ")} (got ${JSON.stringify(r.body)})`);
+  }
   const rule: FaultRule = { path: r.path as string, kind: r.kind as FaultKind };
   if (r.method !== undefined) rule.method = (r.method as string).toUpperCase();
+  if (r.body !== undefined) rule.body = r.body as UnreadableBody;
   for (const field of ["count", "status", "latencyMs", "retryAfterSeconds"] as const) {
     if (r[field] !== undefined) rule[field] = r[field] as number;
   }
@@ -155,7 +209,8 @@ export const FAULT_SPEC_SYNTAX = `[METHOD] PATH KIND [xCOUNT] [OPTION=VALUE ...]
   PATH    regular expression matched against the request path, starting with ^ or /
   KIND    ${FAULT_KINDS.join(", ")}, or an HTTP status 400-599 (= status)
   xCOUNT  how many matching requests get the fault (default 1), e.g. x3
-  OPTION  status=503 (kind status), latency=250ms (kind latency), retry-after=2s (kind rate-limit)`;
+  OPTION  status=503 (kind status), latency=250ms (kind latency), retry-after=2s (kind rate-limit),
+          body=truncated|html|empty (kind unreadable)`;
 
 /**
  * Parses a fault written as a user types it, `POST ^/v2/alert_sources$ reset-after x1`, or a JSON
@@ -223,8 +278,10 @@ export function parseFaultSpec(spec: string): FaultRule {
   for (const word of words.slice(i)) {
     const count = /^x(\d+)$/i.exec(word) ?? /^count=(\d+)$/i.exec(word);
     const option = /^([a-z-]+)=(\d+)(ms|s)?$/i.exec(word);
+    const bodyOption = /^body=([a-z]+)$/i.exec(word);
     const name = option?.[1]?.toLowerCase();
     if (count) set("count", Number(count[1]), word);
+    else if (bodyOption) set("body", bodyOption[1]!.toLowerCase(), word);
     else if (name === "status" && option?.[3] === undefined) set("status", Number(option?.[2]), word);
     else if (name === "latency" && option?.[3] !== "s") set("latencyMs", Number(option?.[2]), word);
     else if (name === "retry-after" && option?.[3] !== "ms")
@@ -249,9 +306,38 @@ export function describeFaultRule(rule: FaultRule): string {
     `x${rule.count ?? 1}`,
     rule.latencyMs !== undefined ? `latency=${rule.latencyMs}ms` : "",
     rule.retryAfterSeconds !== undefined ? `retry-after=${rule.retryAfterSeconds}s` : "",
+    rule.body !== undefined ? `body=${rule.body}` : "",
   ]
     .filter((w) => w !== "")
     .join(" ");
+}
+
+/** The unreadable body answered instead of `body` (its JSON). */
+function unreadableBody(kind: UnreadableBody, body: unknown): { contentType: string; text: string } {
+  const json = JSON.stringify(body ?? {});
+  switch (kind) {
+    case "truncated":
+      return {
+        contentType: "application/json; charset=utf-8",
+        text: json.slice(0, Math.ceil(json.length / 2)),
+      };
+    case "html":
+      return {
+        contentType: "text/html; charset=utf-8",
+        text: "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>",
+      };
+    case "empty":
+      return { contentType: "application/json; charset=utf-8", text: "" };
+  }
+}
+
+/** Resolves once the client's connection is gone (it gave up, or its process was killed). */
+function untilClientGone(req: import("node:http").IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = req.socket;
+    if (socket.destroyed) return resolve();
+    socket.once("close", () => resolve());
+  });
 }
 
 export function installFaults(pipeline: Pipeline, control: ControlRoutes): FaultController {
@@ -261,6 +347,7 @@ export function installFaults(pipeline: Pipeline, control: ControlRoutes): Fault
     async (ctx, next) => {
       const rule = faults.take(ctx.method, ctx.path);
       if (!rule) return next();
+      faults.fire(rule, ctx.path);
       switch (rule.kind) {
         case "status":
           throw new HttpError(rule.status, [{ code: "injected_fault", message: `injected ${rule.status}` }]);
@@ -276,6 +363,21 @@ export function installFaults(pipeline: Pipeline, control: ControlRoutes): Fault
           return next();
         case "reset-after":
           await next();
+          ctx.dropConnection = true;
+          return;
+        case "unreadable":
+          await next();
+          if (ctx.response && ctx.response.status >= 200 && ctx.response.status < 300) {
+            ctx.rawResponseBody = unreadableBody(rule.body, ctx.response.body);
+          }
+          return;
+        case "hang-before":
+          await untilClientGone(ctx.req);
+          ctx.dropConnection = true;
+          return;
+        case "hang-after":
+          await next();
+          await untilClientGone(ctx.req);
           ctx.dropConnection = true;
           return;
       }

@@ -319,7 +319,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     };
     const headers: Record<string, string> = { ...ctx.responseHeaders, "X-Request-Id": ctx.requestId };
     let payload: string | undefined;
-    if (response.body !== undefined && response.status !== 204 && response.status !== 304) {
+    if (ctx.rawResponseBody && response.status !== 204 && response.status !== 304) {
+      payload = ctx.rawResponseBody.text;
+      headers["Content-Type"] = ctx.rawResponseBody.contentType;
+      headers["Content-Length"] = String(Buffer.byteLength(payload));
+    } else if (response.body !== undefined && response.status !== 204 && response.status !== 304) {
       payload = JSON.stringify(response.body);
       headers["Content-Type"] = "application/json; charset=utf-8";
       headers["Content-Length"] = String(Buffer.byteLength(payload));

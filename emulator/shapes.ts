@@ -170,11 +170,20 @@ export function successOf(op: RefOperation): { status: number; responseType?: st
   return { status: Number(status), responseType: type };
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
 
-/** True for an RFC 3339 date-time string. */
+/**
+ * True for an RFC 3339 date-time string on a day that exists, with a time on the clock: the API
+ * refuses 2026-02-30 and T24:00 (Date.parse alone would move them to another day).
+ */
 export function isRfc3339(v: string): boolean {
-  return RFC3339.test(v) && !Number.isNaN(Date.parse(v));
+  const m = RFC3339.exec(v);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  if (mo! < 1 || mo! > 12 || d! < 1 || d! > days || h! > 23 || mi! > 59 || s! > 59) return false;
+  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
+  return !Number.isNaN(Date.parse(v));
 }
 
 function describe(v: unknown): string {

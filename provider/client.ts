@@ -10,8 +10,14 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 export interface ClientOptions {
   apiKey: string;
   baseUrl: string;
-  /** Per-attempt timeout for headers and body, in milliseconds. */
+  /** Per-attempt timeout for headers and body, in milliseconds (`incident:requestTimeout`). */
   timeoutMs?: number;
+  /** The longest Retry-After waited for, in milliseconds (`incident:maxRetryAfter`); longer fails at once. */
+  maxRetryAfterMs?: number;
+  /** The setting the base URL came from, named in errors that suggest checking it. */
+  baseUrlSetting?: string;
+  /** Tells the user about a wait longer than `LONG_WAIT_MS` (default: the Pulumi log). */
+  notify?: (message: string) => void;
   /** How many times a retryable failure is tried again. */
   maxRetries?: number;
   /** Backoff base and cap for 5xx/network retries (429 follows Retry-After). */
@@ -42,6 +48,16 @@ export interface ApiResponse<T> {
   requestId?: string;
 }
 
+/** Waits at least this long are said on the console. */
+export const LONG_WAIT_MS = 5000;
+/** A timed-out attempt is tried once more (idempotent requests only): a hung server costs two timeouts, not seven. */
+const TIMEOUT_RETRIES = 1;
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
 const RETRYABLE_STATUS: ReadonlySet<number> = new Set([408, 500, 502, 503, 504]);
 // Network errors raised before any byte of the request reached the server: safe to repeat, even a POST.
@@ -65,8 +81,12 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly apiKey: string;
   private readonly options: Required<
-    Pick<ClientOptions, "timeoutMs" | "maxRetries" | "backoffBaseMs" | "backoffCapMs">
+    Pick<
+      ClientOptions,
+      "timeoutMs" | "maxRetries" | "backoffBaseMs" | "backoffCapMs" | "maxRetryAfterMs" | "baseUrlSetting"
+    >
   >;
+  private readonly notify: (message: string) => void;
   private readonly traceFile?: string;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly bucketKey: string;
@@ -82,13 +102,21 @@ export class ApiClient {
       maxRetries: options.maxRetries ?? 6,
       backoffBaseMs: options.backoffBaseMs ?? 250,
       backoffCapMs: options.backoffCapMs ?? 10_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
+      baseUrlSetting: options.baseUrlSetting ?? "incident:baseUrl",
     };
+    this.notify = options.notify ?? logWarning;
     this.traceFile = options.traceFile ?? process.env.INCIDENT_TRACE_FILE;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.bucketKey = createHash("sha256").update(`${this.baseUrl}\n${this.apiKey}`).digest("hex");
     this.defaultBurst = options.burst ?? 1200;
     this.defaultRefill = options.refillPerSecond ?? 20;
     this.now = options.now;
+  }
+
+  /** Names the account (base URL and key) without revealing the key: a hash. */
+  get account(): string {
+    return this.bucketKey.slice(0, 24);
   }
 
   /** The token bucket shared by every client using this key against this base URL. */
@@ -145,7 +173,10 @@ export class ApiClient {
     const url = this.url(spec);
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     let lastError: ApiError | undefined;
+    let timeouts = 0;
+    let attempts = 0;
     for (let attempt = 0; attempt <= this.options.maxRetries; attempt++) {
+      attempts = attempt + 1;
       await this.bucket.take(this.sleep);
       const started = Date.now();
       let status = 0;
@@ -170,55 +201,121 @@ export class ApiClient {
         const requestIdHeader = headerValue(res.headers["x-request-id"]);
         const parsed = parseJson(text);
         if (status >= 200 && status < 300) {
-          return { status, body: (parsed ?? {}) as T, requestId: requestIdHeader };
+          // A DELETE (or a 204) carries nothing to read; any other 2xx must carry a JSON object.
+          const readable = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
+          if (readable || status === 204 || spec.method === "DELETE") {
+            return { status, body: (parsed ?? {}) as T, requestId: requestIdHeader };
+          }
+          const init = unreadable(
+            spec,
+            status,
+            text,
+            headerValue(res.headers["content-type"]),
+            requestIdHeader,
+          );
+          // The server did what was asked, but the answer is lost: a create's outcome is unknown
+          // (the object may exist); reading or writing the same state again is safe.
+          if (!IDEMPOTENT.has(spec.method)) throw new ApiError({ ...init, outcomeUnknown: true, attempts });
+          lastError = new ApiError(init);
+          if (attempt < this.options.maxRetries)
+            await this.wait(this.backoff(attempt), spec, attempts, init.details[0]?.message ?? "");
+          continue;
         }
         const init: ApiErrorInit = decodeErrorBody(spec.operation, status, parsed ?? text, requestIdHeader);
         if (status === 429) {
           const retryAfter = parseRetryAfter(headerValue(res.headers["retry-after"]));
           init.retryAfterSeconds = retryAfter === undefined ? undefined : retryAfter / 1000;
+          if (retryAfter !== undefined && retryAfter > this.options.maxRetryAfterMs) {
+            throw new ApiError({
+              ...init,
+              attempts,
+              hint:
+                `the API asked to wait ${Math.round(retryAfter / 1000)} s (Retry-After), longer than ` +
+                `incident:maxRetryAfter / INCIDENT_MAX_RETRY_AFTER allows (${this.options.maxRetryAfterMs / 1000} s): ` +
+                "run again later, or raise that setting",
+            });
+          }
           lastError = new ApiError(init);
           // The server refused the request before doing anything: repeating is safe for every method.
-          this.bucket.pauseFor(retryAfter ?? this.backoff(attempt));
+          const pause = retryAfter ?? this.backoff(attempt);
+          if (pause >= LONG_WAIT_MS) {
+            this.notify(
+              `incident: ${spec.operation}: rate limited by the API; waiting ${Math.round(pause / 1000)} s (Retry-After) before attempt ${attempts + 1}`,
+            );
+          }
+          this.bucket.pauseFor(pause);
           continue;
         }
         if (RETRYABLE_STATUS.has(status)) {
           if (!IDEMPOTENT.has(spec.method)) {
-            throw new ApiError({ ...init, outcomeUnknown: true });
+            throw new ApiError({ ...init, outcomeUnknown: true, attempts });
           }
           lastError = new ApiError(init);
-          await this.sleep(this.backoff(attempt));
+          if (attempt < this.options.maxRetries)
+            await this.wait(this.backoff(attempt), spec, attempts, `the API answered ${status}`);
           continue;
         }
-        throw new ApiError(init);
+        throw new ApiError({ ...init, attempts, hint: this.hintFor(status) });
       } catch (error) {
         if (error instanceof ApiError) throw error;
         this.bucket.calibrate();
         const code = networkCode(error);
         this.trace(spec, status, started, attempt, code);
         const notSent = NOT_SENT_CODES.has(code);
+        const timedOut = TIMEOUT_CODES.has(code);
         const init: ApiErrorInit = {
           operation: spec.operation,
           status: 0,
-          type: "network_error",
-          details: [{ code, message: (error as Error).message ?? String(error) }],
+          type: timedOut ? "timeout" : "network_error",
+          details: [
+            {
+              code,
+              message: timedOut
+                ? `no answer from ${this.baseUrl} within ${this.options.timeoutMs / 1000} s (incident:requestTimeout / INCIDENT_REQUEST_TIMEOUT)`
+                : `${(error as Error).message ?? String(error)} (${this.baseUrl})`,
+            },
+          ],
           outcomeUnknown: !notSent && !IDEMPOTENT.has(spec.method),
+          attempts,
+          hint: `check ${this.options.baseUrlSetting}${this.options.baseUrlSetting === "default" ? " (not set: the default URL is used; set incident:baseUrl)" : ""}`,
         };
         if (!notSent && !IDEMPOTENT.has(spec.method)) throw new ApiError(init);
         lastError = new ApiError(init);
-        await this.sleep(this.backoff(attempt));
+        if (timedOut && ++timeouts > TIMEOUT_RETRIES) break;
+        if (attempt < this.options.maxRetries)
+          await this.wait(this.backoff(attempt), spec, attempts, init.details[0]!.message);
       }
     }
-    throw new ApiError(
-      {
-        operation: spec.operation,
-        status: lastError?.status ?? 0,
-        type: lastError?.type ?? "retries_exhausted",
-        requestId: lastError?.requestId,
-        details: lastError?.details ?? [],
-        outcomeUnknown: lastError?.outcomeUnknown,
-      },
-      `${lastError?.message ?? spec.operation} (gave up after ${this.options.maxRetries + 1} attempts)`,
-    );
+    throw new ApiError({
+      operation: spec.operation,
+      status: lastError?.status ?? 0,
+      type: lastError?.type ?? "retries_exhausted",
+      requestId: lastError?.requestId,
+      details: lastError?.details ?? [],
+      outcomeUnknown: lastError?.outcomeUnknown,
+      attempts,
+      hint: lastError?.hint,
+    });
+  }
+
+  /** Sleeps before another attempt, saying so when the wait is long. */
+  private async wait(ms: number, spec: RequestSpec, attempts: number, why: string): Promise<void> {
+    if (ms >= LONG_WAIT_MS) {
+      this.notify(
+        `incident: ${spec.operation}: ${why}; waiting ${Math.round(ms / 1000)} s before attempt ${attempts + 1}`,
+      );
+    }
+    await this.sleep(ms);
+  }
+
+  /** The setting to check for an answer that points at one. */
+  private hintFor(status: number): string | undefined {
+    if (status === 401) return "check incident:apiKey / INCIDENT_API_KEY";
+    if (status === 403)
+      return "the API key lacks a role this needs: check incident:apiKey and the key's roles";
+    if (status === 404 || status === 405)
+      return `check ${this.options.baseUrlSetting} (${this.baseUrl}) if every request answers ${status}`;
+    return undefined;
   }
 
   private url(spec: RequestSpec): string {
@@ -260,6 +357,17 @@ export class ApiClient {
   }
 }
 
+/** A line on the console: the Pulumi log where the engine listens, else standard error. */
+function logWarning(message: string): void {
+  try {
+    // Loaded lazily: the client also runs where no Pulumi runtime is set up (tools, tests).
+    const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+    void pulumi.log.warn(message).catch(() => undefined);
+  } catch {
+    process.stderr.write(`${message}\n`);
+  }
+}
+
 /** `X-RateLimit-Limit: 1200, 1200;window=60` → capacity 1200, 20 tokens per second. */
 export function parseLimitHeader(
   value: string | undefined,
@@ -287,6 +395,29 @@ function agentFor(baseUrl: string): Agent {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A 2xx whose body cannot be read (truncated, an HTML page from a proxy, empty). */
+function unreadable(
+  spec: RequestSpec,
+  status: number,
+  text: string,
+  contentType: string | undefined,
+  requestId: string | undefined,
+): ApiErrorInit {
+  const what =
+    text.trim() === ""
+      ? "an empty body"
+      : contentType && !/json/i.test(contentType)
+        ? `a ${contentType.split(";")[0]} body instead of JSON`
+        : `a body that is not complete JSON (${text.length} bytes)`;
+  return {
+    operation: spec.operation,
+    status,
+    type: "unreadable_response",
+    requestId,
+    details: [{ code: "unreadable_body", message: `the API answered ${status} with ${what}` }],
+  };
 }
 
 function parseJson(text: string): unknown {

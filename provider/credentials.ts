@@ -1,11 +1,38 @@
 import { ApiClient, type ClientOptions } from "./client";
 
-/** Where the provider finds its credentials, in order: stack config, then environment, read at call time. */
+/**
+ * Where the provider finds its settings, in order: stack config, then environment (read at call
+ * time), then the default.
+ *
+ * | stack config              | environment                | meaning                                          |
+ * |---------------------------|----------------------------|--------------------------------------------------|
+ * | `incident:apiKey`         | `INCIDENT_API_KEY`         | the API key (required)                           |
+ * | `incident:baseUrl`        | `INCIDENT_BASE_URL`        | the API's base URL (default https://api.incident.io) |
+ * | `incident:endpoint`       | `INCIDENT_ENDPOINT`        | the same, under the official Terraform provider's name |
+ * | `incident:requestTimeout` | `INCIDENT_REQUEST_TIMEOUT` | seconds one HTTP attempt may take (default 30)   |
+ * | `incident:maxRetryAfter`  | `INCIDENT_MAX_RETRY_AFTER` | the longest Retry-After, in seconds, the provider waits before giving up (default 120) |
+ */
 export const CONFIG_API_KEY = "incident:apiKey";
 export const CONFIG_BASE_URL = "incident:baseUrl";
+export const CONFIG_ENDPOINT = "incident:endpoint";
+export const CONFIG_REQUEST_TIMEOUT = "incident:requestTimeout";
+export const CONFIG_MAX_RETRY_AFTER = "incident:maxRetryAfter";
 export const ENV_API_KEY = "INCIDENT_API_KEY";
 export const ENV_BASE_URL = "INCIDENT_BASE_URL";
+export const ENV_ENDPOINT = "INCIDENT_ENDPOINT";
+export const ENV_REQUEST_TIMEOUT = "INCIDENT_REQUEST_TIMEOUT";
+export const ENV_MAX_RETRY_AFTER = "INCIDENT_MAX_RETRY_AFTER";
 export const DEFAULT_BASE_URL = "https://api.incident.io";
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
+export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 120;
+
+const SETTINGS = [
+  CONFIG_API_KEY,
+  CONFIG_BASE_URL,
+  CONFIG_ENDPOINT,
+  CONFIG_REQUEST_TIMEOUT,
+  CONFIG_MAX_RETRY_AFTER,
+];
 
 interface ConfigSource {
   get(key: string): string | undefined;
@@ -13,20 +40,29 @@ interface ConfigSource {
 
 // Module state of the provider process, filled by the host's configure() call. It is never part of
 // the serialized provider, so credentials never reach the state file.
-const configured: { apiKey?: string; baseUrl?: string } = {};
+const configured: Record<string, string | undefined> = {};
 
 /** Called by the dynamic-provider host with the whole stack configuration (secrets decrypted). */
 export function configure(req: { config: ConfigSource }): void {
-  const apiKey = req.config.get(CONFIG_API_KEY);
-  const baseUrl = req.config.get(CONFIG_BASE_URL);
-  if (apiKey) configured.apiKey = apiKey;
-  if (baseUrl) configured.baseUrl = baseUrl;
+  for (const key of SETTINGS) {
+    const value = req.config.get(key);
+    if (value) configured[key] = value;
+  }
 }
 
 /** For tools and tests that drive providers without an engine. */
-export function setCredentials(values: { apiKey?: string; baseUrl?: string }): void {
-  configured.apiKey = values.apiKey;
-  configured.baseUrl = values.baseUrl;
+export function setCredentials(values: {
+  apiKey?: string;
+  baseUrl?: string;
+  endpoint?: string;
+  requestTimeout?: string;
+  maxRetryAfter?: string;
+}): void {
+  configured[CONFIG_API_KEY] = values.apiKey;
+  configured[CONFIG_BASE_URL] = values.baseUrl;
+  configured[CONFIG_ENDPOINT] = values.endpoint;
+  configured[CONFIG_REQUEST_TIMEOUT] = values.requestTimeout;
+  configured[CONFIG_MAX_RETRY_AFTER] = values.maxRetryAfter;
 }
 
 export class MissingCredentialsError extends Error {
@@ -39,32 +75,103 @@ export class MissingCredentialsError extends Error {
   }
 }
 
-export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): {
+/** Everything the client needs, with where each value came from (for error messages). */
+export interface Settings {
   apiKey: string;
   baseUrl: string;
-} {
-  const apiKey = configured.apiKey || env[ENV_API_KEY];
+  /** The setting the base URL came from (`incident:baseUrl`, `INCIDENT_ENDPOINT`, …, or `default`). */
+  baseUrlSetting: string;
+  timeoutMs: number;
+  maxRetryAfterMs: number;
+}
+
+/** Resolves the settings from a config lookup (`incident:…` keys) and the environment. */
+export function resolveSettings(
+  config: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Settings {
+  const pick = (configKey: string, envKey: string): { value: string; setting: string } | undefined => {
+    const fromConfig = config(configKey);
+    if (fromConfig) return { value: fromConfig, setting: configKey };
+    const fromEnv = env[envKey];
+    return fromEnv ? { value: fromEnv, setting: envKey } : undefined;
+  };
+  const apiKey = pick(CONFIG_API_KEY, ENV_API_KEY)?.value;
   if (!apiKey) throw new MissingCredentialsError();
-  const baseUrl = configured.baseUrl || env[ENV_BASE_URL] || DEFAULT_BASE_URL;
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
-  } catch {
-    throw new Error(`incident:baseUrl / INCIDENT_BASE_URL is not an http(s) URL: ${JSON.stringify(baseUrl)}`);
+
+  const baseUrl = pick(CONFIG_BASE_URL, ENV_BASE_URL);
+  const endpoint = pick(CONFIG_ENDPOINT, ENV_ENDPOINT);
+  if (baseUrl && endpoint && trimSlash(baseUrl.value) !== trimSlash(endpoint.value)) {
+    throw new Error(
+      `${baseUrl.setting} (${JSON.stringify(baseUrl.value)}) and ${endpoint.setting} ` +
+        `(${JSON.stringify(endpoint.value)}) name different APIs: set only one (${CONFIG_ENDPOINT} is an alias of ${CONFIG_BASE_URL})`,
+    );
   }
-  return { apiKey, baseUrl };
+  const url = baseUrl ?? endpoint ?? { value: DEFAULT_BASE_URL, setting: "default" };
+  try {
+    const parsed = new URL(url.value);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
+  } catch {
+    throw new Error(`${url.setting} is not an http(s) URL: ${JSON.stringify(url.value)}`);
+  }
+  return {
+    apiKey,
+    baseUrl: url.value,
+    baseUrlSetting: url.setting,
+    timeoutMs: seconds(
+      pick(CONFIG_REQUEST_TIMEOUT, ENV_REQUEST_TIMEOUT),
+      DEFAULT_REQUEST_TIMEOUT_SECONDS,
+      0.1,
+      3600,
+    ),
+    maxRetryAfterMs: seconds(
+      pick(CONFIG_MAX_RETRY_AFTER, ENV_MAX_RETRY_AFTER),
+      DEFAULT_MAX_RETRY_AFTER_SECONDS,
+      0,
+      86_400,
+    ),
+  };
+}
+
+/** A number of seconds from a setting, as milliseconds; a clear error names the setting when it is not one. */
+function seconds(
+  from: { value: string; setting: string } | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (from === undefined) return fallback * 1000;
+  const text = from.value.trim().replace(/s$/, "");
+  const n = Number(text);
+  if (text === "" || !Number.isFinite(n) || n < min || n > max) {
+    throw new Error(
+      `${from.setting} must be a number of seconds from ${min} to ${max} (got ${JSON.stringify(from.value)})`,
+    );
+  }
+  return Math.round(n * 1000);
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** The provider's settings: configured (stack config) first, then the environment, read now. */
+export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): Settings {
+  return resolveSettings((key) => configured[key], env);
 }
 
 const clients = new Map<string, ApiClient>();
 
-/** The client for the current credentials; one per key and base URL so pools and buckets are shared. */
-export function currentClient(extra: Partial<ClientOptions> = {}): ApiClient {
-  const { apiKey, baseUrl } = resolveCredentials();
-  const cacheKey = `${baseUrl}\n${apiKey}`;
+/** A client for settings; one per distinct settings so pools and buckets are shared. */
+export function clientFor(settings: Settings, extra: Partial<ClientOptions> = {}): ApiClient {
+  const cacheKey = JSON.stringify(settings);
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new ApiClient({ apiKey, baseUrl, ...extra });
+    client = new ApiClient({ ...settings, ...extra });
     clients.set(cacheKey, client);
   }
   return client;
+}
+
+/** The client for the current credentials. */
+export function currentClient(extra: Partial<ClientOptions> = {}): ApiClient {
+  return clientFor(resolveCredentials(), extra);
 }

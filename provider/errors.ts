@@ -16,6 +16,10 @@ export interface ApiErrorInit {
   retryAfterSeconds?: number;
   /** True when the request may have reached the server and been applied (outcome unknown). */
   outcomeUnknown?: boolean;
+  /** How many attempts were made. */
+  attempts?: number;
+  /** What to check (a setting), when the failure points at one. */
+  hint?: string;
 }
 
 /**
@@ -30,6 +34,8 @@ export class ApiError extends Error {
   readonly details: ApiErrorDetail[];
   readonly retryAfterSeconds?: number;
   readonly outcomeUnknown: boolean;
+  readonly attempts?: number;
+  readonly hint?: string;
 
   constructor(init: ApiErrorInit, message?: string) {
     super(message ?? formatApiError(init));
@@ -41,6 +47,23 @@ export class ApiError extends Error {
     this.details = init.details;
     this.retryAfterSeconds = init.retryAfterSeconds;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.attempts = init.attempts;
+    this.hint = init.hint;
+  }
+
+  /** Everything to build another error from this one. */
+  get init(): ApiErrorInit {
+    return {
+      operation: this.operation,
+      status: this.status,
+      type: this.type,
+      requestId: this.requestId,
+      details: this.details,
+      retryAfterSeconds: this.retryAfterSeconds,
+      outcomeUnknown: this.outcomeUnknown,
+      attempts: this.attempts,
+      hint: this.hint,
+    };
   }
 
   get isNotFound(): boolean {
@@ -58,7 +81,16 @@ export function formatApiError(init: ApiErrorInit): string {
   const problems = init.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message));
   const requestId = init.requestId ? ` (request_id ${init.requestId})` : "";
   const body = problems.length > 0 ? `: ${problems.join("; ")}` : "";
-  return `${init.operation} failed with ${head}${body}${requestId}`;
+  return `${init.operation} failed with ${head}${body}${requestId}${trailer(init)}`;
+}
+
+/** `(3 attempts; check incident:baseUrl)`: the attempts made and the setting to check. */
+export function trailer(init: Pick<ApiErrorInit, "attempts" | "hint">): string {
+  const parts = [
+    ...(init.attempts !== undefined ? [`${init.attempts} attempt${init.attempts === 1 ? "" : "s"}`] : []),
+    ...(init.hint ? [init.hint] : []),
+  ];
+  return parts.length > 0 ? ` (${parts.join("; ")})` : "";
 }
 
 /** Decodes an error response body of the shape the API documents; tolerates anything else. */

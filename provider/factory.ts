@@ -1,8 +1,12 @@
+import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
-import { ApiError } from "./errors";
+import { ApiError, trailer } from "./errors";
+import { LIMITS, tooDeep } from "./inputs";
+import { PendingCreates } from "./journal";
 import { inputPathForApiField } from "./naming";
+import { canonicalJson, isSlackChannelId, learnAliases, restoreAliases } from "./normalise";
 import {
   type ApiContext,
   type Created,
@@ -10,11 +14,13 @@ import {
   type Props,
   RECOVERED,
   type ResourceSpec,
+  WRITE_ALIASES,
 } from "./spec";
 import { formatPath, isUnder, type Path, unknownPaths } from "./unknowns";
 
 const PROVIDER_KEY = "__provider";
 const SCHEMA_KEY = "__schema";
+const ALIASES_KEY = WRITE_ALIASES;
 /** Every resource accepts this input: take over an existing object instead of creating one. */
 export const ADOPT_KEY = "adoptId";
 
@@ -40,19 +46,31 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     return spec.canonical ? spec.canonical(picked as Args) : picked;
   };
 
+  /**
+   * Outputs from a live object. `written`: it is the API's answer to our own create or update, whose
+   * answers in another form are remembered (rule "write-time aliases"); a read only applies them.
+   * `declared` is undefined for `Xxx.get(name, id)` (nothing declared).
+   */
   const buildOutputs = (
     live: unknown,
     declared: Props | undefined,
     prior: Props | undefined,
     extra?: Props,
-  ): Props =>
-    toJson({
-      ...spec.toInputs(live, declared as Args | undefined),
+    written = true,
+  ): Props => {
+    const mapped = spec.toInputs(live, declared as Args | undefined) as Props;
+    const aliases: Record<string, string> = { ...(prior?.[ALIASES_KEY] ?? {}) };
+    if (written && declared) learnAliases(mapped, declared, isSlackChannelId, aliases);
+    const known = declared !== undefined && Object.keys(aliases).length > 0;
+    return toJson({
+      ...(known ? restoreAliases(mapped, declared, aliases) : mapped),
       ...(declared ? pick(declared, [...localKeys]) : {}),
       ...spec.computed(live, prior),
       ...(extra ?? {}),
+      ...(known ? { [ALIASES_KEY]: aliases } : {}),
       [SCHEMA_KEY]: spec.schemaVersion,
     });
+  };
 
   const migrate = (olds: Props): Props => {
     const version = typeof olds[SCHEMA_KEY] === "number" ? olds[SCHEMA_KEY] : 1;
@@ -70,6 +88,17 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
 
     async check(_olds, news) {
       const { [PROVIDER_KEY]: provider, ...raw } = news;
+      const deep = tooDeep(raw);
+      if (deep !== undefined) {
+        // Refused before anything walks it: no rule may run out of stack on it.
+        const failures = [
+          {
+            property: String(deep[0]),
+            reason: `${formatPath(deep.slice(0, 12))}…: nested deeper than ${LIMITS.depth} levels (the API takes no deeper request)`,
+          },
+        ];
+        return { inputs: news, failures };
+      }
       const failures = checkInputs(spec, raw);
       const unknown = unknownPaths(raw).length > 0;
       const parsed = failures.length === 0 && !unknown ? spec.inputs.parse(raw) : raw;
@@ -115,13 +144,13 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         if (error instanceof PartialCreateError) {
           // The object exists: hand the engine its id and state so nothing is orphaned.
           const outs = buildOutputs(error.live, args, undefined, error.extraOutputs);
-          throw Object.assign(explain(spec, "create", error.cause), {
+          throw Object.assign(explain(spec, "create", error.cause, args.name), {
             id: spec.idOf(error.live),
             properties: outs,
             reasons: [String((error.cause as Error)?.message ?? error.cause)],
           });
         }
-        throw explain(spec, "create", error);
+        throw explain(spec, "create", error, args.name);
       }
     },
 
@@ -131,7 +160,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       // `Xxx.get(name, id)` (nothing declared, nothing stored).
       const isGet = !(SCHEMA_KEY in props);
       const live = await spec.api.read(context(), id, olds).catch((error) => {
-        throw explain(spec, "read", error);
+        throw explain(spec, "read", error, olds.name);
       });
       if (live === undefined) {
         // The engine takes an empty id from a get as success with empty outputs; say what is wrong instead.
@@ -140,7 +169,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       }
       // A recovered object keeps its marker through a refresh until an update has converged it.
       const marker = olds[RECOVERED] === true ? { [RECOVERED]: true } : undefined;
-      const outs = buildOutputs(live, isGet ? undefined : pick(olds, inputKeys), olds, marker);
+      const outs = buildOutputs(live, isGet ? undefined : pick(olds, inputKeys), olds, marker, false);
       return { id, props: outs, inputs: pick(outs, inputKeys) };
     },
 
@@ -151,7 +180,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         const updated = await spec.api.update(context(), id, args, before);
         return { outs: buildOutputs(updated.live, args, before, updated.extraOutputs) };
       } catch (error) {
-        throw explain(spec, "update", error);
+        throw explain(spec, "update", error, args.name);
       }
     },
 
@@ -160,7 +189,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         await spec.api.delete(context(), id, migrate(props));
       } catch (error) {
         if (error instanceof ApiError && error.isNotFound) return; // already gone: the goal is reached
-        throw explain(spec, "delete", error);
+        throw explain(spec, "delete", error, props.name);
       }
     },
   };
@@ -170,43 +199,110 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
 const CREATE_ATTEMPTS = 4;
 
 /**
- * A POST that failed after it may have reached the server (connection reset, 5xx) is never blindly
- * repeated: the object it may have made is looked for first (by its unique name or other key) and,
- * if found, taken over and brought to the declared configuration. No duplicates, no orphans.
+ * A POST that failed after it may have reached the server (connection reset, 5xx, an unreadable
+ * 2xx body) is never blindly repeated: the object it may have made is looked for first (by its
+ * unique name or other key) and, if found, taken over and brought to the declared configuration.
+ * A create whose provider process died before the answer (killed host) is found the same way by
+ * the next run, through the pending-creates journal (provider/journal.ts). No duplicates, no orphans.
  */
 async function createReconciled<Args extends Props>(
   spec: ResourceSpec<Args>,
   ctx: ApiContext,
   args: Args,
 ): Promise<Created<unknown>> {
-  for (let attempt = 1; ; attempt++) {
+  const key = spec.api.recoveryKey?.(args) ?? String(args.name ?? "");
+  const fingerprint = createHash("sha256").update(canonicalJson(args)).digest("hex");
+  const journal = new PendingCreates(ctx.client.account, spec.kind, key, fingerprint);
+  const recover = async (found: unknown): Promise<Created<unknown>> => {
+    // It was created: converge it (a multi-step create may have stopped half-way). If that fails,
+    // the object still exists: the engine must record it (half-created), never orphan it, and the
+    // next update (the engine retries half-created objects) still knows it was recovered.
     try {
-      return await spec.api.create(ctx, args);
+      return await spec.api.update(ctx, spec.idOf(found), args, { [RECOVERED]: true });
+    } catch (updateError) {
+      throw new PartialCreateError(found, updateError, { [RECOVERED]: true });
+    }
+  };
+
+  // Creates of this object that an earlier run sent and never saw through (its process died).
+  const interrupted = journal.interrupted();
+  if (interrupted.length > 0) {
+    let found: unknown;
+    for (const { entry } of interrupted) {
+      if (found !== undefined) break;
+      if (entry.createdId !== undefined) {
+        // Answered, maybe never recorded. With other inputs this create is a replacement of it.
+        if (journal.sameInputs(entry)) found = await spec.api.read(ctx, entry.createdId, undefined);
+      } else if (spec.api.findCreated) {
+        found = await spec.api.findCreated(ctx, args);
+      }
+    }
+    journal.clear(interrupted);
+    if (found !== undefined) return recover(found);
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    const pending = journal.begin();
+    try {
+      const created = await spec.api.create(ctx, args);
+      pending.answered(spec.idOf(created.live));
+      return created;
     } catch (error) {
-      if (
-        !(error instanceof ApiError) ||
-        !error.outcomeUnknown ||
-        !spec.api.findCreated ||
-        attempt >= CREATE_ATTEMPTS
-      ) {
-        throw error;
+      const unknownOutcome = error instanceof ApiError && error.outcomeUnknown;
+      if (!unknownOutcome) {
+        pending.failed();
+        throw await explainConflict(spec, ctx, args, error);
       }
-      const found = await spec.api.findCreated(ctx, args);
+      // Outcome unknown: the entry stays until the object is found or known not to exist, so a
+      // run that dies from here on still leaves the next one a trace.
+      if (!spec.api.findCreated || attempt >= CREATE_ATTEMPTS) throw error;
+      const found = await spec.api.findCreated(ctx, args).catch((lookup) => {
+        throw lostThenLookup(error as ApiError, lookup);
+      });
       if (found !== undefined) {
-        // It was created: converge it (a multi-step create may have stopped half-way). If that
-        // fails, the object still exists: the engine must record it (half-created), never orphan it,
-        // and the next update (the engine retries half-created objects) still knows it was recovered.
-        try {
-          return await spec.api.update(ctx, spec.idOf(found), args, { [RECOVERED]: true });
-        } catch (updateError) {
-          throw new PartialCreateError(found, updateError, { [RECOVERED]: true });
-        }
+        pending.answered(spec.idOf(found));
+        return recover(found);
       }
+      pending.failed();
     }
   }
 }
 
-/** Schema validation with failures named by the user's input path; unknown (preview) values are skipped. */
+/**
+ * A create refused because an object with the same unique name exists (409, or a 422 saying it
+ * "already exists"): names the existing object's id, to adopt it (`adoptId`) if it is this stack's
+ * (a run interrupted where no journal was kept: another machine) or to rename or delete it.
+ */
+async function explainConflict<Args extends Props>(
+  spec: ResourceSpec<Args>,
+  ctx: ApiContext,
+  args: Args,
+  error: unknown,
+): Promise<unknown> {
+  if (!(error instanceof ApiError) || !spec.api.findCreated) return error;
+  const exists =
+    error.status === 409 || (error.status === 422 && /already exist|taken|unique/i.test(error.message));
+  if (!exists) return error;
+  const found = await spec.api.findCreated(ctx, args).catch(() => undefined);
+  if (found === undefined) return error;
+  const id = spec.idOf(found);
+  return new ApiError({
+    ...error.init,
+    details: [...error.details, { code: "adopt_hint", message: adoptHint(spec, id) }],
+  });
+}
+
+function adoptHint(spec: ResourceSpec, id: string): string {
+  return (
+    `If it is this stack's (a run that was interrupted on another machine made it), set ` +
+    `\`adoptId: "${id}"\` on this ${spec.kind} to take it over; otherwise rename one of them or delete it.`
+  );
+}
+
+/**
+ * Schema validation with failures named by the user's input path. Unknown (preview) values are
+ * skipped by the schema; the cross-field rules still run on the known parts (`knownPart`).
+ */
 export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
   const unknown = unknownPaths(raw);
   const result = spec.inputs.safeParse(raw);
@@ -215,7 +311,7 @@ export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
     for (const issue of result.error.issues) {
       const path = issue.path as Path;
       // An issue about an unknown value, or about a container holding one, is decided at apply time.
-      if (isUnder(path, unknown) || unknown.some((u) => isUnder(u, [path]))) continue;
+      if (related(path, unknown)) continue;
       if (issue.code === "unrecognized_keys") {
         for (const key of issue.keys) {
           const full = [...path, key];
@@ -229,16 +325,105 @@ export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
       const property = path.length > 0 ? String(path[0]) : spec.kind;
       failures.push({ property, reason: `${formatPath(path) || spec.kind}: ${issue.message}` });
     }
-  } else if (unknown.length === 0 && spec.validate) {
-    for (const problem of spec.validate(result.data as Props)) {
-      failures.push({
-        property: String(problem.path[0] ?? spec.kind),
-        reason: `${formatPath(problem.path)}: ${problem.message}`,
-      });
-    }
+  }
+  if (failures.length > 0 || !spec.validate) return failures;
+  const known =
+    unknown.length === 0 && result.success ? { data: result.data, removed: [] } : knownPart(spec, raw);
+  if (known === undefined) return failures;
+  for (const problem of spec.validate(known.data as Props)) {
+    if ([problem.path, ...(problem.dependsOn ?? [])].some((p) => related(p, known.removed))) continue;
+    failures.push({
+      property: String(problem.path[0] ?? spec.kind),
+      reason: `${formatPath(problem.path)}: ${problem.message}`,
+    });
   }
   return failures;
 }
+
+/** True when `path` is at, under, or above one of `paths`. */
+function related(path: Path, paths: Path[]): boolean {
+  return isUnder(path, paths) || paths.some((p) => isUnder(p, [path]));
+}
+
+/**
+ * The known part of inputs that hold unknown values: each unknown value is left out (an object key
+ * deleted; a list holding one as a whole), and where the schema then misses a required value the
+ * enclosing object is left out too, up to the whole input. Answers the parsed known part (defaults
+ * applied) and the paths left out, or undefined when nothing checkable is left.
+ */
+function knownPart(spec: ResourceSpec, raw: Props): { data: Props; removed: Path[] } | undefined {
+  const data = structuredClone(raw);
+  const removed: Path[] = [];
+  const drop = (path: Path) => {
+    // Leave out the nearest object key: a list element takes its whole list with it.
+    let at = path.length;
+    while (at > 0 && typeof path[at - 1] === "number") at--;
+    const target = path.slice(0, Math.max(at, 0));
+    if (target.length === 0) return false;
+    const parent = target.slice(0, -1).reduce<any>((o, k) => o?.[k], data);
+    if (parent && typeof parent === "object") delete parent[target[target.length - 1] as string];
+    removed.push(target);
+    return true;
+  };
+  for (const path of unknownPaths(raw)) if (!drop(path.map(asIndex))) return undefined;
+  const standIns = new Map<string, number>();
+  for (let round = 0; round < 32; round++) {
+    const parsed = spec.inputs.safeParse(data);
+    if (parsed.success) return { data: parsed.data as Props, removed };
+    const issues = parsed.error.issues;
+    // A problem unrelated to the unknowns: the schema already reported it (or cannot be decided here).
+    if (issues.some((i) => !related(i.path as Path, removed))) return undefined;
+    for (const issue of issues) {
+      const p = issue.path as Path;
+      // A required value that is unknown: a stand-in of its type keeps its object checkable (every
+      // problem that involves it is still left out, as its path stays in `removed`).
+      const key = formatPath(p);
+      const parent = p.slice(0, -1).reduce<any>((o, k) => o?.[k], data);
+      if (
+        removed.some((r) => formatPath(r) === key) &&
+        p.length > 0 &&
+        parent &&
+        typeof parent === "object"
+      ) {
+        const leaf = p[p.length - 1] as string;
+        // A stand-in of the expected type; a string that fails its format tries the next candidate.
+        const tried = standIns.get(key) ?? -1;
+        const standIn = leaf in parent ? STRING_STAND_INS[tried + 1] : placeholder(issue);
+        if (standIn !== undefined && (!(leaf in parent) || typeof parent[leaf] === "string")) {
+          if (leaf in parent) standIns.set(key, tried + 1);
+          parent[leaf] = standIn;
+          continue;
+        }
+      }
+      if (!drop(p.slice(0, -1))) return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Strings tried in turn for an unknown string that must have a format (timestamp, clock, e-mail, zone). */
+const STRING_STAND_INS = ["unknown", "2026-01-01T00:00:00Z", "00:00", "unknown@example.com", "UTC"];
+
+/** A value of the type a schema issue expected (for a required value that is unknown in a preview). */
+function placeholder(issue: { code: string; expected?: unknown; values?: unknown[] }): unknown {
+  if (issue.code === "invalid_value" && Array.isArray(issue.values)) return issue.values[0];
+  if (issue.code !== "invalid_type") return undefined;
+  switch (issue.expected) {
+    case "string":
+      return STRING_STAND_INS[0];
+    case "number":
+      return 1;
+    case "boolean":
+      return false;
+    case "array":
+      return [];
+    default:
+      return undefined;
+  }
+}
+
+const asIndex = (seg: string | number): string | number =>
+  typeof seg === "string" && /^\d+$/.test(seg) ? Number(seg) : seg;
 
 function suggest(key: string, spec: ResourceSpec): string {
   const lower = key.toLowerCase().replace(/_/g, "");
@@ -246,8 +431,12 @@ function suggest(key: string, spec: ResourceSpec): string {
   return match ? ` (did you mean "${match}"?)` : "";
 }
 
-/** Rewrites an API error so each field it names is the user's input path. */
-export function explain(spec: ResourceSpec, operation: string, error: unknown): Error {
+/**
+ * Rewrites an API error for the user: the resource (kind and name), the provider operation, the
+ * API operation, each field as the user's input path, the request id, the attempts made and the
+ * setting to check.
+ */
+export function explain(spec: ResourceSpec, operation: string, error: unknown, name?: unknown): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
   const details = error.details.map((d) =>
     d.field ? { ...d, field: inputPathForApiField(d.field, spec.fieldRenames) } : d,
@@ -255,19 +444,27 @@ export function explain(spec: ResourceSpec, operation: string, error: unknown): 
   const problems = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
   const requestId = error.requestId ? ` (request_id ${error.requestId})` : "";
   const head = error.status > 0 ? `${error.status} ${error.type}` : error.type;
-  const message = `${spec.kind} ${operation} failed: ${error.operation}: ${head}${problems ? `: ${problems}` : ""}${requestId}`;
-  return new ApiError(
-    {
-      operation: error.operation,
-      status: error.status,
-      type: error.type,
-      requestId: error.requestId,
-      details,
-      retryAfterSeconds: error.retryAfterSeconds,
-      outcomeUnknown: error.outcomeUnknown,
-    },
-    message,
-  );
+  const who = typeof name === "string" && name !== "" ? `${spec.kind} ${JSON.stringify(name)}` : spec.kind;
+  const message = `${who} ${operation} failed: ${error.operation}: ${head}${problems ? `: ${problems}` : ""}${requestId}${trailer(error)}`;
+  return new ApiError({ ...error.init, details }, message);
+}
+
+/**
+ * The lookup that follows a create whose answer was lost failed too: the error is the create's
+ * (what the user asked for), saying its answer was lost and then what the lookup hit.
+ */
+function lostThenLookup(create: ApiError, lookup: unknown): unknown {
+  if (!(lookup instanceof ApiError)) return lookup;
+  const lost = create.details.map((d) => d.message).join("; ") || create.type;
+  return new ApiError({
+    ...lookup.init,
+    operation: create.operation,
+    outcomeUnknown: true,
+    details: [
+      { code: "outcome_unknown", message: `its answer was lost (${lost}); it may exist` },
+      ...lookup.details.map((d) => ({ ...d, message: `then ${lookup.operation}, to find it: ${d.message}` })),
+    ],
+  });
 }
 
 function canonicalOrRaw(canonical: (p: Props) => Props, props: Props): Props {

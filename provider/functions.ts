@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ApiClient } from "./client";
-import { DEFAULT_BASE_URL, ENV_API_KEY, ENV_BASE_URL, MissingCredentialsError } from "./credentials";
+import type { ApiClient } from "./client";
+import { clientFor, resolveSettings } from "./credentials";
 import { formatPath } from "./unknowns";
 
 /**
@@ -40,16 +40,10 @@ export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinitio
   };
 }
 
-let cached: ApiClient | undefined;
-
-/** The client a program's lookups use. */
+/** The client a program's lookups use: the same settings as the provider's (provider/credentials.ts). */
 export function programClient(): ApiClient {
   const config = new pulumi.Config("incident");
-  const apiKey = config.get("apiKey") ?? process.env[ENV_API_KEY];
-  if (!apiKey) throw new MissingCredentialsError();
-  const baseUrl = config.get("baseUrl") ?? process.env[ENV_BASE_URL] ?? DEFAULT_BASE_URL;
-  if (!cached || cached.baseUrl !== baseUrl.replace(/\/+$/, "")) cached = new ApiClient({ apiKey, baseUrl });
-  return cached;
+  return clientFor(resolveSettings((key) => config.get(key.replace(/^incident:/, ""))));
 }
 
 /** Error for a lookup that found nothing (or too much), naming what was searched. */

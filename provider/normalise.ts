@@ -30,6 +30,27 @@ export function keepDeclaredOrder<T>(
 }
 
 /**
+ * Set with repeats: the API keeps each member once (API key roles, team ids), so a repeated member
+ * carries no meaning. Canonical form: members once each, sorted.
+ */
+export function uniqueSet<T>(values: readonly T[] | undefined): T[] | undefined {
+  return unorderedSet(dedupe(values));
+}
+
+/**
+ * Read-back of a set with repeats: when the live members are the declared ones (repeats and order
+ * aside), answer the declared list as written so neither refresh nor diff shows a change.
+ */
+export function keepDeclaredSet<T>(
+  live: readonly T[] | undefined,
+  declared: readonly T[] | undefined,
+): T[] | undefined {
+  if (live === undefined) return undefined;
+  if (declared !== undefined && sameSet(uniqueSet(live), uniqueSet(declared))) return [...declared];
+  return [...live];
+}
+
+/**
  * Omitted vs explicit empty list: for fields where "omit = unchanged", a live empty list reads back
  * as omitted when the user omitted it.
  */
@@ -89,6 +110,66 @@ export function trimTrailingEmpty<T>(
   while (end > 0 && isEmpty(values[end - 1] as T)) end--;
   return values.slice(0, end);
 }
+
+/**
+ * Declared padding: the read-back drops trailing entries that carry nothing (`trimTrailingEmpty`);
+ * when what is left is the declared list without its own trailing empty entries, the declared
+ * padding is kept, so a list written with a trailing empty entry reads back as written.
+ */
+export function keepDeclaredPadding<T>(
+  live: readonly T[] | undefined,
+  declared: readonly T[] | undefined,
+  isEmpty: (v: T) => boolean,
+): T[] | undefined {
+  if (live === undefined) return undefined;
+  const trimmedLive = trimTrailingEmpty(live, isEmpty) ?? [];
+  if (declared === undefined) return trimmedLive;
+  const kept = trimTrailingEmpty(declared, isEmpty) ?? [];
+  return kept.length === trimmedLive.length ? [...trimmedLive, ...declared.slice(kept.length)] : trimmedLive;
+}
+
+/**
+ * Write-time aliases: some values are answered in another form the client cannot compute, e.g. a
+ * Slack channel id (`C0123ABCD`) answered as the id of the channel's catalog entry, which for a
+ * private channel no lookup can give (TF #237). What the API answered to our own write is
+ * remembered (`learnAliases`: declared text → answered text, for declared strings `worth` it) and a
+ * later read-back of exactly that answer reads back as declared (`restoreAliases`); any other
+ * answer is a real change and shows.
+ */
+export function learnAliases(
+  live: unknown,
+  declared: unknown,
+  worth: (declared: string) => boolean,
+  into: Record<string, string> = {},
+): Record<string, string> {
+  if (typeof live === "string" && typeof declared === "string") {
+    if (live !== declared && worth(declared)) into[declared] = live;
+  } else if (Array.isArray(live) && Array.isArray(declared)) {
+    for (const [i, v] of live.entries()) learnAliases(v, declared[i], worth, into);
+  } else if (live && declared && typeof live === "object" && typeof declared === "object") {
+    for (const key of Object.keys(live))
+      learnAliases((live as any)[key], (declared as any)[key], worth, into);
+  }
+  return into;
+}
+
+/** The read-back with each remembered answer (see `learnAliases`) put back as declared. */
+export function restoreAliases<T>(live: T, declared: unknown, aliases: Record<string, string>): T {
+  if (typeof live === "string" && typeof declared === "string")
+    return (aliases[declared] === live ? declared : live) as T;
+  if (Array.isArray(live) && Array.isArray(declared))
+    return live.map((v, i) => restoreAliases(v, declared[i], aliases)) as T;
+  if (live && declared && typeof live === "object" && typeof declared === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(live))
+      out[key] = restoreAliases(v, (declared as any)[key], aliases);
+    return out as T;
+  }
+  return live;
+}
+
+/** A Slack channel id (`C0123ABCD`, `G0123ABCD`), alone or after its workspace id (`T0123/C0123ABCD`). */
+export const isSlackChannelId = (text: string): boolean => /^(T[A-Z0-9]{2,}\/)?[CG][A-Z0-9]{6,}$/.test(text);
 
 /** Removes repeated entries (by canonical JSON), keeping the first occurrence. */
 export function dedupe<T>(values: readonly T[] | undefined): T[] | undefined {

@@ -6,6 +6,14 @@ export interface ApiContext {
   client: ApiClient;
 }
 
+/** A cross-field problem: the input path at fault, the message, and the other paths the rule read. */
+export interface Problem {
+  path: (string | number)[];
+  message: string;
+  /** Other input paths whose values decided this problem (a preview skips it when one is unknown). */
+  dependsOn?: (string | number)[][];
+}
+
 /** Inputs as stored by the engine: the checked user inputs (camelCase). */
 export type Props = Record<string, any>;
 
@@ -30,8 +38,13 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   migrate?(olds: Props, fromVersion: number): Props;
   /** The camelCase input schema: validation, defaults, TypeScript type and documentation in one. */
   inputs: z.ZodObject<any>;
-  /** Rules that involve several fields, run after the schema; paths are input paths. */
-  validate?(args: Args): Array<{ path: (string | number)[]; message: string }>;
+  /**
+   * Rules that involve several fields, run after the schema; paths are input paths. In a preview
+   * they run on the known parts of the inputs (unknown values left out): a problem whose `path`, or
+   * any of its `dependsOn` paths (the other fields the rule read), is or holds an unknown value is
+   * not reported.
+   */
+  validate?(args: Args): Problem[];
   /** Maps the live API object to the input shape, keeping the declared spelling where meaning is equal. */
   toInputs(live: Live, declared: Args | undefined): Args;
   /** Computed outputs (never inputs) from the live object; `prior` is the previous state, if any. */
@@ -59,8 +72,19 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
     delete(ctx: ApiContext, id: string, olds: Props): Promise<void>;
     /** Finds the object an interrupted create may have made (by its unique name or other key). */
     findCreated?(ctx: ApiContext, args: Args): Promise<Live | undefined>;
+    /**
+     * What `findCreated` matches on, as text (default: the name): a pending create recorded under
+     * this key is looked for by the next create with the same key (provider/journal.ts).
+     */
+    recoveryKey?(args: Args): string;
   };
 }
+
+/**
+ * Outputs key of the answers the API gave to our own writes in another form (rule "write-time
+ * aliases", provider/normalise.ts): declared text → answered text.
+ */
+export const WRITE_ALIASES = "__writeAliases";
 
 /**
  * Marks the `olds` passed to `update` when a create's response was lost and the object was found

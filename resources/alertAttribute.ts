@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
+import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -21,7 +22,7 @@ export const alertConfigLock = namedMutex("alert-config");
 /** Inputs of an alert attribute (API v2). */
 export const alertAttributeInputs = z.strictObject({
   /** Unique name of the attribute, e.g. `Service`. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /**
    * Engine type of the attribute's values: `String`, `Number`, `Bool`, `Timestamp`, or a catalog type
    * `CatalogEntry["<catalog type id>"]`.
@@ -168,7 +169,7 @@ async function listAlertAttributes(client: ApiClient): Promise<ApiAlertAttribute
 /** Arguments of `getAlertAttribute`. */
 export const getAlertAttributeArgs = z.strictObject({
   /** Exact name of the alert attribute (names are unique in an account). */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
 });
 export type GetAlertAttributeArgs = z.input<typeof getAlertAttributeArgs>;
 

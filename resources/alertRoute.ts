@@ -19,11 +19,25 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { compact } from "../provider/naming";
-import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
+import {
+  canonicalJson,
+  keepDeclaredOrder,
+  omittedWhenEmpty,
+  restoreAliases,
+  unorderedSet,
+} from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import { type ApiContext, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
+import {
+  type ApiContext,
+  type Problem,
+  type Props,
+  RECOVERED,
+  type ResourceSpec,
+  WRITE_ALIASES,
+} from "../provider/spec";
 import {
   bindingFromApi,
   bindingPayload,
@@ -122,12 +136,15 @@ const incidentTemplate = z.strictObject({
 /** Inputs of an alert route (API v3). */
 export const alertRouteInputs = z.strictObject({
   /** Name of the route, for people. Unique names let an interrupted create be recovered. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** Whether the route is active. */
   enabled: z.boolean().default(true),
   /** Private routes only create private incidents. */
   isPrivate: z.boolean().default(false),
-  /** Alert sources this route matches, each with conditions its alerts must meet. Order does not matter. */
+  /**
+   * Alert sources this route matches, each with conditions its alerts must meet. Order does not
+   * matter. Empty: the route matches no alert until sources are added (as the dashboard allows).
+   */
   alertSources: z
     .array(
       z.strictObject({
@@ -137,7 +154,7 @@ export const alertRouteInputs = z.strictObject({
         conditionGroups: z.array(conditionGroup).default([]),
       }),
     )
-    .min(1, "a route needs at least one alert source"),
+    .default([]),
   /** Conditions every alert must meet for the route to fire. Empty = always. */
   conditionGroups: z.array(conditionGroup).default([]),
   /** Expressions bindings can refer to (`expressions["<reference>"]`). Order does not matter. */
@@ -388,6 +405,12 @@ function templateFromApi(live: any, declared: string | undefined): string | unde
   return typeof literal === "string" ? keepDeclaredTemplate(literal, declared) : undefined;
 }
 
+/** Two API bindings with the same values (labels aside). */
+function sameBinding(a: any, b: any): boolean {
+  if (!a || !b) return false;
+  return canonicalJson(bindingFromApi(a, undefined)) === canonicalJson(bindingFromApi(b, undefined));
+}
+
 function optBinding(live: any, declared: ParamBinding | undefined): ParamBinding | undefined {
   return live ? bindingFromApi(live, declared) : undefined;
 }
@@ -469,7 +492,12 @@ export function alertRouteFromApi(
         const mine = declared?.escalationConfig.escalationTargets[i];
         return compact({
           escalationPaths: optBinding(t.escalation_paths, mine?.escalationPaths),
-          users: optBinding(t.users, mine?.users),
+          // Rule "echoed users" (TF #390/#401): the API echoes a target's escalation-paths binding
+          // into its `users`; users the user did not write, equal to that echo, read back as unset.
+          users:
+            mine?.users === undefined && sameBinding(t.users, t.escalation_paths)
+              ? undefined
+              : optBinding(t.users, mine?.users),
         });
       }),
       whenAlertJoinsGroup: jg && {
@@ -601,13 +629,14 @@ export function canonicalAlertRoute(args: AlertRouteInputs): Props {
 
 // ---------- cross-field rules ----------
 
-function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]; message: string }[] {
-  const problems: { path: (string | number)[]; message: string }[] = [];
+function validateAlertRoute(args: AlertRouteInputs): Problem[] {
+  const problems: Problem[] = [];
   const jg = args.escalationConfig.whenAlertJoinsGroup;
   if (jg?.mode === "on_priority_increase" && jg.gracePeriodSeconds !== undefined) {
     problems.push({
       path: ["escalationConfig", "whenAlertJoinsGroup", "gracePeriodSeconds"],
       message: "only applies when mode is on_each_new_alert; unset it for on_priority_increase",
+      dependsOn: [["escalationConfig", "whenAlertJoinsGroup", "mode"]],
     });
   }
   args.escalationConfig.escalationTargets.forEach((t, i) => {
@@ -622,7 +651,11 @@ function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]
   if (!g.enabled) {
     for (const key of ["groupingKeys", "windowSeconds", "windowType"] as const) {
       if (g[key] !== undefined) {
-        problems.push({ path: ["groupingConfig", key], message: "only applies when grouping is enabled" });
+        problems.push({
+          path: ["groupingConfig", key],
+          message: "only applies when grouping is enabled",
+          dependsOn: [["groupingConfig", "enabled"]],
+        });
       }
     }
   }
@@ -633,6 +666,7 @@ function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]
         problems.push({
           path: ["incidentConfig", key],
           message: "only applies when incident creation is enabled",
+          dependsOn: [["incidentConfig", "enabled"]],
         });
       }
     }
@@ -640,9 +674,14 @@ function validateAlertRoute(args: AlertRouteInputs): { path: (string | number)[]
     problems.push({
       path: ["incidentConfig", "template"],
       message: "is required when incident creation is enabled",
+      dependsOn: [["incidentConfig", "enabled"]],
     });
   } else if (ic.template.title === undefined && !ic.template.generateTitle) {
-    problems.push({ path: ["incidentConfig", "template", "title"], message: "set title or generateTitle" });
+    problems.push({
+      path: ["incidentConfig", "template", "title"],
+      message: "set title or generateTitle",
+      dependsOn: [["incidentConfig", "template", "generateTitle"]],
+    });
   }
   args.messageConfig.destinations.forEach((d, i) => {
     if (!d.slackTargets && !d.msTeamsTargets) {
@@ -749,10 +788,18 @@ function pickInputs(props: Props): Props {
   return out;
 }
 
-/** Did someone change the live route since the state last saw it? */
-function changedSince(live: ApiAlertRouteV3, seen: AlertRouteInputs | undefined): boolean {
+/**
+ * Did someone change the live route since the state last saw it? `aliases`: answers the API gave to
+ * this stack's writes in another form (rule "write-time aliases"), which are no change.
+ */
+function changedSince(
+  live: ApiAlertRouteV3,
+  seen: AlertRouteInputs | undefined,
+  aliases: Record<string, string> = {},
+): boolean {
   if (!seen) return false;
-  const a = JSON.stringify(sortDeep(canonicalAlertRoute(alertRouteFromApi(live, seen))));
+  const mapped = restoreAliases(alertRouteFromApi(live, seen), seen, aliases);
+  const a = JSON.stringify(sortDeep(canonicalAlertRoute(mapped)));
   const b = JSON.stringify(sortDeep(canonicalAlertRoute(seen)));
   return a !== b;
 }
@@ -800,8 +847,9 @@ export async function updateAlertRouteWithVersion(
       // After a 409: when the live route already is what this update writes, the write landed (its
       // response was lost and the client's retry carried a spent version): done, nothing to overwrite.
       const wanted = attempt > 0 ? priorInputs(args) : undefined;
-      if (wanted && !changedSince(live, wanted)) return live;
-      if (changedSince(live, seen)) throw staleError(id, live.version, olds.version);
+      const aliases = olds[WRITE_ALIASES] ?? {};
+      if (wanted && !changedSince(live, wanted, aliases)) return live;
+      if (changedSince(live, seen, aliases)) throw staleError(id, live.version, olds.version);
       version = live.version;
       seen = undefined; // checked: what we saw is what is live
     }

@@ -30,10 +30,11 @@ import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
+import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import type { Props, ResourceSpec } from "../provider/spec";
+import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { alertConfigLock } from "./alertAttribute";
 import {
   bindingFromApi,
@@ -120,11 +121,26 @@ const OPTIONS_FOR: Record<string, string> = {
   jiraOptions: "jira",
 };
 
-/** A template string (`{{ reference }}` placeholders) or a raw rich-text JSON document. */
-const richTextTemplate = z.string().superRefine((value, ctx) => {
-  const problem = templateError(value);
-  if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
-});
+/**
+ * A template string (`{{ reference }}` placeholders), a raw rich-text JSON document, or
+ * `{ reference: "…" }`: a reference binding into the alert's scope (the API's `EngineParamBindingValue`
+ * takes a literal or a reference), e.g. `{ reference: 'alert.payload["summary"]' }`.
+ */
+const richTextTemplate = z.union([
+  z.string().superRefine((value, ctx) => {
+    const problem = templateError(value);
+    if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
+  }),
+  z.strictObject({
+    /** A reference into the alert's scope. */
+    reference: z.string().min(1, "must not be empty"),
+  }),
+]);
+type TemplateText = z.infer<typeof richTextTemplate>;
+
+/** The API's binding value for a title or description. */
+const templateTextPayload = (v: TemplateText) =>
+  typeof v === "string" ? { literal: templateToRichText(v) } : { reference: v.reference };
 
 const attributeBinding = z.strictObject({
   /** The alert attribute this binding sets (an `AlertAttribute` id). */
@@ -149,7 +165,7 @@ const attributeBinding = z.strictObject({
 /** Inputs of an alert source (API v2). */
 export const alertSourceInputs = z.strictObject({
   /** Unique name of the alert source. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
   sourceType: z.enum(ALERT_SOURCE_TYPES),
   /** How alerts from this source are built. */
@@ -285,8 +301,8 @@ export function alertSourcePayload(args: AlertSourceInputs, forCreate: boolean):
     name: args.name,
     ...(forCreate ? { source_type: args.sourceType } : {}),
     template: compact({
-      title: { literal: templateToRichText(t.title) },
-      description: { literal: templateToRichText(t.description) },
+      title: templateTextPayload(t.title),
+      description: templateTextPayload(t.description),
       attributes: t.attributes.map(attributePayload),
       expressions: expressionsPayload(t.expressions),
       is_private: t.isPrivate,
@@ -320,11 +336,16 @@ export function alertSourcePayload(args: AlertSourceInputs, forCreate: boolean):
 /** A title/description binding read back: a literal through the rich-text rule, a reference as-is. */
 function richTextFromApi(
   live: { literal?: string; reference?: string },
-  declared: string | undefined,
-): string {
-  if (live.literal !== undefined) return keepDeclaredTemplate(live.literal, declared) ?? "";
-  return live.reference ?? "";
+  declared: TemplateText | undefined,
+): TemplateText {
+  if (live.literal !== undefined)
+    return keepDeclaredTemplate(live.literal, typeof declared === "string" ? declared : undefined) ?? "";
+  return { reference: live.reference ?? "" };
 }
+
+/** Canonical title or description: a template by meaning, a reference as written. */
+const canonicalTemplateText = (v: TemplateText) =>
+  typeof v === "string" || v === undefined ? canonicalRichText(v as string) : v;
 
 function attributesFromApi(
   live: ApiAlertSource["template"]["attributes"] | undefined,
@@ -397,8 +418,8 @@ export function canonicalAlertSource(args: AlertSourceInputs): Props {
     ...args,
     template: {
       ...t,
-      title: canonicalRichText(t.title),
-      description: canonicalRichText(t.description),
+      title: canonicalTemplateText(t.title),
+      description: canonicalTemplateText(t.description),
       attributes: [...(t.attributes ?? [])]
         .sort((a, b) => a.alertAttributeId.localeCompare(b.alertAttributeId))
         .map((a) => ({
@@ -415,30 +436,38 @@ export function canonicalAlertSource(args: AlertSourceInputs): Props {
   };
 }
 
-export function validateAlertSource(
-  args: AlertSourceInputs,
-): Array<{ path: (string | number)[]; message: string }> {
-  const problems: Array<{ path: (string | number)[]; message: string }> = [];
+export function validateAlertSource(args: AlertSourceInputs): Problem[] {
+  const problems: Problem[] = [];
   for (const [key, type] of Object.entries(OPTIONS_FOR)) {
     const set = args[key as keyof AlertSourceInputs] !== undefined;
     if (set && args.sourceType !== type) {
       problems.push({
         path: [key],
         message: `only allowed when sourceType is ${type} (got ${args.sourceType})`,
+        dependsOn: [["sourceType"]],
       });
     }
     // email options are optional for email sources (redactions default to none).
     if (!set && args.sourceType === type && key !== "emailOptions") {
-      problems.push({ path: [key], message: `required when sourceType is ${type}` });
+      problems.push({
+        path: [key],
+        message: `required when sourceType is ${type}`,
+        dependsOn: [["sourceType"]],
+      });
     }
   }
   if (args.disabled !== undefined && args.sourceType !== "heartbeat") {
-    problems.push({ path: ["disabled"], message: "only heartbeat sources can be disabled" });
+    problems.push({
+      path: ["disabled"],
+      message: "only heartbeat sources can be disabled",
+      dependsOn: [["sourceType"]],
+    });
   }
   if (args.autoResolveIncidentAlerts !== undefined && args.autoResolveTimeoutMinutes === undefined) {
     problems.push({
       path: ["autoResolveIncidentAlerts"],
       message: "only meaningful with autoResolveTimeoutMinutes",
+      dependsOn: [["autoResolveTimeoutMinutes"]],
     });
   }
   const seenAttr = new Set<string>();

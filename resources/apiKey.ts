@@ -1,9 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
-import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { freeText, nameText } from "../provider/inputs";
+import { dedupe, keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
+import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Account-level roles an API key can hold (the API's `role_names`). */
 export const API_KEY_ROLES = [
@@ -60,7 +61,7 @@ export const API_KEY_TEAM_ROLES = [
 /** Inputs of an API key (API v1). */
 export const apiKeyInputs = z.strictObject({
   /** Human-readable name of the key. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
   roles: z.array(z.enum(API_KEY_ROLES)).default([]),
   /** Roles granted only for the teams in `teamIds`. */
@@ -68,7 +69,7 @@ export const apiKeyInputs = z.strictObject({
   /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
   teamIds: z.array(z.string().min(1)).default([]),
   /** Free-form notes about the key. */
-  comments: z.string().optional(),
+  comments: freeText().optional(),
   /**
    * Change this value (a date, a counter) to rotate the token: the API issues a new one and the old
    * one stays valid for `rotationGracePeriodMinutes`.
@@ -104,14 +105,17 @@ interface ApiKeyV1 {
   token_last_issued_at: string;
 }
 
+/** A set compared regardless of order and repeats; a preview's unknown value (not a list) as is. */
+const setOf = <T>(values: readonly T[] | unknown) => (Array.isArray(values) ? uniqueSet(values) : values);
+
 const path = (id: string) => `/v1/api_keys/${encodeURIComponent(id)}`;
 
 function payload(args: ApiKeyInputs): Props {
   return {
     name: args.name,
-    role_names: args.roles,
-    team_role_names: args.teamRoles,
-    team_ids: args.teamIds,
+    role_names: dedupe(args.roles),
+    team_role_names: dedupe(args.teamRoles),
+    team_ids: dedupe(args.teamIds),
     comments: args.comments,
   };
 }
@@ -127,36 +131,51 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   localInputs: ["rotationTrigger", "rotationGracePeriodMinutes"],
   fieldRenames: { role_names: "roles", team_role_names: "teamRoles" },
   validate(args) {
-    const problems: { path: (string | number)[]; message: string }[] = [];
+    const problems: Problem[] = [];
     const i = args.roles.indexOf("api_keys_manage");
     if (i >= 0)
       problems.push({ path: ["roles", i], message: "api_keys_manage cannot be granted through the API" });
+    const t = args.teamRoles.indexOf("api_keys_manage");
+    if (t >= 0)
+      problems.push({
+        path: ["teamRoles", t],
+        message: "api_keys_manage cannot be granted through the API, not even for teams",
+      });
     if (args.teamRoles.length > 0 && args.teamIds.length === 0) {
-      problems.push({ path: ["teamIds"], message: "must not be empty when teamRoles is set" });
+      problems.push({
+        path: ["teamIds"],
+        message: "must not be empty when teamRoles is set",
+        dependsOn: [["teamRoles"]],
+      });
     }
     if (args.teamIds.length > 0 && args.teamRoles.length === 0) {
-      problems.push({ path: ["teamRoles"], message: "must not be empty when teamIds is set" });
+      problems.push({
+        path: ["teamRoles"],
+        message: "must not be empty when teamIds is set",
+        dependsOn: [["teamIds"]],
+      });
     }
     return problems;
   },
+  // Rule "set with repeats": roles, team roles and team ids are sets; the API keeps each member once.
   canonical: (args) => ({
     ...args,
-    roles: unorderedSet(args.roles),
-    teamRoles: unorderedSet(args.teamRoles),
-    teamIds: unorderedSet(args.teamIds),
+    roles: setOf(args.roles),
+    teamRoles: setOf(args.teamRoles),
+    teamIds: setOf(args.teamIds),
   }),
   idOf: (live) => live.id,
   toInputs: (live, declared) => ({
     name: live.name,
-    roles: keepDeclaredOrder(
+    roles: keepDeclaredSet(
       live.roles.map((r) => r.name),
       declared?.roles,
     ) as ApiKeyInputs["roles"],
-    teamRoles: keepDeclaredOrder(
+    teamRoles: keepDeclaredSet(
       live.team_roles.map((r) => r.name),
       declared?.teamRoles,
     ) as ApiKeyInputs["teamRoles"],
-    teamIds: keepDeclaredOrder(live.team_ids, declared?.teamIds) ?? [],
+    teamIds: keepDeclaredSet(live.team_ids, declared?.teamIds) ?? [],
     // The API may answer "" for "no comments": read back as unset when unset was declared.
     comments: live.comments === "" && declared?.comments === undefined ? undefined : live.comments,
     rotationGracePeriodMinutes: declared?.rotationGracePeriodMinutes ?? 0,

@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { freeText, nameText, singleLine } from "../provider/inputs";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
 
@@ -9,10 +10,7 @@ const FIELD_TYPES = ["link", "multi_select", "numeric", "single_select", "text"]
 const SELECT_TYPES: ReadonlySet<string> = new Set(["single_select", "multi_select"]);
 
 /** An option value as the API accepts it: not empty, no surrounding whitespace. */
-export const optionValue = z
-  .string()
-  .min(1, "must not be empty")
-  .refine((v) => v === v.trim(), "must not start or end with whitespace");
+export const optionValue = singleLine();
 
 /**
  * Inputs of a custom field (API v2; v1 is deprecated). Select options can be declared inline here
@@ -20,9 +18,9 @@ export const optionValue = z
  */
 export const customFieldInputs = z.strictObject({
   /** Human readable name of the custom field, unique in the account. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** Description shown to responders. */
-  description: z.string(),
+  description: freeText(),
   /** Type of the field: `single_select`, `multi_select`, `text`, `link` or `numeric`. Changing it replaces the field. */
   fieldType: z.enum(FIELD_TYPES),
   /** For catalog-backed fields, the catalog type the options come from. Changing it replaces the field. */
@@ -279,6 +277,7 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
         {
           path: ["options"],
           message: `options are only allowed when fieldType is single_select or multi_select (got ${args.fieldType})`,
+          dependsOn: [["fieldType"]],
         },
       ];
     }

@@ -84,6 +84,7 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
     async delete(ctx, id) {
       await ctx.client.delete(path(id), "delete custom field option");
     },
+    recoveryKey: (args) => `${args.customFieldId}/${args.value}`,
     async findCreated(ctx, args) {
       const options = await ctx.client.listAll<ApiOption>(
         "/v1/custom_field_options",

@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
+import { clockEnd, clockTime, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import {
   type DeepInput,
@@ -9,7 +10,7 @@ import {
   type ResourceArgs,
   type ResourceOutputs,
 } from "../provider/resource";
-import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
+import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import {
   type Condition,
@@ -178,8 +179,6 @@ const target = z
         path: ["scheduleMode"],
         message: "only schedule targets take a scheduleMode",
       });
-    if (t.type === "schedule" && t.scheduleMode === undefined)
-      ctx.addIssue({ code: "custom", path: ["scheduleMode"], message: "required for schedule targets" });
     const forRota = t.scheduleMode !== undefined && FOR_ROTA.has(t.scheduleMode);
     if (forRota && t.selectedRotaId === undefined)
       ctx.addIssue({
@@ -302,15 +301,15 @@ const weekdayInterval = z.strictObject({
   /** Day of the week. */
   weekday: z.enum(WEEKDAYS),
   /** Start time, 24-hour `HH:MM`. */
-  startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (24-hour)"),
+  startTime: clockTime(),
   /** End time, 24-hour `HH:MM`. */
-  endTime: z.string().regex(/^([01]\d|2[0-4]):[0-5]\d$/, "must be HH:MM (24-hour)"),
+  endTime: clockEnd(),
 });
 
 /** Inputs of an escalation path (API v2, the only version). */
 export const escalationPathInputs = z.strictObject({
   /** Name of the escalation path, unique in the account. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats, delays. */
   path: z.array(escalationPathNode).min(1, "a path needs at least one node"),
   /** Repeat the whole escalation after a while. */
@@ -329,7 +328,7 @@ export const escalationPathInputs = z.strictObject({
         /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
         id: z.string().min(1, "must not be empty"),
         /** Label of the window. */
-        name: z.string().min(1, "must not be empty"),
+        name: nameText(),
         /** IANA time zone the intervals are in. */
         timezone: z.string().min(1).refine(isTimeZone, "must be an IANA time zone such as Europe/London"),
         /** The intervals. */
@@ -537,7 +536,8 @@ export function escalationPathPayload(args: EscalationPathInputs): Props {
  * duplicate), so they are dropped, keeping the first occurrence.
  *
  * Rule "empty schedule mode": the API answers `schedule_mode: ""` for targets that are not
- * schedules; it reads back as unset.
+ * schedules, and for schedule targets written without one (it is optional in the reference); it
+ * reads back as unset.
  */
 export function targetsFromApi(live: readonly ApiTarget[]): EscalationTarget[] {
   const mapped = live.map(
@@ -696,8 +696,8 @@ export function canonicalEscalationPath(args: EscalationPathInputs): Props {
 }
 
 /** Rules over the whole tree: unique node ids, repeat targets that exist, working-hours references. */
-export function validateEscalationPath(args: EscalationPathInputs): { path: Path; message: string }[] {
-  const problems: { path: Path; message: string }[] = [];
+export function validateEscalationPath(args: EscalationPathInputs): Problem[] {
+  const problems: Problem[] = [];
   const nodes = walkNodes(args.path);
   const firstWithId = new Map<string, Path>();
   for (const v of nodes) {
@@ -706,6 +706,7 @@ export function validateEscalationPath(args: EscalationPathInputs): { path: Path
       problems.push({
         path: v.node.id !== undefined ? [...v.path, "id"] : v.path,
         message: `duplicate node id ${JSON.stringify(v.id)} (also used by ${formatPathText(prior)})`,
+        dependsOn: [["path"]],
       });
     } else firstWithId.set(v.id, v.path);
   }
@@ -720,7 +721,11 @@ export function validateEscalationPath(args: EscalationPathInputs): { path: Path
   });
   const windowRef = (ref: string | undefined, path: Path) => {
     if (ref !== undefined && !windows.has(ref))
-      problems.push({ path, message: `no workingHours entry has id ${JSON.stringify(ref)}` });
+      problems.push({
+        path,
+        message: `no workingHours entry has id ${JSON.stringify(ref)}`,
+        dependsOn: [["workingHours"]],
+      });
   };
   for (const v of nodes) {
     const n = v.node;
@@ -730,11 +735,13 @@ export function validateEscalationPath(args: EscalationPathInputs): { path: Path
         problems.push({
           path: [...v.path, "repeat", "toNode"],
           message: `no node has id ${JSON.stringify(to)}`,
+          dependsOn: [["path"]],
         });
       } else if (!explicit.has(to)) {
         problems.push({
           path: [...v.path, "repeat", "toNode"],
           message: `${JSON.stringify(to)} is a generated id; give the node an explicit id to repeat from it`,
+          dependsOn: [["path"]],
         });
       }
     }
@@ -855,7 +862,7 @@ const escalationPathLookup = defineLookup({
   name: "getEscalationPath",
   args: z.strictObject({
     /** Exact name of the escalation path. */
-    name: z.string().min(1, "must not be empty"),
+    name: nameText(),
   }),
   async run(client, args): Promise<EscalationPathResult> {
     const all = await client.listAll<ApiEscalationPath>(

@@ -10,10 +10,23 @@ import { defineLookup, LookupError } from "../provider/functions";
 // ---------- getUser ----------
 
 /** Arguments of `getUser`. */
-export const getUserArgs = z.strictObject({
-  /** E-mail address of the user (compared case-insensitively). */
-  email: z.string().min(1, "must not be empty").includes("@", { message: "must be an e-mail address" }),
-});
+export const getUserArgs = z
+  .strictObject({
+    /** E-mail address of the user (compared case-insensitively). */
+    email: z
+      .string()
+      .min(1, "must not be empty")
+      .includes("@", { message: "must be an e-mail address" })
+      .optional(),
+    /** The user's id in the connected chat product (Slack), e.g. `U02ABCDEF`. */
+    slackUserId: z.string().min(1, "must not be empty").optional(),
+    /** The user's id in this API. */
+    id: z.string().min(1, "must not be empty").optional(),
+  })
+  .refine(
+    (a) => [a.email, a.slackUserId, a.id].filter((v) => v !== undefined).length === 1,
+    "give exactly one of email, slackUserId or id",
+  );
 export type GetUserArgs = z.input<typeof getUserArgs>;
 
 /** A user of the account. */
@@ -58,13 +71,55 @@ export async function findUserByEmail(client: ApiClient, email: string): Promise
   return { id: u.id, name: u.name, email: u.email ?? email, role: u.role, slackUserId: u.slack_user_id };
 }
 
+/** Finds a user by chat (Slack) user id: `GET /v2/users?slack_user_id=…`, matched again here. */
+export async function findUserBySlackId(client: ApiClient, slackUserId: string): Promise<GetUserResult> {
+  const users = await client.listAll<ApiUser>("/v2/users", "users", "list users", {
+    slack_user_id: slackUserId,
+  });
+  const matches = users.filter((u) => u.slack_user_id === slackUserId);
+  if (matches.length !== 1) {
+    throw new LookupError(
+      "getUser",
+      matches.length === 0
+        ? `no user with Slack user id ${JSON.stringify(slackUserId)}`
+        : `${matches.length} users have Slack user id ${JSON.stringify(slackUserId)}: ${matches.map((u) => u.id).join(", ")}`,
+    );
+  }
+  return userResult(matches[0]!);
+}
+
+/** Finds a user by id: `GET /v2/users/{id}`. */
+export async function findUserById(client: ApiClient, id: string): Promise<GetUserResult> {
+  try {
+    const body = await client.get<{ user: ApiUser }>(`/v2/users/${encodeURIComponent(id)}`, "show user");
+    return userResult(body.user);
+  } catch (error) {
+    if ((error as { isNotFound?: boolean }).isNotFound)
+      throw new LookupError("getUser", `no user with id ${JSON.stringify(id)}`);
+    throw error;
+  }
+}
+
+const userResult = (u: ApiUser): GetUserResult => ({
+  id: u.id,
+  name: u.name,
+  email: u.email ?? "",
+  role: u.role,
+  slackUserId: u.slack_user_id,
+});
+
 const userLookup = defineLookup({
   name: "getUser",
   args: getUserArgs,
-  run: (client, args) => findUserByEmail(client, args.email),
+  run: (client, args) =>
+    args.email !== undefined
+      ? findUserByEmail(client, args.email)
+      : args.slackUserId !== undefined
+        ? findUserBySlackId(client, args.slackUserId)
+        : findUserById(client, args.id!),
 });
 
-/** Finds a user of the account by e-mail address; fails when there is none. */
+/** Finds a user of the account by e-mail address, Slack user id or id; fails when there is none. */
 export const getUser = userLookup.get;
 /** `getUser` taking Inputs and answering an Output. */
 export const getUserOutput = userLookup.getOutput;

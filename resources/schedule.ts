@@ -3,6 +3,12 @@ import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
+import {
+  clockEnd as clockEndSchema,
+  clockTime,
+  nameText,
+  timestamp as timestampSchema,
+} from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
@@ -12,17 +18,10 @@ import { isTimeZone } from "./escalationPath";
 const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const INTERVAL_TYPES = ["hourly", "daily", "weekly"] as const;
 
-/** An RFC 3339 timestamp with a time zone offset or `Z`. */
-const timestamp = z
-  .string()
-  .refine(
-    (v) =>
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
-      !Number.isNaN(Date.parse(v)),
-    "must be an RFC 3339 timestamp with an offset, e.g. 2026-01-05T09:00:00Z",
-  );
-const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (24-hour)");
-const clockEnd = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "must be HH:MM (24-hour)");
+/** An RFC 3339 timestamp with a time zone offset or `Z`, on a day that exists. */
+const timestamp = timestampSchema();
+const clock = clockTime();
+const clockEnd = clockEndSchema();
 
 /** A person in a rotation: by user id or by e-mail address (exactly one). */
 const rotationUser = z
@@ -62,7 +61,7 @@ const rotationVersion = z.strictObject({
         /** Id of the layer (kept from the API when omitted). */
         id: z.string().min(1).optional(),
         /** Name of the layer. */
-        name: z.string().min(1, "must not be empty"),
+        name: nameText(),
       }),
     )
     .min(1, "needs at least one layer"),
@@ -87,7 +86,7 @@ const rotationVersion = z.strictObject({
 /** Inputs of a schedule (API v2: the whole schedule, rotations and their future versions included). */
 export const scheduleInputs = z.strictObject({
   /** Name of the schedule. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** IANA time zone of the schedule. The API cannot change it: changing it replaces the schedule. */
   timezone: z.string().min(1).refine(isTimeZone, "must be an IANA time zone such as Europe/London"),
   /** The rotations. */
@@ -97,7 +96,7 @@ export const scheduleInputs = z.strictObject({
         /** Id of the rotation, chosen by you, unique in the schedule (escalation paths refer to it as `selectedRotaId`). */
         id: z.string().min(1, "must not be empty"),
         /** Name of the rotation. */
-        name: z.string().min(1, "must not be empty"),
+        name: nameText(),
         /** Versions of the rotation, oldest first: later ones schedule changes ahead of time. */
         versions: z.array(rotationVersion).min(1, "needs at least one version"),
       }),
@@ -232,11 +231,14 @@ function liveLayerId(
 
 // ---------- read-back ----------
 
-const instant = (t: string | undefined) => (t === undefined ? undefined : Date.parse(t));
+/** The instant of a timestamp, to the second: the API keeps no fraction of a second. */
+const instant = (t: string | undefined) =>
+  t === undefined ? undefined : Math.floor(Date.parse(t) / 1000) * 1000;
 
 /**
- * Rule "timestamps by instant": the API answers timestamps in UTC (`2026-01-05T08:00:00Z`) whatever
- * offset was written (`2026-01-05T09:00:00+01:00`); the declared text is kept when both are the same instant.
+ * Rule "timestamps by instant": the API answers timestamps in UTC (`2026-01-05T08:00:00Z`, to the
+ * second) whatever offset and fraction were written (`2026-01-05T09:00:00.250+01:00`); the declared
+ * text is kept when both are the same instant.
  */
 export function keepDeclaredInstant(
   live: string | undefined,
@@ -276,8 +278,9 @@ function versionFromApi(
   first: boolean,
 ): ScheduleRotationVersion {
   return {
-    // Rule "first version in effect from creation": the API stamps the write time on a version sent
-    // without `effective_from`; the first version reads back unset when it was declared unset.
+    // Rule "first version in effect from creation": a version sent without `effective_from` is the
+    // rotation's first, answered without one (the reference); should an API stamp the write time on
+    // it instead, the first version still reads back unset when it was declared unset.
     effectiveFrom:
       first && mine !== undefined && mine.effectiveFrom === undefined
         ? undefined
@@ -367,7 +370,7 @@ export function scheduleFromApi(live: ApiSchedule, declared: ScheduleInputs | un
 
 /** Canonical form for diffs: timestamps as instants, team ids as a set. */
 export function canonicalSchedule(args: ScheduleInputs): Props {
-  const iso = (t: string | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
+  const iso = (t: string | undefined) => (t === undefined ? undefined : new Date(instant(t)!).toISOString());
   return {
     ...args,
     rotations: (args.rotations ?? []).map((r) => ({
@@ -539,6 +542,7 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
     async delete(ctx, id) {
       await ctx.client.delete(pathOf(id), "delete schedule");
     },
+    recoveryKey: (args) => `${args.name}/${args.timezone}`,
     async findCreated(ctx, args) {
       const all = await ctx.client.listAll<ApiSchedule>(
         "/v2/schedules",
@@ -593,7 +597,7 @@ const scheduleLookup = defineLookup({
   name: "getSchedule",
   args: z.strictObject({
     /** Exact name of the schedule. */
-    name: z.string().min(1, "must not be empty"),
+    name: nameText(),
   }),
   async run(client, args): Promise<ScheduleResult> {
     // Page size 25: above that, the list omits shifts (fine here) — kept small for fidelity.

@@ -1,10 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
+import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
-import type { Props, ResourceSpec } from "../provider/spec";
+import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
   bindingPayload,
   bindingsFromApi,
@@ -41,7 +42,7 @@ export const workflowStep = z.strictObject({
   /** Unique id of this step within the workflow (any short string you choose, e.g. `notify`). */
   id: z.string().min(1, "must not be empty"),
   /** The engine step to run, e.g. `slack.post_message` or `pagerduty.escalate`. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /**
    * The step's parameters, in the step's parameter order. JSON literals are compared by meaning;
    * trailing empty bindings the API adds on read are ignored.
@@ -58,7 +59,7 @@ export type WorkflowStep = z.infer<typeof workflowStep>;
  */
 export const workflowInputs = z.strictObject({
   /** Name of the workflow, shown in the dashboard. */
-  name: z.string().min(1, "must not be empty"),
+  name: nameText(),
   /** What starts the workflow, e.g. `incident.updated`. Create-only in the API: changing it replaces the workflow. */
   trigger: z.string().min(1, "must not be empty"),
   /** Steps executed in order. */
@@ -107,6 +108,12 @@ export const workflowInputs = z.strictObject({
   includePrivateIncidents: z.boolean().optional(),
   /** Act on private escalations too. Unset = `false`. */
   includePrivateEscalations: z.boolean().optional(),
+  /**
+   * Ask the API not to upgrade the workflow's steps to their latest versions when it is updated
+   * (the API's write-only, update-only `skip_step_upgrades`; TF provider #165/#308). Sent with every
+   * update; never read back.
+   */
+  skipStepUpgrades: z.boolean().optional(),
   /** Id of an existing workflow to take over instead of creating one (from the dashboard URL or `GET /v2/workflows`). */
   adoptId: z.string().min(1).optional(),
 });
@@ -206,6 +213,7 @@ export function workflowPayload(args: WorkflowInputs, forCreate: boolean): Props
     private_incident_scope: effectivePrivateScope(args) ?? DEFAULT_PRIVATE_SCOPE,
     include_private_incidents: args.includePrivateIncidents,
     include_private_escalations: args.includePrivateEscalations ?? false,
+    ...(forCreate ? {} : { skip_step_upgrades: args.skipStepUpgrades }),
   });
 }
 
@@ -318,16 +326,15 @@ function trimBindings(bindings: WorkflowStep["paramBindings"]): WorkflowStep["pa
 }
 
 /** Cross-field rules, with the input path of each problem. */
-export function validateWorkflow(
-  args: WorkflowInputs,
-): Array<{ path: (string | number)[]; message: string }> {
-  const problems: Array<{ path: (string | number)[]; message: string }> = [];
+export function validateWorkflow(args: WorkflowInputs): Problem[] {
+  const problems: Problem[] = [];
   if (args.privateIncidentScope !== undefined && args.includePrivateIncidents !== undefined) {
     const agrees = args.includePrivateIncidents === (args.privateIncidentScope !== "none");
     if (!agrees) {
       problems.push({
         path: ["includePrivateIncidents"],
         message: `contradicts privateIncidentScope ${JSON.stringify(args.privateIncidentScope)} (deprecated: set only privateIncidentScope)`,
+        dependsOn: [["privateIncidentScope"]],
       });
     }
   }
@@ -352,6 +359,7 @@ export function validateWorkflow(
       problems.push({
         path: ["steps", i, "forEach"],
         message: `names no expression of this workflow (known: ${[...refs].join(", ") || "none"})`,
+        dependsOn: [["expressions"]],
       });
     }
   });
@@ -384,6 +392,8 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   // Names are not unique for workflows: the replacement can exist next to the old one for a moment.
   deleteBeforeReplace: false,
   secretOutputs: [],
+  // Write-only: what the user declared is what the state keeps.
+  localInputs: ["skipStepUpgrades"],
   computedOutputs: ["version", "triggerLabel", "runsFrom", "currentIncludePrivateIncidents", "managedBy"],
   validate: validateWorkflow,
   canonical: canonicalWorkflow,
@@ -425,6 +435,7 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
       // The API archives the workflow: it no longer runs, lists or shows.
       await ctx.client.delete(path(id), "delete workflow");
     },
+    recoveryKey: (args) => `${args.name}/${args.trigger}`,
     async findCreated(ctx, args) {
       const body = await ctx.client.get<{
         workflows: { id: string; name: string; trigger: { name: string } }[];

@@ -6,9 +6,11 @@ import { setCredentials } from "../provider/credentials";
 import { providers } from "../resources";
 import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
+import { issue10Cases } from "./corpus/issue10";
 import type { BadInputCase } from "./corpus/types";
+import { startTestEmulator, type TestEmulator } from "./emulator/support";
 
-const corpus: BadInputCase[] = [...foundationCases, ...familyCases];
+const corpus: BadInputCase[] = [...foundationCases, ...familyCases, ...issue10Cases];
 
 // Any API call would go to this closed port and fail the test loudly.
 beforeAll(() => setCredentials({ apiKey: "corpus", baseUrl: "http://127.0.0.1:9" }));
@@ -27,4 +29,28 @@ test.each(corpus.map((c) => [`${c.kind}: ${c.title}`, c] as const))("%s", async 
     const reasons = (result.failures ?? []).filter((f) => f.property === c.property).map((f) => f.reason);
     expect(reasons.join("\n")).toMatch(c.reason);
   }
+});
+
+describe("the emulator refuses the same inputs as the API would (status and field), never with a 500", () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+  });
+  afterAll(async () => {
+    await emu.dispose();
+  });
+  const cases = issue10Cases.filter((c) => c.api !== undefined);
+  test.each(cases.map((c) => [`${c.kind}: ${c.title}`, c] as const))("%s", async (_title, c) => {
+    const api = c.api!;
+    const reply = await emu.call(api.method, api.path, { body: api.body });
+    expect({ status: reply.status, text: reply.text.slice(0, 300) }).toMatchObject({ status: api.status });
+    expect(reply.body).toMatchObject({
+      status: api.status,
+      type: expect.any(String),
+      request_id: expect.any(String),
+    });
+    if (api.field) {
+      expect(reply.body.errors.map((e: any) => e.source?.field)).toContain(api.field);
+    }
+  });
 });

@@ -23,6 +23,7 @@ import { ALERT_ATTRIBUTES } from "../emulator/families/alertAttributes";
 import { ALERT_SOURCES } from "../emulator/families/alertSources";
 import { CUSTOM_FIELD_OPTIONS } from "../emulator/families/customFieldOptions";
 import { CUSTOM_FIELDS } from "../emulator/families/customFields";
+import { UNREADABLE_BODIES } from "../emulator/faults";
 import * as harness from "./harness";
 
 const examples = path.join(__dirname, "..", "examples");
@@ -110,6 +111,8 @@ interface Program {
   expectUpdated(): Promise<void>;
   /** A family with one object and dependents: the target of the "keeps failing" scenario. */
   keepsFailing: string;
+  /** A family whose names are not unique (a second create would duplicate): where the host is killed. */
+  killedCreate: string;
 }
 
 const optionsOf = async (fieldName: string): Promise<Live[]> => {
@@ -182,6 +185,7 @@ const quickstart: Program = {
     expect(options.find((o: any) => o.value === "eu-west").sort_key).toBe(10);
   },
   keepsFailing: "/v1/api_keys",
+  killedCreate: "/v1/api_keys",
 };
 
 const oncall: Program = {
@@ -259,6 +263,7 @@ const oncall: Program = {
     expect(JSON.stringify(escalation.path)).toContain('"time_to_ack_seconds":600');
   },
   keepsFailing: "/v2/alert_sources",
+  killedCreate: "/v2/escalation_paths",
 };
 
 const programs = [quickstart, oncall];
@@ -308,6 +313,8 @@ interface Scenario {
    * latency are handled by the client the same way for every method: create and delete suffice.
    */
   runsUpdate?: boolean;
+  /** The provider host is killed (SIGKILL) when a `hang-*` fault holds a request. */
+  killsHost?: boolean;
 }
 
 const ABSORBED = { create: "ok", update: "ok", delete: "ok" } as const;
@@ -316,6 +323,15 @@ const onEveryWrite =
   (rule: Omit<FaultRule, "path">) =>
   (phase: Phase, program: Program): FaultRule[] =>
     targets(program, phase).map((t) => ({ ...rule, method: t.method, path: t.path, count: t.count }));
+
+/** The write a killed-host scenario holds: a create of a family that would duplicate, the first update or delete. */
+const killedWrite =
+  (kind: "hang-before" | "hang-after") =>
+  (phase: Phase, program: Program): FaultRule[] => [
+    phase === "create"
+      ? { method: "POST", path: `^${program.killedCreate}$`, kind, count: 1 }
+      : { method: METHOD[phase], path: "^/v", kind, count: 1 },
+  ];
 
 const scenarios: Scenario[] = [
   {
@@ -378,6 +394,34 @@ const scenarios: Scenario[] = [
     firstRun: { create: "fails", delete: "ok" },
   },
   {
+    // The answer is a 2xx the client cannot read: half the JSON, a proxy's HTML page, nothing.
+    name: "2xx with an unreadable body (truncated JSON, HTML, empty) on every write",
+    rules: (phase, program) =>
+      targets(program, phase).map((t, i) => ({
+        method: t.method,
+        path: t.path,
+        kind: "unreadable",
+        body: UNREADABLE_BODIES[i % UNREADABLE_BODIES.length],
+        count: t.count,
+      })),
+    firstRun: ABSORBED,
+  },
+  {
+    // SIGKILL of the provider host while the API has committed a write and not yet answered: the
+    // engine never learns the outcome. The next run must find the object (pending creates), not
+    // make a second one; an update or delete is simply done again.
+    name: "provider host killed (SIGKILL) after the API committed a write",
+    rules: killedWrite("hang-after"),
+    firstRun: { create: "fails", update: "fails", delete: "fails" },
+    killsHost: true,
+  },
+  {
+    name: "provider host killed (SIGKILL) before the API acted on a write",
+    rules: killedWrite("hang-before"),
+    firstRun: { create: "fails", update: "fails", delete: "fails" },
+    killsHost: true,
+  },
+  {
     name: "429 storm",
     rules: () => [{ path: "^/v", kind: "rate-limit", count: 6, retryAfterSeconds: 1 }],
     firstRun: ABSORBED,
@@ -429,12 +473,13 @@ async function expectStateMatchesAccount(program: Program, stateFile: string): P
 async function underFaults(
   label: string,
   rules: FaultRule[],
-  run: () => Promise<harness.RunResult>,
+  run: (killHostWhen?: Promise<unknown>) => Promise<harness.RunResult>,
   firstRun: "ok" | "fails" | undefined,
+  killsHost = false,
 ): Promise<harness.RunResult> {
   emulator.faults.clear();
   for (const rule of rules) emulator.faults.add(rule);
-  let result = await run();
+  let result = await run(killsHost ? emulator.faults.nextFire(["hang-before", "hang-after"]) : undefined);
   outcomes.push({
     label,
     first: `${Math.round(result.durationMs)} ms ${result.ok ? "ok" : result.errors.map((e) => e.message).join(" | ")}`,
@@ -489,8 +534,9 @@ describe.each(cases)("%s: %s", (_programName, _scenarioName, program, scenario) 
     await underFaults(
       `${program.name} / ${scenario.name} / create`,
       scenario.rules("create", program),
-      () => harness.up(options),
+      (killHostWhen) => harness.up({ ...options, killHostWhen }),
       scenario.firstRun.create,
+      scenario.killsHost,
     );
     await expectConverged(program, options);
 
@@ -501,8 +547,9 @@ describe.each(cases)("%s: %s", (_programName, _scenarioName, program, scenario) 
       await underFaults(
         `${program.name} / ${scenario.name} / update`,
         updateRules,
-        () => harness.up({ ...updated, refresh: true }),
+        (killHostWhen) => harness.up({ ...updated, refresh: true, killHostWhen }),
         scenario.firstRun.update,
+        scenario.killsHost,
       );
       await expectConverged(program, updated);
       await program.expectUpdated();
@@ -511,8 +558,9 @@ describe.each(cases)("%s: %s", (_programName, _scenarioName, program, scenario) 
     await underFaults(
       `${program.name} / ${scenario.name} / delete`,
       scenario.rules("delete", program),
-      () => harness.destroy(options),
+      (killHostWhen) => harness.destroy({ ...options, killHostWhen }),
       scenario.firstRun.delete,
+      scenario.killsHost,
     );
     for (const f of program.families) expect({ [f.label]: await f.live() }).toEqual({ [f.label]: [] });
     expect(harness.readState(options.stateFile).resources.filter((r: any) => r.custom)).toEqual([]);

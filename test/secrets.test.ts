@@ -135,7 +135,9 @@ test("alert source secret token and provider credentials stay out of state, trac
   const failed = await record("failedUpdate", harness.up({ ...options, refresh: true }));
   emulator.faults.clear();
   expect(failed.ok).toBe(false);
-  expect(failed.errors.map((e) => e.message).join("\n")).toMatch(/AlertSource update failed: .*400/);
+  expect(failed.errors.map((e) => e.message).join("\n")).toMatch(
+    /AlertSource "Payments monitoring" update failed: .*400/,
+  );
   // … and the next run puts it back.
   const fixed = await record("fixedUpdate", harness.up({ ...options, refresh: true }));
   expect(fixed.errors).toEqual([]);

@@ -1,5 +1,12 @@
 // Every suite closes the provider client's keep-alive pools at the end, so jest can exit promptly.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { closeAllConnections } from "../provider/client";
+
+// Pending creates (provider/journal.ts) of this worker and the provider hosts it starts stay in a
+// temporary folder, never in the home directory.
+process.env.INCIDENT_JOURNAL_DIR ??= mkdtempSync(path.join(tmpdir(), "incident-journal-"));
 
 afterAll(async () => {
   await closeAllConnections();

@@ -268,7 +268,12 @@ export function renderAlertRoute(stored: StoredAlertRoute): Json {
       escalation_targets: (ec.escalation_targets ?? []).map((t: Json) =>
         compact({
           escalation_paths: t.escalation_paths ? renderBinding(t.escalation_paths, V3) : undefined,
-          users: t.users ? renderBinding(t.users, V3) : undefined,
+          // Quirk (TF #390/#401): a target's escalation-paths binding is echoed into `users`.
+          users: t.users
+            ? renderBinding(t.users, V3)
+            : t.escalation_paths
+              ? renderBinding(t.escalation_paths, V3)
+              : undefined,
         }),
       ),
       // Quirk: an unset grace period is answered as 0 in on_each_new_alert mode.

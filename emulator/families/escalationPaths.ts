@@ -101,8 +101,6 @@ export function escalationPathProblems(body: Json, world: EscalationPathWorld): 
           const rotas = world.schedules.get(t.id);
           if (!rotas)
             problems.push({ field: `${tf}.id`, message: `no schedule with id ${JSON.stringify(t.id)}` });
-          if (!t.schedule_mode)
-            problems.push({ field: `${tf}.schedule_mode`, message: "is required for schedule targets" });
           const forRota = FOR_ROTA.has(t.schedule_mode);
           if (forRota && !t.selected_rota_id)
             problems.push({ field: `${tf}.selected_rota_id`, message: `is required for ${t.schedule_mode}` });

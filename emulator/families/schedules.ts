@@ -8,8 +8,10 @@
  * must exist (seeded users, by id or e-mail); handover intervals at least 1.
  *
  * Read-back reproduces the real API: timestamps answered in UTC (`…Z`, no fraction) whatever offset
- * was written; a version written without `effective_from` gets the write time; versions superseded
- * by a later version already in effect are dropped; users answered as full user objects; layers
+ * was written; a version written without `effective_from` is the rotation's first version (the
+ * reference: "each version applies from its effective_from until the next version's. A rotation's
+ * first version has no effective_from"): in effect from the start, answered without one; versions
+ * superseded by a later version already in effect are dropped; users answered as full user objects; layers
  * without id get a server id; the deprecated `working_interval` mirrors `working_intervals`;
  * `scheduling_mode` answered `sequential` when omitted; team ids sorted. An update that omits
  * `holidays_public_config` or `team_ids` leaves them unchanged. Delete archives. Names are not
@@ -18,6 +20,7 @@
  */
 import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
+import { isRfc3339 } from "../shapes";
 import type { Store } from "../store";
 import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
@@ -72,9 +75,9 @@ export function scheduleProblems(
   (s.config?.rotations ?? []).forEach((r: Json, i: number) => {
     const at = `schedule.config.rotations.${i}`;
     if (!r.id) problems.push({ field: `${at}.id`, message: "is required" });
-    if (r.effective_from !== undefined && Number.isNaN(Date.parse(r.effective_from)))
+    if (r.effective_from !== undefined && !isRfc3339(String(r.effective_from)))
       problems.push({ field: `${at}.effective_from`, message: "must be an RFC 3339 timestamp" });
-    if (r.handover_start_at === undefined || Number.isNaN(Date.parse(r.handover_start_at)))
+    if (r.handover_start_at === undefined || !isRfc3339(String(r.handover_start_at)))
       problems.push({ field: `${at}.handover_start_at`, message: "is required (RFC 3339 timestamp)" });
     const when = r.effective_from === undefined ? -1 : Date.parse(r.effective_from);
     const seen = versions.get(r.id) ?? new Set<number>();
@@ -115,17 +118,21 @@ function findUser(world: ScheduleWorld, ref: Json) {
   return undefined;
 }
 
+/** When a stored version takes effect: a version without `effective_from` is in effect from the start. */
+const effectiveFrom = (r: Json): number =>
+  r.effective_from === undefined ? Number.NEGATIVE_INFINITY : Date.parse(r.effective_from);
+
 const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /**
- * Stores what the server keeps: timestamps in UTC, write time on versions without one, layer ids
+ * Stores what the server keeps: timestamps in UTC, versions without one kept without one, layer ids
  * (`newId`: ULID-shaped, unique across restarts of a persisted emulator).
  */
-function normaliseConfig(config: Json, now: string, newId: () => string): Json {
+function normaliseConfig(config: Json, newId: () => string): Json {
   return {
     rotations: (config?.rotations ?? []).map((r: Json) => ({
       ...r,
-      effective_from: utc(r.effective_from ?? now),
+      effective_from: r.effective_from === undefined ? undefined : utc(r.effective_from),
       handover_start_at: utc(r.handover_start_at),
       layers: (r.layers ?? []).map((l: Json) => ({
         id: l.id ?? newId(),
@@ -143,7 +150,7 @@ export function createSchedule(id: string, body: Json, now: string, newId: () =>
       name: s.name,
       timezone: s.timezone,
       annotations: s.annotations ?? {},
-      config: normaliseConfig(s.config, now, newId),
+      config: normaliseConfig(s.config, newId),
       holidays_public_config: s.holidays_public_config,
       team_ids: s.team_ids ?? [],
     },
@@ -171,7 +178,7 @@ export function updateSchedule(
       name: s.name ?? cur.name,
       timezone: cur.timezone,
       annotations: s.annotations ?? cur.annotations,
-      config: s.config !== undefined ? normaliseConfig(s.config, now, newId) : cur.config,
+      config: s.config !== undefined ? normaliseConfig(s.config, newId) : cur.config,
       holidays_public_config:
         s.holidays_public_config !== undefined ? s.holidays_public_config : cur.holidays_public_config,
       team_ids: s.team_ids ?? cur.team_ids,
@@ -194,10 +201,9 @@ export function renderSchedule(stored: StoredSchedule, world: ScheduleWorld, now
   const rotations: Json[] = s.config.rotations;
   // Versions superseded by a later version already in effect are dropped.
   const kept = rotations.filter((r) => {
-    const t = Date.parse(r.effective_from);
+    const t = effectiveFrom(r);
     return !rotations.some(
-      (o) =>
-        o.id === r.id && o !== r && Date.parse(o.effective_from) > t && Date.parse(o.effective_from) <= now,
+      (o) => o.id === r.id && o !== r && effectiveFrom(o) > t && effectiveFrom(o) <= now,
     );
   });
   const rendered = kept.map((r) => {
@@ -221,7 +227,7 @@ export function renderSchedule(stored: StoredSchedule, world: ScheduleWorld, now
     });
   });
   const current = rendered
-    .filter((r: Json) => Date.parse(r.effective_from) <= now && r.users.length > 0)
+    .filter((r: Json) => effectiveFrom(r) <= now && r.users.length > 0)
     .map((r: Json) => ({
       rotation_id: r.id,
       layer_id: r.layers[0]?.id,

@@ -55,6 +55,11 @@ export interface RequestContext {
   /** Headers added to whatever response is sent (request id, rate-limit headers, …). */
   responseHeaders: Record<string, string>;
   response?: PendingResponse;
+  /**
+   * Sent instead of the response's JSON body, with the response's status (a fault: a proxy or a
+   * failing server answered 2xx with a body that cannot be read).
+   */
+  rawResponseBody?: { contentType: string; text: string };
   /** Close the socket without answering (a fault: the client sees a dropped connection). */
   dropConnection?: boolean;
   /** Close the connection after answering. */

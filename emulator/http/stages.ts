@@ -1,6 +1,7 @@
 /**
  * The standard pipeline stages (see pipeline.ts for the order and the fault-injection hook point).
  */
+
 import { performance } from "node:perf_hooks";
 import { authenticate, callerOf } from "../auth";
 import type { HandlerContext } from "../family";
@@ -10,6 +11,7 @@ import { checkResponse, parseQuery, validateAgainst } from "../shapes";
 import { acceptsJson } from "./accept";
 import { ClientClosedError, readBody } from "./body";
 import { HttpError } from "./errors";
+import { checkBodyLimits } from "./limits";
 import type { Middleware, Pipeline } from "./pipeline";
 
 /** Control routes live under this prefix (outside the public API paths). */
@@ -174,6 +176,7 @@ export const body: Middleware = async (ctx, next) => {
         { code: "invalid_request_error", message: "The request body must be a JSON object" },
       ]);
     }
+    checkBodyLimits(ctx.body);
   }
   await next();
 };

@@ -8,6 +8,7 @@ import {
   canonicalJsonLiteral,
   keepDeclaredAlias,
   keepDeclaredJson,
+  keepDeclaredPadding,
   trimTrailingEmpty,
 } from "../../provider/normalise";
 
@@ -83,13 +84,18 @@ export function isEmptyBinding(b: ApiBinding | ParamBinding): boolean {
   );
 }
 
-/** Rule "padded param bindings": the API pads binding lists with trailing empty bindings; drop them. */
+/**
+ * Rule "padded param bindings": the API pads binding lists with trailing empty bindings; drop them
+ * (and keep the ones the user wrote: rule "declared padding").
+ */
 export function bindingsFromApi(
   live: ApiBinding[] | undefined,
   declared: ParamBinding[] | undefined,
 ): ParamBinding[] {
   const trimmed = trimTrailingEmpty(live ?? [], isEmptyBinding) ?? [];
-  return trimmed.map((b, i) => bindingFromApi(b, declared?.[i]));
+  const mapped = trimmed.map((b, i) => bindingFromApi(b, declared?.[i]));
+  // Rule "declared padding": a declared trailing empty binding (dropped by the API) reads back as written.
+  return keepDeclaredPadding(mapped, declared, isEmptyBinding) ?? [];
 }
 
 /** Canonical form of a binding for diffs: JSON literals by meaning. */

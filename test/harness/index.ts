@@ -232,6 +232,11 @@ async function run(
   child.stderr!.on("data", (c: Buffer) => {
     output += c.toString();
   });
+  let exited = false;
+  o.killHostWhen?.then(() => {
+    const pidFile = path.join(work, "host.pid");
+    if (!exited && fs.existsSync(pidFile)) killGroup(Number(fs.readFileSync(pidFile, "utf8")));
+  });
   const timeoutMs = o.timeoutMs ?? 120_000;
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -243,6 +248,7 @@ async function run(
     child.on("error", () => resolve(-1));
   });
   clearTimeout(timer);
+  exited = true;
 
   // The host runs in its own process group: make sure nothing outlives the run.
   const hostPidFile = path.join(work, "host.pid");

@@ -157,9 +157,23 @@ async function main(): Promise<void> {
         // --refresh: the refresh pass completes before any registration is processed; the program
         // loads meanwhile (same order of effects as the CLI, less waiting).
         const refreshed = o.refresh ? engine.refresh(false, refreshHost) : Promise.resolve();
+        // Observed below; marked handled now so that a program failing first (e.g. its provider
+        // host was killed) does not leave it rejected unobserved, which would crash the runner.
+        refreshed.catch(() => undefined);
         engine.holdRegistrationsUntil(refreshed);
         if (o.tsNode) require(o.tsNode.path).register(o.tsNode.options);
-        await engine.runProgram(() => require(file));
+        // A program whose registrations wait on a failed resource can stall with nothing left to
+        // run (the SDK leaves their promises pending): the language host then exits and the engine
+        // ends the update with the errors it has. `beforeExit` is that moment here.
+        await Promise.race([
+          engine.runProgram(() => require(file)),
+          stalled.then(() => {
+            // No deletes after this: the program did not finish registering what it declares.
+            throw new Error(
+              "the program stopped with registrations still pending (after an earlier failure)",
+            );
+          }),
+        ]);
         await refreshed;
         await engine.deleteUnregistered();
       }
@@ -205,11 +219,27 @@ async function main(): Promise<void> {
     const key = s.failed ? "failed" : s.replaced ? "delete-replaced" : s.op;
     result.counts[key] = (result.counts[key] ?? 0) + 1;
   }
+  if (result.errors.length === 0 && unhandled.length > 0) {
+    const e = unhandled[0];
+    result.errors.push({
+      kind: "program",
+      message: `unhandled rejection in the program: ${e instanceof Error ? e.message : String(e)}`,
+      detail: e instanceof Error ? e.stack : undefined,
+    });
+  }
   result.ok = result.errors.length === 0;
   timings.runnerTotalMs = Date.now() - t0;
   result.durationMs = timings.runnerTotalMs;
   fs.writeFileSync(resultFile, JSON.stringify(result));
 }
+
+/** Resolves when the event loop has nothing left to do while the run is still going. */
+const stalled = new Promise<void>((resolve) => process.once("beforeExit", () => resolve()));
+// The SDK's echo of a registration that failed (a dependent's input was a failed output) is
+// reported once, by the step that failed, and must not crash the run; any other unhandled
+// rejection is the program's error.
+const unhandled: unknown[] = [];
+process.on("unhandledRejection", (e) => unhandled.push(e));
 
 main()
   .catch((e) => {

@@ -33,6 +33,11 @@ export interface HarnessOptions {
   skipPreview?: boolean;
   /** `--expect-no-changes` (preview, up): the run fails when any step is not `same`. */
   expectNoChanges?: boolean;
+  /**
+   * Kill the provider host (SIGKILL to its process group) when this promise resolves, as a crash or
+   * an out-of-memory kill would: in-flight RPCs fail, the run goes on as the engine's would.
+   */
+  killHostWhen?: Promise<unknown>;
 }
 
 export type Operation = "up" | "preview" | "refresh" | "destroy";

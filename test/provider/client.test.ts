@@ -38,6 +38,7 @@ function client(url: string, extra: Partial<ConstructorParameters<typeof ApiClie
     sleep: fakeSleep,
     now: () => clock,
     backoffBaseMs: 1,
+    notify: () => undefined,
     ...extra,
   });
 }
@@ -129,7 +130,8 @@ describe("ApiClient", () => {
   test.each([
     ["integer seconds", "3", 3000],
     // An HTTP date has whole seconds: round up so the wait is 5–6 s whatever the millisecond now.
-    ["an HTTP date", new Date(Math.ceil((Date.now() + 5000) / 1000) * 1000).toUTCString(), 5000],
+    // Made when the 429 is answered (not when the test is declared: other tests run in between).
+    ["an HTTP date", () => new Date(Math.ceil((Date.now() + 5000) / 1000) * 1000).toUTCString(), 5000],
   ])("429 honours Retry-After given as %s, for a POST too", async (_name, retryAfter, expectedMs) => {
     let calls = 0;
     const { url, server } = await serve((_req, res) => {
@@ -144,7 +146,7 @@ describe("ApiClient", () => {
             request_id: "r1",
             errors: [{ code: "too_many_requests", message: "slow down" }],
           },
-          { "retry-after": retryAfter },
+          { "retry-after": typeof retryAfter === "function" ? retryAfter() : retryAfter },
         );
       } else json(res, 201, { ok: true });
     });
@@ -206,7 +208,7 @@ describe("ApiClient", () => {
       .post("/v2/x", "create x", {})
       .catch((e) => e);
     expect(error.outcomeUnknown).toBe(false);
-    expect(error.message).toContain("gave up after 3 attempts");
+    expect(error.message).toContain("(3 attempts; check incident:baseUrl)");
   });
 
   test("gives up after maxRetries on persistent 5xx for GET", async () => {
@@ -339,5 +341,56 @@ describe("header parsing", () => {
     expect(parseLimitHeader("1200, 1200;window=60")).toEqual({ capacity: 1200, refillPerSecond: 20 });
     expect(parseLimitHeader("1200")).toBeUndefined();
     expect(parseLimitHeader(undefined)).toBeUndefined();
+  });
+});
+
+describe("a 2xx whose body cannot be read (issue 10)", () => {
+  const bodies: [string, string, string][] = [
+    ["truncated JSON", "application/json", '{"custom_field":{"id":"01'],
+    ["an HTML page", "text/html", "<html><body>502 Bad Gateway</body></html>"],
+    ["an empty body", "application/json", ""],
+  ];
+
+  test.each(
+    bodies,
+  )("a create answered 201 with %s: outcome unknown, never repeated", async (_what, type, text) => {
+    const { url, server, hits } = await serve((_req, res) => {
+      res.writeHead(201, { "content-type": type });
+      res.end(text);
+    });
+    const error: any = await client(url)
+      .post("/v2/custom_fields", "create custom field", {})
+      .catch((e) => e);
+    expect(hits).toHaveLength(1);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.type).toBe("unreadable_response");
+    expect(error.message).toContain(
+      "create custom field failed with 201 unreadable_response: the API answered 201 with",
+    );
+    server.close();
+  });
+
+  test.each(bodies)("a read answered 200 with %s is tried again", async (_what, type, text) => {
+    let calls = 0;
+    const { url, server } = await serve((_req, res) => {
+      calls++;
+      if (calls === 1) {
+        res.writeHead(200, { "content-type": type });
+        res.end(text);
+      } else json(res, 200, { custom_fields: [] });
+    });
+    expect(await client(url).get("/v2/custom_fields", "list custom fields")).toEqual({ custom_fields: [] });
+    expect(calls).toBe(2);
+    server.close();
+  });
+
+  test("a delete needs no body", async () => {
+    const { url, server } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>ok</html>");
+    });
+    await client(url).delete("/v2/custom_fields/x", "delete custom field");
+    server.close();
   });
 });

@@ -327,6 +327,6 @@ describe("create / read / update / delete", () => {
     expect(error.message).toContain("tags[2]: bad label");
     expect(error.message).toContain("nested.level.items[0].type: bad");
     expect(error.message).toContain("request_id req-9");
-    expect(error.message).toContain("Thing create failed");
+    expect(error.message).toContain('Thing "invalid" create failed');
   });
 });

@@ -4,9 +4,12 @@ import {
   keepDeclaredAlias,
   keepDeclaredJson,
   keepDeclaredOrder,
+  keepDeclaredPadding,
+  keepDeclaredSet,
   omittedWhenEmpty,
   sameSet,
   trimTrailingEmpty,
+  uniqueSet,
   unorderedSet,
   writeOnly,
 } from "../../provider/normalise";
@@ -44,6 +47,29 @@ describe("normalisation rules (test vectors)", () => {
       {},
       { value: "b" },
     ]);
+  });
+
+  test("set with repeats: a repeated member means nothing (the API keeps it once)", () => {
+    expect(uniqueSet(["viewer", "incident_creator", "viewer"])).toEqual(["incident_creator", "viewer"]);
+    expect(keepDeclaredSet(["incident_creator", "viewer"], ["viewer", "incident_creator", "viewer"])).toEqual(
+      ["viewer", "incident_creator", "viewer"],
+    );
+    expect(keepDeclaredSet(["viewer"], ["viewer", "incident_creator"])).toEqual(["viewer"]);
+    expect(keepDeclaredSet(["t1", "t2"], undefined)).toEqual(["t1", "t2"]);
+  });
+
+  test("declared padding: a trailing empty entry the user wrote reads back as written", () => {
+    const empty = (v: { value?: string }) => v.value === undefined;
+    // The API dropped the declared trailing {}; the live list is the declared one without it.
+    expect(keepDeclaredPadding([{ value: "a" }], [{ value: "a" }, {}], empty)).toEqual([{ value: "a" }, {}]);
+    // Padded by the API beyond what was declared: trimmed.
+    expect(keepDeclaredPadding([{ value: "a" }, {}, {}], [{ value: "a" }], empty)).toEqual([{ value: "a" }]);
+    // A real change is not hidden.
+    expect(keepDeclaredPadding([{ value: "a" }, { value: "b" }], [{ value: "a" }, {}], empty)).toEqual([
+      { value: "a" },
+      { value: "b" },
+    ]);
+    expect(keepDeclaredPadding([], [{}, {}], empty)).toEqual([{}, {}]);
   });
 
   test("duplicated entries: repeated read-back entries collapse to one", () => {

@@ -149,12 +149,18 @@ describe("provider against the emulator", () => {
     ]);
   });
 
-  test("duplicate name: the 422 names the input property", async () => {
+  test("duplicate name: the 422 names the input property and the id to adopt", async () => {
     const mark = ae.emu.requests.length;
-    await expect(alertAttributeProvider.create!(parse({ name: "Region", type: "String" }))).rejects.toThrow(
-      /name: an alert attribute named "Region" already exists/,
+    const existing = (await liveAttributes()).find((a) => a.name === "Region")!;
+    const error = await alertAttributeProvider.create!(parse({ name: "Region", type: "String" })).catch(
+      (e) => e,
     );
-    expect(ae.providerCalls(mark)).toEqual(["POST /v2/alert_attributes 422"]);
+    expect(error.message).toMatch(/name: an alert attribute named "Region" already exists/);
+    expect(error.message).toContain(
+      `set \`adoptId: "${existing.id}"\` on this AlertAttribute to take it over`,
+    );
+    // The lookup that found the id to name.
+    expect(ae.providerCalls(mark)).toEqual(["POST /v2/alert_attributes 422", "GET /v2/alert_attributes 200"]);
     expect((await liveAttributes()).filter((a) => a.name === "Region")).toHaveLength(1);
   });
 });

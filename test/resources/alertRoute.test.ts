@@ -488,11 +488,6 @@ describe("check", () => {
       "messageConfig.destinations[0]: set slackTargets or msTeamsTargets",
     ],
     [
-      "no alert sources",
-      () => full({ alertSources: [] }),
-      "alertSources: a route needs at least one alert source",
-    ],
-    [
       "incident template while incidents are disabled",
       () => full({ incidentConfig: { enabled: false, template: { title: "x" } } }),
       "incidentConfig.template: only applies when incident creation is enabled",

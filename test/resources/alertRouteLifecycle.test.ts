@@ -28,7 +28,11 @@ function expectDeclared(route: any, name: string): void {
     [refs.alertSourceA, refs.alertSourceB].sort(),
   );
   expect(route.escalation_config.escalation_targets).toEqual([
-    { escalation_paths: { array_value: [{ literal: refs.escalationPathId }] } },
+    // The API echoes the escalation-paths binding into `users` (TF #390/#401; rule "echoed users").
+    {
+      escalation_paths: { array_value: [{ literal: refs.escalationPathId }] },
+      users: { array_value: [{ literal: refs.escalationPathId }] },
+    },
   ]);
   expect(route.grouping_config.default).toMatchObject({ enabled: true, window_seconds: 900 });
   expect(route.incident_config.enabled).toBe(true);

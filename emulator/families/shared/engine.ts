@@ -10,7 +10,10 @@
  * - "canonical JSON literals" (TF #242): a JSON literal is stored parsed and re-encoded on read
  *   (keys sorted, `<`, `>`, `&` as `\u003c`, `\u003e`, `\u0026`);
  * - "padded param bindings" (TF #205): binding lists come back with trailing empty bindings;
- * - "unordered sets": expressions come back in another order (reversed).
+ * - "unordered sets": expressions come back in another order (reversed);
+ * - "channels as catalog ids" (TF #237): a literal that is a Slack channel id (`C0123ABCD`, or
+ *   `T0123ABCD/C0123ABCD`) is answered as the id of the channel's catalog entry (a ULID; for a
+ *   private channel, one the catalog does not show).
  *
  * Each quirk can be switched off per call (`EngineQuirks`), e.g. to build an exact echo.
  * The two API versions share these shapes field for field, so one renderer serves V2 and V3.
@@ -99,6 +102,21 @@ export function humanLabel(reference: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A Slack channel id, alone or after its workspace id. */
+export const SLACK_CHANNEL = /^(T[A-Z0-9]{2,}\/)?[CG][A-Z0-9]{6,}$/;
+
+/** The (stable) catalog entry id the API answers for a Slack channel id: ULID-shaped. */
+export function catalogIdOf(channel: string): string {
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  let h = 2166136261;
+  let out = "01K";
+  for (let i = 0; out.length < 26; i++) {
+    h = Math.imul(h ^ channel.charCodeAt(i % channel.length) ^ i, 16777619) >>> 0;
+    out += alphabet[h % 32];
+  }
+  return out;
+}
+
 /**
  * `EngineParamBindingValueV2` (with its `label`) or `EngineParamBindingValueV3` (without) for a
  * written value; JSON literals re-encoded.
@@ -107,7 +125,11 @@ export function renderBindingValue(v: Json, q?: EngineQuirks): Json {
   const { reencodeJson: reencode, version } = quirks(q);
   const labelled = version === "v2";
   if (v?.literal !== undefined) {
-    const literal = reencode ? reencodeJson(String(v.literal)) : v.literal;
+    const literal = SLACK_CHANNEL.test(String(v.literal))
+      ? catalogIdOf(String(v.literal))
+      : reencode
+        ? reencodeJson(String(v.literal))
+        : v.literal;
     return labelled ? { literal, label: String(v.literal) } : { literal };
   }
   return labelled

@@ -1,0 +1,181 @@
+/**
+ * Issue 10, part 4: errors name the operation, the resource, the setting to check and the attempts
+ * made; long waits are said; the request timeout and the longest Retry-After are settings; and
+ * `incident:endpoint` / `INCIDENT_ENDPOINT` is an alias of `incident:baseUrl`.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ApiClient } from "../../provider/client";
+import { resolveSettings, setCredentials } from "../../provider/credentials";
+import { customFieldProvider } from "../../resources/customField";
+
+const servers: Server[] = [];
+afterAll(() => {
+  for (const s of servers) s.closeAllConnections();
+});
+
+async function serve(handler: (req: any, res: any) => void): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const field = { name: "Region", description: "d", fieldType: "text", __provider: "shim" };
+
+async function createError(): Promise<Error> {
+  const checked = await customFieldProvider.check!({}, field);
+  return customFieldProvider.create!(checked.inputs).then(
+    () => {
+      throw new Error("the create succeeded");
+    },
+    (e) => e,
+  );
+}
+
+describe("errors say what failed, where, what to check, and how often it was tried", () => {
+  test("connection refused: the create, the resource, incident:baseUrl and the attempts", async () => {
+    setCredentials({ apiKey: "k", baseUrl: "http://127.0.0.1:9" });
+    const error = await createError();
+    expect(error.message).toMatch(/^CustomField "Region" create failed: create custom field: network_error/);
+    expect(error.message).toContain("ECONNREFUSED");
+    expect(error.message).toContain("check incident:baseUrl");
+    expect(error.message).toMatch(/\(7 attempts; check incident:baseUrl\)/);
+  }, 30_000);
+
+  test("connection refused at the default URL's place names INCIDENT_ENDPOINT when that is where it came from", async () => {
+    setCredentials({ apiKey: "k" });
+    const settings = resolveSettings(() => undefined, {
+      INCIDENT_API_KEY: "k",
+      INCIDENT_ENDPOINT: "http://127.0.0.1:9",
+    });
+    expect(settings).toMatchObject({ baseUrl: "http://127.0.0.1:9", baseUrlSetting: "INCIDENT_ENDPOINT" });
+    const error: any = await new ApiClient({ ...settings, backoffBaseMs: 1, maxRetries: 1 })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e) => e);
+    expect(error.message).toContain("(2 attempts; check INCIDENT_ENDPOINT)");
+  });
+
+  test("a hanging server: the error names the create (not the lookup that followed) and incident:requestTimeout, quickly", async () => {
+    const url = await serve(() => undefined); // never answers
+    setCredentials({ apiKey: "k", baseUrl: url, requestTimeout: "0.3" });
+    const started = Date.now();
+    const error = await createError();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(error.message).toMatch(/^CustomField "Region" create failed: create custom field: timeout/);
+    expect(error.message).toContain("its answer was lost");
+    expect(error.message).toContain("then list custom fields, to find it");
+    expect(error.message).toContain("incident:requestTimeout");
+    expect(error.message).toMatch(/2 attempts/);
+  });
+
+  test("Retry-After longer than incident:maxRetryAfter fails at once, saying so", async () => {
+    let calls = 0;
+    const url = await serve((_req, res) => {
+      calls++;
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "600" });
+      res.end(JSON.stringify({ type: "too_many_requests", status: 429, request_id: "r", errors: [] }));
+    });
+    setCredentials({ apiKey: "k", baseUrl: url });
+    const started = Date.now();
+    const error = await createError();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(calls).toBe(1);
+    expect(error.message).toContain("429 too_many_requests");
+    expect(error.message).toContain(
+      "the API asked to wait 600 s (Retry-After), longer than incident:maxRetryAfter",
+    );
+  });
+
+  test("a wait of a few seconds or more is said on the console; incident:maxRetryAfter raises the ceiling", async () => {
+    let calls = 0;
+    const url = await serve((_req, res) => {
+      calls++;
+      if (calls === 1) {
+        res.writeHead(429, { "content-type": "application/json", "retry-after": "6" });
+        res.end("{}");
+      } else {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ custom_fields: [] }));
+      }
+    });
+    const said: string[] = [];
+    const settings = resolveSettings(
+      (key) => ({ "incident:apiKey": "k", "incident:baseUrl": url, "incident:maxRetryAfter": "5" })[key],
+    );
+    const refused: any = await new ApiClient({ ...settings, notify: (m) => said.push(m) })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e) => e);
+    expect(refused.message).toContain(
+      "longer than incident:maxRetryAfter / INCIDENT_MAX_RETRY_AFTER allows (5 s)",
+    );
+    calls = 0;
+    const slept: number[] = [];
+    const client = new ApiClient({
+      ...settings,
+      apiKey: "other",
+      maxRetryAfterMs: 10_000,
+      notify: (m) => said.push(m),
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    });
+    await client.get("/v2/custom_fields", "list custom fields");
+    expect(said).toEqual([
+      "incident: list custom fields: rate limited by the API; waiting 6 s (Retry-After) before attempt 2",
+    ]);
+  });
+});
+
+describe("settings", () => {
+  const env = { INCIDENT_API_KEY: "k" };
+  test("incident:endpoint is an alias of incident:baseUrl (the Terraform provider's name)", () => {
+    expect(
+      resolveSettings((k) => ({ "incident:endpoint": "https://eu.example.com/" })[k], env),
+    ).toMatchObject({
+      baseUrl: "https://eu.example.com/",
+      baseUrlSetting: "incident:endpoint",
+    });
+    expect(
+      resolveSettings(() => undefined, { ...env, INCIDENT_ENDPOINT: "https://x.example.com" }),
+    ).toMatchObject({
+      baseUrl: "https://x.example.com",
+    });
+    // Both, the same: fine; both, different: refused, naming both.
+    expect(
+      resolveSettings(
+        (k) =>
+          ({ "incident:endpoint": "https://a.example.com/", "incident:baseUrl": "https://a.example.com" })[k],
+        env,
+      ).baseUrlSetting,
+    ).toBe("incident:baseUrl");
+    expect(() =>
+      resolveSettings(
+        (k) =>
+          ({ "incident:endpoint": "https://a.example.com", "incident:baseUrl": "https://b.example.com" })[k],
+        env,
+      ),
+    ).toThrow(/incident:baseUrl .* and incident:endpoint .* name different APIs/);
+  });
+
+  test("incident:requestTimeout / INCIDENT_REQUEST_TIMEOUT and incident:maxRetryAfter / INCIDENT_MAX_RETRY_AFTER", () => {
+    expect(resolveSettings(() => undefined, env)).toMatchObject({
+      timeoutMs: 30_000,
+      maxRetryAfterMs: 120_000,
+    });
+    expect(
+      resolveSettings(() => undefined, {
+        ...env,
+        INCIDENT_REQUEST_TIMEOUT: "5",
+        INCIDENT_MAX_RETRY_AFTER: "0",
+      }),
+    ).toMatchObject({ timeoutMs: 5000, maxRetryAfterMs: 0 });
+    expect(resolveSettings((k) => ({ "incident:requestTimeout": "2.5s" })[k], env).timeoutMs).toBe(2500);
+    expect(() => resolveSettings((k) => ({ "incident:requestTimeout": "soon" })[k], env)).toThrow(
+      /incident:requestTimeout must be a number of seconds/,
+    );
+    expect(() => resolveSettings(() => undefined, { ...env, INCIDENT_MAX_RETRY_AFTER: "-1" })).toThrow(
+      /INCIDENT_MAX_RETRY_AFTER must be a number of seconds/,
+    );
+  });
+});
