@@ -10,8 +10,9 @@ import { resolveSettings, setCredentials } from "../../provider/credentials";
 import { customFieldProvider } from "../../resources/customField";
 
 const servers: Server[] = [];
-afterAll(() => {
+afterAll(async () => {
   for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
 });
 
 async function serve(handler: (req: any, res: any) => void): Promise<string> {
