@@ -322,7 +322,11 @@ export class Engine {
     if (this.errors.some((x) => x.kind === "program" && x.message === text)) return;
     this.errors.push({ kind: "program", message: text, detail: e instanceof Error ? e.stack : undefined });
     this.failed = true;
+    this.programFailed?.();
   }
+
+  /** Settles the wait for the program once it has failed (see runProgram). */
+  private programFailed?: () => void;
 
   // ---------------------------------------------------------------- the resource monitor
 
@@ -934,7 +938,14 @@ export class Engine {
     } catch (e) {
       this.programFailure(e);
     }
-    await settings.waitForRPCs();
+    // A program that failed (an uncaught error, e.g. a lookup refused) ends the run as the language
+    // host ends it: registrations still waiting on failed outputs are not waited for; the steps
+    // already under way finish (drain), so nothing created is left out of the state.
+    const failed = new Promise<void>((resolve) => {
+      this.programFailed = resolve;
+      if (this.errors.some((x) => x.kind === "program")) resolve();
+    });
+    await Promise.race([settings.waitForRPCs(), failed]);
     await this.drain();
     // Let rejections of failed registrations reach the handlers before deciding.
     await new Promise((r) => setImmediate(r));
