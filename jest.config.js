@@ -12,5 +12,8 @@ module.exports = {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }],
   },
   testTimeout: 60000,
+  // A handle some library leaves open must not keep CI waiting after the last test (the suites close
+  // their own servers and pools; see test/setup.ts).
+  forceExit: true,
   setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
 };
