@@ -11,9 +11,10 @@
  *   (keys sorted, `<`, `>`, `&` as `\u003c`, `\u003e`, `\u0026`);
  * - "padded param bindings" (TF #205): binding lists come back with trailing empty bindings;
  * - "unordered sets": expressions come back in another order (reversed);
- * - "channels as catalog ids" (TF #237): a literal that is a Slack channel id (`C0123ABCD`, or
- *   `T0123ABCD/C0123ABCD`) is answered as the id of the channel's catalog entry (a ULID; for a
- *   private channel, one the catalog does not show).
+ * - "private channels as catalog ids" (TF #237): a literal that is the id of a private Slack
+ *   channel (`C0123ABCD`, or `T0123ABCD/C0123ABCD`) is answered as the id of the channel's catalog
+ *   entry (a ULID the catalog does not show). The emulator's Slack workspace has the private
+ *   channels in PRIVATE_SLACK_CHANNELS; other channel ids are answered as written.
  *
  * Each quirk can be switched off per call (`EngineQuirks`), e.g. to build an exact echo.
  * The two API versions share these shapes field for field, so one renderer serves V2 and V3.
@@ -105,6 +106,18 @@ export function humanLabel(reference: string): string {
 /** A Slack channel id, alone or after its workspace id. */
 export const SLACK_CHANNEL = /^(T[A-Z0-9]{2,}\/)?[CG][A-Z0-9]{6,}$/;
 
+/** The private channels of the emulator's Slack workspace (seeded, like its users and teams). */
+export const PRIVATE_SLACK_CHANNELS: ReadonlySet<string> = new Set([
+  "C0PRIVATE42",
+  "C0SECURITY",
+  "G0INCIDENTS",
+]);
+
+/** A private Slack channel id of the emulator's workspace, alone or after its workspace id. */
+function isPrivateSlackChannel(literal: string): boolean {
+  return SLACK_CHANNEL.test(literal) && PRIVATE_SLACK_CHANNELS.has(literal.split("/").pop()!);
+}
+
 /** The (stable) catalog entry id the API answers for a Slack channel id: ULID-shaped. */
 export function catalogIdOf(channel: string): string {
   const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -125,7 +138,7 @@ export function renderBindingValue(v: Json, q?: EngineQuirks): Json {
   const { reencodeJson: reencode, version } = quirks(q);
   const labelled = version === "v2";
   if (v?.literal !== undefined) {
-    const literal = SLACK_CHANNEL.test(String(v.literal))
+    const literal = isPrivateSlackChannel(String(v.literal))
       ? catalogIdOf(String(v.literal))
       : reencode
         ? reencodeJson(String(v.literal))
