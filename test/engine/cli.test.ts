@@ -23,7 +23,7 @@ function portableDigest(digest: any, emulatorUrl: string): any {
     if (["sourcePosition", "stackTrace", "created", "modified", "timestamp"].includes(key)) return undefined;
     if (key === "__provider" && typeof value === "string")
       return `<serialized provider, ${value.length} chars>`;
-    if (key === "durationSeconds") return undefined;
+    if (key === "durationSeconds" || key === "duration") return undefined;
     return value;
   });
   const portable = JSON.parse(
