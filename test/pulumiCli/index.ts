@@ -495,6 +495,7 @@ export function readState(stateFile: string): HarnessState {
       "external",
       "initErrors",
       "delete",
+      "pendingReplacement",
     ]) {
       if (r[k] !== undefined && r[k] !== false && !(Array.isArray(r[k]) && !r[k].length))
         (view as any)[k] = r[k];
