@@ -174,15 +174,20 @@ async function withCli(
     if (title) step(title);
     const child = spawn("pulumi", [...args, "--cwd", program, "--non-interactive"], {
       env,
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
+    let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
     });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    if (title) process.stdout.write(stdout);
-    if (status !== 0 && !allowFail) throw new Error(`pulumi ${args.join(" ")} failed`);
+    // The CLI's notes ("Created stack 'demo'") go to stderr: shown with the step, or with a failure.
+    if (title) process.stdout.write(stdout + stderr);
+    if (status !== 0 && !allowFail) throw new Error(`pulumi ${args.join(" ")} failed:\n${stderr}`);
     return stdout;
   };
   await pulumi("", ["stack", "init", "demo"], true);
