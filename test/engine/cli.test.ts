@@ -102,15 +102,15 @@ describe("the real CLI: flags, a program that changes shape, a rotated key", () 
     ]);
     const writes = h.writesSince(since).map((w) => w.replace(/\/[0-9A-Z]{26}/g, "/<id>"));
     expect(writes.slice(0, 3).sort()).toEqual([
-      "DELETE /v2/custom_field_options/<id> 204",
-      "DELETE /v2/custom_field_options/<id> 204",
+      "DELETE /v1/custom_field_options/<id> 204",
+      "DELETE /v1/custom_field_options/<id> 204",
       "DELETE /v2/custom_fields/<id> 204",
     ]);
     expect(writes.indexOf("DELETE /v2/custom_fields/<id> 204")).toBe(2);
     expect(writes.slice(3)).toEqual([
       "POST /v2/custom_fields 201",
-      "POST /v2/custom_field_options 201",
-      "POST /v2/custom_field_options 201",
+      "POST /v1/custom_field_options 201",
+      "POST /v1/custom_field_options 201",
     ]);
 
     // The program stops declaring the API key: it is deleted.
