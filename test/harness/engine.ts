@@ -580,7 +580,7 @@ export class Engine {
       return this.create(reg, await this.check(reg, {}, reg.inputs), start, "replace", extra);
     }
     if (changes === "some" && replaces.length) {
-      return this.replace(reg, old, checked, keys, replaces.sort(), diff.deleteBeforeReplace, start);
+      return this.replace(reg, old, keys, replaces.sort(), diff.deleteBeforeReplace, start);
     }
     return this.update(reg, old, checked, keys, start);
   }
@@ -716,7 +716,6 @@ export class Engine {
   private async replace(
     reg: Registration,
     old: ResourceState,
-    checked: WireMap,
     keys: string[],
     replaceKeys: string[],
     providerDeleteBeforeReplace: boolean,
@@ -735,7 +734,6 @@ export class Engine {
     // The replacement is created from the program's own inputs, checked again with no old inputs
     // (ignoreChanges does not apply to a new object: step_generator.go).
     const fresh = await this.check(reg, {}, reg.inputs);
-    void checked;
     if (deleteBeforeReplace) await this.deleteDependentsFirst(old);
     if (this.preview) {
       // The plan lists the old copy's delete too: first for a delete-before-create, else with the final deletes.

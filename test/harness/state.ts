@@ -241,6 +241,17 @@ export class StateWriter {
 const PROVIDER_KEY = "__provider";
 
 /** The decrypted view of a state file, for tests. */
+/** The optional per-resource fields of the state that readState shows (the engine's names). */
+export const STATE_FLAGS = [
+  "additionalSecretOutputs",
+  "protect",
+  "retainOnDelete",
+  "external",
+  "initErrors",
+  "delete",
+  "pendingReplacement",
+] as const;
+
 export function readState(stateFile: string, passphrase = DEFAULT_PASSPHRASE): HarnessState {
   if (!fs.existsSync(stateFile)) return { resources: [], bytes: 0 };
   const bytes = fs.statSync(stateFile).size;
@@ -269,15 +280,7 @@ export function readState(stateFile: string, passphrase = DEFAULT_PASSPHRASE): H
       view.providerBytes =
         Buffer.byteLength(text(providerIn) ?? "") + Buffer.byteLength(text(providerOut) ?? "");
     }
-    for (const k of [
-      "additionalSecretOutputs",
-      "protect",
-      "retainOnDelete",
-      "external",
-      "initErrors",
-      "delete",
-      "pendingReplacement",
-    ] as const) {
+    for (const k of STATE_FLAGS) {
       if (r[k] !== undefined) (view as any)[k] = r[k];
     }
     return view;

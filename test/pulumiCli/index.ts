@@ -17,7 +17,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DEFAULT_PASSPHRASE } from "../harness/state";
+import { DEFAULT_PASSPHRASE, STATE_FLAGS } from "../harness/state";
 import { readTrace } from "../harness/trace";
 import type {
   ApiCall,
@@ -457,6 +457,22 @@ export function secretWire(v: Wire): Wire {
   return v;
 }
 
+/** One resource of an export: identity, wire inputs and outputs (secrets as `{sig, value}`), dependencies. */
+export function exportedEntry(r: any) {
+  return {
+    urn: String(r.urn),
+    type: String(r.type),
+    name: String(r.urn).split("::").pop()!,
+    custom: r.custom === true,
+    id: (r.id as string) || undefined,
+    parent: (r.parent as string) || undefined,
+    inputs: secretWire(r.inputs ?? {}) as WireMap,
+    outputs: secretWire(r.outputs ?? {}) as WireMap,
+    dependencies: (r.dependencies ?? []) as string[],
+    propertyDependencies: (r.propertyDependencies ?? {}) as Record<string, string[]>,
+  };
+}
+
 const secretKeys = (m: WireMap) => Object.keys(m).filter((k) => containsSecrets(m[k]));
 
 /** The state in the harness's decrypted view (readState), from `pulumi stack export`. */
@@ -466,19 +482,11 @@ export function readState(stateFile: string): HarnessState {
   const deployment = exportedState(ws);
   const bytes = Buffer.byteLength(JSON.stringify(deployment ?? {}));
   const resources = (deployment?.resources ?? []).map((r: any): StateResource => {
-    const inputs = secretWire(r.inputs ?? {});
-    const outputs = secretWire(r.outputs ?? {});
+    const { inputs, outputs, ...entry } = exportedEntry(r);
     const view: StateResource = {
-      urn: r.urn,
-      type: r.type,
-      name: r.urn.split("::").pop(),
-      custom: r.custom === true,
-      id: r.id || undefined,
-      parent: r.parent || undefined,
+      ...entry,
       inputs: plain(inputs),
       outputs: plain(outputs),
-      dependencies: r.dependencies ?? [],
-      propertyDependencies: r.propertyDependencies ?? {},
       secretInputs: secretKeys(inputs),
       secretOutputs: secretKeys(outputs),
     };
@@ -488,15 +496,7 @@ export function readState(stateFile: string): HarnessState {
       view.providerBytes =
         Buffer.byteLength(String(plain(inputs)[PROVIDER_KEY] ?? "")) + Buffer.byteLength(providerText);
     }
-    for (const k of [
-      "additionalSecretOutputs",
-      "protect",
-      "retainOnDelete",
-      "external",
-      "initErrors",
-      "delete",
-      "pendingReplacement",
-    ]) {
+    for (const k of STATE_FLAGS) {
       if (r[k] !== undefined && r[k] !== false && !(Array.isArray(r[k]) && !r[k].length))
         (view as any)[k] = r[k];
     }

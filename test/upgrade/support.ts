@@ -12,8 +12,7 @@ import { startEmulator } from "../../emulator";
 import { providers } from "../../resources";
 import type { HarnessOptions, HarnessState, RunResult } from "../harness";
 import { Crypter, DEFAULT_PASSPHRASE, type ResourceState, StateWriter } from "../harness/state";
-import type { WireMap } from "../harness/wire";
-import { secretWire } from "../pulumiCli";
+import { exportedEntry } from "../pulumiCli";
 import type { Driver } from "../support/driver";
 
 export const BASELINES_DIR = path.join(__dirname, "baselines");
@@ -85,20 +84,7 @@ export function harnessStateFromExport(deployment: any, project: string, stack: 
   const resources: ResourceState[] = (deployment.resources ?? [])
     .filter((r: any) => !String(r.type).startsWith("pulumi:providers:"))
     .map((r: any) => {
-      const entry: ResourceState = {
-        urn: r.urn,
-        type: r.type,
-        name: r.urn.split("::").pop(),
-        custom: r.custom === true,
-        id: r.id || undefined,
-        parent: r.parent || undefined,
-        inputs: secretWire(r.inputs ?? {}) as WireMap,
-        outputs: secretWire(r.outputs ?? {}) as WireMap,
-        dependencies: r.dependencies ?? [],
-        propertyDependencies: r.propertyDependencies ?? {},
-        created: r.created,
-        modified: r.modified,
-      };
+      const entry: ResourceState = { ...exportedEntry(r), created: r.created, modified: r.modified };
       if (r.provider) entry.provider = String(r.provider).replace(/::[^:]+$/, "");
       if (r.additionalSecretOutputs?.length) entry.additionalSecretOutputs = r.additionalSecretOutputs;
       return entry;
