@@ -10,38 +10,10 @@ import * as path from "node:path";
 import * as cli from "../pulumiCli";
 import { cliDriver } from "../support/driver";
 import { harnessFixture } from "../support/harnessFixture";
+import { portableDigest } from "../support/previewDigest";
 
 const program = path.join(__dirname, "..", "fixtures", "cliScenarios", "program");
 const fixtures = path.join(__dirname, "..", "fixtures", "previewJson");
-
-/**
- * A PreviewDigest without what changes from run to run or machine to machine: ids, the emulator's
- * URL, timestamps, source positions; the serialized provider shortened to its size.
- */
-function portableDigest(digest: any, emulatorUrl: string): any {
-  const text = JSON.stringify(digest, (key, value) => {
-    if (["sourcePosition", "stackTrace", "created", "modified", "timestamp"].includes(key)) return undefined;
-    if (key === "__provider" && typeof value === "string")
-      return `<serialized provider, ${value.length} chars>`;
-    if (key === "durationSeconds" || key === "duration") return undefined;
-    return value;
-  });
-  const portable = JSON.parse(
-    text
-      .split(emulatorUrl)
-      .join("<emulator>")
-      .replace(/01[0-9A-HJKMNP-TV-Z]{24}/g, "<id>")
-      .replace(/v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=:]+/g, "<ciphertext>")
-      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
-      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, "<time>"),
-  );
-  // The engine warns that the plugin on PATH (the lane's tracing wrapper) is not the one next to the
-  // CLI: a test artefact, with machine paths.
-  portable.diagnostics = (portable.diagnostics ?? []).filter(
-    (d: any) => !/pulumi-resource-pulumi-nodejs from \$PATH/.test(d.message),
-  );
-  return portable;
-}
 
 const changes = (r: { steps: { op: string; name: string }[] }) => r.steps.filter((s) => s.op !== "same");
 

@@ -1,0 +1,300 @@
+/**
+ * `pulumi-incident drift`: every object a stack manages (from `pulumi stack export`), read from the
+ * API with the provider's own read and mapping, and compared with what the program declared, as the
+ * provider compares: real drift (someone changed it in the dashboard), differences the
+ * normalisation rules absorb (not drift), and objects deleted out of band. Read-only: the client
+ * refuses anything but GET. Generic over every kind's ResourceSpec (resources/index.ts).
+ */
+
+import * as fs from "node:fs";
+import { resolveSettings, type Settings } from "../provider/credentials";
+import { ADOPT_KEY } from "../provider/factory";
+import { restoreAliases } from "../provider/normalise";
+import { type Props, type ResourceSpec, WRITE_ALIASES } from "../provider/spec";
+import type { Path } from "../provider/unknowns";
+import { comparedInputs, kindOf, migrated, nameOf, specOf, TYPE_PREFIX } from "./kinds";
+import { code, count, table } from "./markdown";
+import { progress as progressOn } from "./progress";
+import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
+import { ReadOnlyClient } from "./readOnlyClient";
+import { decode, SECRET_TEXT } from "./values";
+
+export type DriftStatus = "in-sync" | "normalisation-only" | "drifted" | "deleted" | "error";
+
+export interface DriftedObject {
+  urn: string;
+  name: string;
+  kind: string;
+  id: string;
+  status: DriftStatus;
+  /** drifted: what differs (declared → live); normalisation-only: how the API's form differs. */
+  changes: PropertyChange[];
+  /** Inputs held as encrypted secrets in the export: not compared. */
+  notCompared?: string[];
+  /** error: why the object could not be checked. */
+  error?: string;
+}
+
+export interface DriftReport {
+  project?: string;
+  stack?: string;
+  /** Objects per status. */
+  counts: Record<DriftStatus, number>;
+  objects: DriftedObject[];
+}
+
+export interface DriftOptions {
+  /** `pulumi config --json --show-secrets` output: the stack's `incident:*` settings. */
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Objects read at once (the client's token bucket paces them). */
+  concurrency?: number;
+  /** Where progress goes (a bar on a terminal, plain lines otherwise); none when absent. */
+  progress?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The client to read with (tests); default: a read-only client from the settings. */
+  client?: ReadOnlyClient;
+}
+
+interface ExportedResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  inputs?: Props;
+  outputs?: Props;
+  delete?: boolean;
+  pendingReplacement?: boolean;
+}
+
+/** The resources of a `pulumi stack export` document (or of its `deployment`). */
+export function exportedResources(doc: unknown): ExportedResource[] {
+  const d = doc as { deployment?: { resources?: unknown }; resources?: unknown } | null;
+  const resources = d?.deployment?.resources ?? d?.resources;
+  if (!d || typeof d !== "object" || !Array.isArray(resources))
+    throw new Error("not a `pulumi stack export` document: it has no `deployment.resources` list");
+  return resources as ExportedResource[];
+}
+
+/** The settings: the `--config` file's `incident:*` values first, then the environment (as the provider). */
+export function driftSettings(configFile: string | undefined, env: NodeJS.ProcessEnv): Settings {
+  let config: Record<string, { value?: unknown; secret?: boolean }> = {};
+  if (configFile !== undefined) {
+    try {
+      config = JSON.parse(fs.readFileSync(configFile, "utf8"));
+    } catch (error) {
+      throw new Error(
+        `--config ${configFile}: not the JSON of \`pulumi config --json --show-secrets\` (${(error as Error).message})`,
+      );
+    }
+  }
+  return resolveSettings((key) => {
+    const entry = config[key];
+    if (entry === undefined) return undefined;
+    if (entry.value === undefined && entry.secret)
+      throw new Error(
+        `--config ${configFile}: ${key} is a secret without its value: run \`pulumi config --json --show-secrets\``,
+      );
+    return entry.value === undefined ? undefined : String(entry.value);
+  }, env);
+}
+
+export async function drift(doc: unknown, options: DriftOptions = {}): Promise<DriftReport> {
+  const env = options.env ?? process.env;
+  const all = exportedResources(doc);
+  const managed = all.filter(
+    (r) =>
+      r.custom !== false && r.type?.startsWith(TYPE_PREFIX) && r.id && !r.delete && !r.pendingReplacement,
+  );
+  const client =
+    options.client ?? new ReadOnlyClient({ ...driftSettings(options.configFile, env), notify: () => {} });
+  const bar = options.progress ? progressOn(options.progress, env, "drift") : undefined;
+  const objects: DriftedObject[] = new Array(managed.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < managed.length) {
+      const index = next++;
+      const r = managed[index]!;
+      objects[index] = await checkOne(r, client);
+      done++;
+      bar?.step(done, managed.length, `${kindOf(r.type)} ${nameOf(r.urn)}: ${objects[index]!.status}`);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(managed.length, 1)) }, worker),
+  );
+  bar?.finish();
+  const counts: Record<DriftStatus, number> = {
+    "in-sync": 0,
+    "normalisation-only": 0,
+    drifted: 0,
+    deleted: 0,
+    error: 0,
+  };
+  for (const o of objects) counts[o.status]++;
+  const urn = all[0]?.urn?.split("::") ?? [];
+  return { project: urn[1], stack: urn[0]?.replace(/^urn:pulumi:/, ""), counts, objects };
+}
+
+async function checkOne(r: ExportedResource, client: ReadOnlyClient): Promise<DriftedObject> {
+  const base = {
+    urn: r.urn,
+    name: nameOf(r.urn),
+    kind: kindOf(r.type) ?? r.type,
+    id: String(r.id),
+    changes: [],
+  };
+  const spec = specOf(r.type);
+  if (!spec)
+    return {
+      ...base,
+      status: "error",
+      error: `kind ${base.kind} is unknown to this version of pulumi-incident`,
+    };
+  try {
+    const secretPaths: Path[] = [];
+    const { __provider: _p, ...stored } = r.inputs ?? {};
+    const outputs = decode(r.outputs ?? {}, []) as Props;
+    const declared = migrated(spec, decode(stored, secretPaths) as Props, outputs);
+    // The provider's read takes the stored outputs (migrated) as its prior state.
+    const prior = migrated(spec, outputs, outputs);
+    const live = await spec.api.read({ client }, String(r.id), prior);
+    if (live === undefined) return { ...base, status: "deleted" };
+    const opaque = Object.keys(declared).filter((k) => declared[k] === SECRET_TEXT);
+    const readBack = readBackInputs(spec, live, declared, outputs);
+    const [left, right] = [without(declared, opaque), without(readBack, opaque)];
+    const real = inputChanges(spec, left, right, secretPaths);
+    const notCompared = opaque.length ? { notCompared: opaque } : {};
+    if (real.length > 0) return { ...base, status: "drifted", changes: real, ...notCompared };
+    const apiForm = safe(() => spec.toInputs(live, undefined) as Props);
+    const formOnly = apiForm
+      ? maskChanges(
+          diffValues(
+            comparedInputs(spec, left),
+            comparedInputs(spec, without(apiForm, [...opaque, ...(spec.localInputs ?? [])])),
+          ),
+          secretPaths,
+        ).filter((c) => !(spec.localInputs ?? []).includes(String(c.path[0])))
+      : [];
+    return {
+      ...base,
+      status: formOnly.length ? "normalisation-only" : "in-sync",
+      changes: formOnly,
+      ...notCompared,
+    };
+  } catch (error) {
+    return { ...base, status: "error", error: (error as Error).message ?? String(error) };
+  }
+}
+
+/** The live object in the input shape, as the provider's read gives it (declared spelling kept). */
+function readBackInputs(spec: ResourceSpec, live: unknown, declared: Props, outputs: Props): Props {
+  const mapped = spec.toInputs(live, declared) as Props;
+  const aliases = (outputs[WRITE_ALIASES] ?? {}) as Record<string, string>;
+  const restored = Object.keys(aliases).length ? restoreAliases(mapped, declared, aliases) : mapped;
+  const local: Props = {};
+  for (const key of [ADOPT_KEY, ...(spec.localInputs ?? [])])
+    if (declared[key] !== undefined) local[key] = declared[key];
+  return { ...restored, ...local };
+}
+
+function without(props: Props, keys: readonly string[]): Props {
+  const out = { ...props };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+function safe<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------- Markdown
+
+const who = (o: DriftedObject) => `${o.kind} ${code(o.name)} (id ${code(o.id)})`;
+
+export function driftMarkdown(report: DriftReport): string {
+  const out: string[] = [];
+  const where = [report.project, report.stack]
+    .filter(Boolean)
+    .map((t) => code(t!))
+    .join(" / ");
+  out.push(`## Drift check${where ? ` for ${where}` : ""}`, "");
+  const c = report.counts;
+  const total = report.objects.length;
+  const parts = [
+    c.drifted && `${c.drifted} drifted`,
+    c.deleted && `${c.deleted} deleted out of band`,
+    c.error && `${c.error} not checked (error)`,
+    c["normalisation-only"] && `${c["normalisation-only"]} differ in form only`,
+    c["in-sync"] && `${c["in-sync"]} in sync`,
+  ].filter(Boolean);
+  const verdict =
+    c.drifted + c.deleted > 0 ? "**Drift found**" : c.error > 0 ? "**Check incomplete**" : "**No drift**";
+  out.push(
+    `${verdict}: ${parts.join(" · ") || "nothing to check"} — ${count(total, "object")} read, nothing written.`,
+    "",
+  );
+
+  const section = (
+    title: string,
+    status: DriftStatus,
+    intro: string,
+    body?: (o: DriftedObject) => string[],
+  ) => {
+    const list = report.objects.filter((o) => o.status === status);
+    if (!list.length) return;
+    out.push(`### ${title}`, "", intro, "");
+    for (const o of list) {
+      if (!body) {
+        out.push(`- ${who(o)}${o.error ? `: ${o.error}` : ""}`);
+        continue;
+      }
+      out.push(`#### ${who(o)}`, "", ...body(o), "");
+    }
+    if (!body) out.push("");
+  };
+  const changesTable = (left: string, right: string) => (o: DriftedObject) => [
+    ...table(
+      ["Property", left, right],
+      o.changes.map((ch) => [
+        code(ch.at || "(all)"),
+        "old" in ch ? code(inline(ch.old)) : "—",
+        "new" in ch ? code(inline(ch.new)) : "—",
+      ]),
+    ),
+    ...(o.notCompared?.length
+      ? ["", `Not compared (encrypted secrets in the export): ${o.notCompared.map(code).join(", ")}`]
+      : []),
+  ];
+  section(
+    "Drifted",
+    "drifted",
+    "Changed outside Pulumi (in the dashboard or through the API). `pulumi up` puts back what the program declares; to keep a change, make it in the program.",
+    changesTable("Declared (stack)", "Live (account)"),
+  );
+  section(
+    "Deleted out of band",
+    "deleted",
+    "The stack manages these, but they no longer exist. `pulumi up --refresh` creates them again; `pulumi refresh` drops them from the stack.",
+  );
+  section("Not checked", "error", "These could not be read; the check is incomplete.");
+  section(
+    "Differences in form only (not drift)",
+    "normalisation-only",
+    "The API answers these in another form of the same meaning (the provider's normalisation rules take them as equal); nothing to do.",
+    changesTable("Declared", "API's form"),
+  );
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** What the drift job concludes: exit 0 (clean), 2 (drift) or 1 (some object could not be checked). */
+export type DriftOutcome = "clean" | "drift" | "error";
+
+export function outcomeOf(report: DriftReport): DriftOutcome {
+  if (report.counts.error > 0) return "error";
+  return report.counts.drifted + report.counts.deleted > 0 ? "drift" : "clean";
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-incident`: review tools for stacks of this provider.
+ *
+ *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT]
+ *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
+ *
+ * Exit codes: 0 fine (drift: no drift), 2 drift (drift only), 1 error (bad input, settings, API).
+ */
+import * as fs from "node:fs";
+import { parseArgs } from "node:util";
+import { closeAllConnections } from "../provider/client";
+import { drift, driftMarkdown, outcomeOf } from "./drift";
+import { planReport, planReportMarkdown } from "./planReport";
+
+const USAGE = `Usage: pulumi-incident <command> [options]
+
+Commands:
+  plan-report [FILE]   Markdown report of a \`pulumi preview --json\` document (FILE, or stdin)
+  drift [FILE]         Compare a \`pulumi stack export\` (FILE, or stdin) with the API; read-only
+
+Options:
+  --json FILE          Also write the report as JSON to FILE
+  --output FILE        Write the Markdown report to FILE (default: stdout)
+  --config FILE        drift: settings from \`pulumi config --json --show-secrets\` output
+                       (default: INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the environment)
+  --concurrency N      drift: objects read at once (default 4)
+  -h, --help           Show this help
+
+Exit codes: 0 no changes to report / no drift, 2 drift found (drift), 1 error.
+`;
+
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_DRIFT = 2;
+
+export interface Io {
+  stdin: () => Promise<string>;
+  stdout: (text: string) => void;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Runs one command; answers the exit code (never throws). */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr.write(`pulumi-incident: ${(error as Error).message}\n\n${USAGE}`);
+    return EXIT_ERROR;
+  }
+  const { values, positionals } = parsed;
+  const [command, file, ...extra] = positionals;
+  if (values.help || command === undefined) {
+    (values.help ? io.stdout : (t: string) => io.stderr.write(t))(USAGE);
+    return values.help ? EXIT_OK : EXIT_ERROR;
+  }
+  if (extra.length > 0) {
+    io.stderr.write(`pulumi-incident: one input file at most (got ${positionals.slice(1).join(", ")})\n`);
+    return EXIT_ERROR;
+  }
+  try {
+    const input = await readInput(file, io);
+    if (command === "plan-report") {
+      const report = planReport(parseJson(input, file, "pulumi preview --json"));
+      emit(planReportMarkdown(report), report, values, io);
+      return EXIT_OK;
+    }
+    if (command === "drift") {
+      const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
+        throw new Error(`--concurrency must be a whole number from 1 to 32 (got ${values.concurrency})`);
+      const report = await drift(parseJson(input, file, "pulumi stack export"), {
+        configFile: values.config,
+        env: io.env,
+        concurrency,
+        progress: io.stderr,
+      });
+      emit(driftMarkdown(report), report, values, io);
+      const outcome = outcomeOf(report);
+      if (outcome === "error") {
+        for (const o of report.objects.filter((x) => x.status === "error"))
+          io.stderr.write(`pulumi-incident drift: ${o.kind} ${o.name} (${o.id}) not checked: ${o.error}\n`);
+      }
+      return outcome === "error" ? EXIT_ERROR : outcome === "drift" ? EXIT_DRIFT : EXIT_OK;
+    }
+    io.stderr.write(`pulumi-incident: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+    return EXIT_ERROR;
+  } catch (error) {
+    io.stderr.write(`pulumi-incident ${command}: ${(error as Error).message ?? String(error)}\n`);
+    return EXIT_ERROR;
+  } finally {
+    await closeAllConnections();
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: "string" },
+      output: { type: "string" },
+      config: { type: "string" },
+      concurrency: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+async function readInput(file: string | undefined, io: Io): Promise<string> {
+  if (file === undefined || file === "-") return io.stdin();
+  return fs.readFileSync(file, "utf8");
+}
+
+function parseJson(text: string, file: string | undefined, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `${file && file !== "-" ? file : "stdin"} is not JSON (expected the output of \`${what}\`): ${(error as Error).message}`,
+    );
+  }
+}
+
+function emit(markdown: string, report: unknown, values: { json?: string; output?: string }, io: Io): void {
+  if (values.json) fs.writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (values.output) fs.writeFileSync(values.output, markdown);
+  else io.stdout(markdown);
+}
+
+function processIo(): Io {
+  return {
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    stdout: (text) => process.stdout.write(text),
+    stderr: process.stderr,
+    env: process.env,
+  };
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

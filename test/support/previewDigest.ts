@@ -1,0 +1,69 @@
+/**
+ * `pulumi preview --json` documents (PreviewDigest) kept as fixtures for the review tools
+ * (test/fixtures/previewJson/): what changes from run to run or machine to machine is masked.
+ */
+/**
+ * A PreviewDigest without what changes from run to run or machine to machine: ids, the emulator's
+ * URL, timestamps, source positions; the serialized provider shortened to its size.
+ */
+export function portableDigest(digest: any, emulatorUrl: string): any {
+  const text = JSON.stringify(digest, (key, value) => {
+    if (["sourcePosition", "stackTrace", "created", "modified", "timestamp"].includes(key)) return undefined;
+    if (key === "__provider" && typeof value === "string")
+      return `<serialized provider, ${value.length} chars>`;
+    if (key === "durationSeconds" || key === "duration") return undefined;
+    return value;
+  });
+  const portable = JSON.parse(
+    text
+      .split(emulatorUrl)
+      .join("<emulator>")
+      .replace(/01[0-9A-HJKMNP-TV-Z]{24}/g, "<id>")
+      .replace(/v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=:]+/g, "<ciphertext>")
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, "<time>"),
+  );
+  // The engine warns that the plugin on PATH (the lane's tracing wrapper) is not the one next to the
+  // CLI: a test artefact, with machine paths.
+  portable.diagnostics = (portable.diagnostics ?? []).filter(
+    (d: any) => !/pulumi-resource-pulumi-nodejs from \$PATH/.test(d.message),
+  );
+  return portable;
+}
+
+const ULID = /01[0-9A-HJKMNP-TV-Z]{24}/g;
+
+/**
+ * `portableDigest` for a fixture a reader follows by id (an escalation path's targets, a route's
+ * escalation path): each resource's id becomes `<id of KIND NAME>`, every other id
+ * (users found by lookups) `<id N>` in order of appearance; steps in URN order (the engine's event
+ * order can vary with timing, the plan cannot).
+ */
+export function namedIdDigest(digest: any, emulatorUrl: string): any {
+  const names = new Map<string, string>();
+  for (const step of digest.steps ?? []) {
+    const id = step.oldState?.id ?? step.newState?.id;
+    if (typeof id === "string" && id !== "") names.set(id, `<id of ${kindAndName(String(step.urn))}>`);
+  }
+  let others = 0;
+  const text = JSON.stringify({
+    ...digest,
+    steps: [...(digest.steps ?? [])].sort((a, b) => String(a.urn).localeCompare(String(b.urn))),
+  }).replace(ULID, (id) => {
+    if (!names.has(id)) names.set(id, `<id ${++others}>`);
+    return names.get(id)!;
+  });
+  // The engine's unknown-value sentinel is a UUID: kept as the engine wrote it.
+  const portable = portableDigest(JSON.parse(text.split(UNKNOWN).join(UNKNOWN_STAND_IN)), emulatorUrl);
+  return JSON.parse(JSON.stringify(portable).split(UNKNOWN_STAND_IN).join(UNKNOWN));
+}
+
+/** What a preview shows for a value known only after apply (the engine's UnknownStringValue). */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const UNKNOWN_STAND_IN = "<<unknown value>>";
+
+/** `EscalationPath payments` from a URN (`…::pulumi-nodejs:dynamic/incident:EscalationPath::payments`). */
+function kindAndName(urn: string): string {
+  const parts = urn.split("::");
+  return `${parts[2]?.split(":").pop()} ${parts[3]}`;
+}
