@@ -6,14 +6,12 @@
  * alert configuration per account and rejects whichever of two parallel writes comes second (the
  * official Terraform provider serialises these writes for the same reason).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** The lock every alert-configuration write (alert attributes, alert sources) runs under. */
@@ -46,7 +44,6 @@ export const alertAttributeInputs = z.strictObject({
 });
 
 export type AlertAttributeInputs = z.infer<typeof alertAttributeInputs>;
-export interface AlertAttributeArgs extends ResourceArgs<z.input<typeof alertAttributeInputs>> {}
 /** Outputs beyond the inputs (none: the id is the resource id). */
 export type AlertAttributeComputed = {};
 
@@ -91,6 +88,13 @@ export function alertAttributeFromApi(
   return { name: live.name, type: live.type, array: live.array, required: live.required, emoji };
 }
 
+/**
+ * An alert attribute (API v2): a named, typed value alert sources set on their alerts and alert
+ * routes filter and group on.
+ *
+ * Adopt an existing attribute: set `adoptId` to its id (from `GET /v2/alert_attributes` or
+ * `getAlertAttribute`); the first `pulumi up` takes it over and updates it to the declared configuration.
+ */
 export const alertAttributeSpec: ResourceSpec<AlertAttributeInputs, ApiAlertAttribute> = {
   kind: "AlertAttribute",
   title: "alert attribute",
@@ -141,20 +145,6 @@ export const alertAttributeSpec: ResourceSpec<AlertAttributeInputs, ApiAlertAttr
 };
 
 export const alertAttributeProvider = makeProvider(alertAttributeSpec);
-
-/**
- * An alert attribute (API v2): a named, typed value alert sources set on their alerts and alert
- * routes filter and group on.
- *
- * Adopt an existing attribute: set `adoptId` to its id (from `GET /v2/alert_attributes` or
- * `getAlertAttribute`); the first `pulumi up` takes it over and updates it to the declared configuration.
- */
-export interface AlertAttribute extends ResourceOutputs<AlertAttributeInputs & AlertAttributeComputed> {}
-export class AlertAttribute extends IncidentResource {
-  constructor(name: string, args: AlertAttributeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(alertAttributeSpec, name, args, opts);
-  }
-}
 
 // ---------- getAlertAttribute ----------
 

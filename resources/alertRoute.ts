@@ -15,7 +15,6 @@
  * are serialised in-process (keyed mutex), so two updates of the same route in one deployment never
  * race each other into a 409.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -29,7 +28,6 @@ import {
   restoreAliases,
   unorderedSet,
 } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import {
   type ApiContext,
   type Problem,
@@ -249,7 +247,6 @@ export const alertRouteInputs = z.strictObject({
 });
 
 export type AlertRouteInputs = z.infer<typeof alertRouteInputs>;
-export interface AlertRouteArgs extends ResourceArgs<z.input<typeof alertRouteInputs>> {}
 type IncidentTemplate = z.infer<typeof incidentTemplate>;
 
 /** Outputs beyond the inputs. */
@@ -878,6 +875,11 @@ function staleError(id: string, liveVersion: number, seenVersion: unknown): Erro
   );
 }
 
+/**
+ * An alert route (API v3): which alerts, from which alert sources, escalate to whom, create which
+ * incidents and post to which channels. Updates honour the API's version counter and never overwrite
+ * a change made elsewhere. Adopt an existing route with `adoptId` (its id from `GET /v3/alert_routes`).
+ */
 export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
   kind: "AlertRoute",
   title: "alert route",
@@ -927,15 +929,3 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
 };
 
 export const alertRouteProvider = makeProvider(alertRouteSpec);
-
-/**
- * An alert route (API v3): which alerts, from which alert sources, escalate to whom, create which
- * incidents and post to which channels. Updates honour the API's version counter and never overwrite
- * a change made elsewhere. Adopt an existing route with `adoptId` (its id from `GET /v3/alert_routes`).
- */
-export interface AlertRoute extends ResourceOutputs<AlertRouteInputs & AlertRouteComputed> {}
-export class AlertRoute extends IncidentResource {
-  constructor(name: string, args: AlertRouteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(alertRouteSpec, name, args, opts);
-  }
-}

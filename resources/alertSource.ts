@@ -25,7 +25,6 @@
  * - "server defaults": heartbeat `failureThreshold` / `gracePeriodSeconds` and a binding's
  *   `mergeStrategy` are filled in by the server when omitted; they read back as omitted.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
@@ -33,7 +32,6 @@ import { defineLookup } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { alertConfigLock } from "./alertAttribute";
 import {
@@ -236,7 +234,6 @@ export const alertSourceInputs = z.strictObject({
 });
 
 export type AlertSourceInputs = z.infer<typeof alertSourceInputs>;
-export interface AlertSourceArgs extends ResourceArgs<z.input<typeof alertSourceInputs>> {}
 type AttributeBinding = z.infer<typeof attributeBinding>;
 
 /** Outputs beyond the inputs. */
@@ -509,6 +506,14 @@ async function put(client: ApiClient, id: string, args: AlertSourceInputs): Prom
   ).alert_source;
 }
 
+/**
+ * An alert source (API v2): its type, how alerts are built from what it receives (title,
+ * description, attributes, expressions), per-type options, auto-resolution and owning teams.
+ * `secretToken` is a secret output; `alertEventsUrl`, `emailAddress` and `pingUrl` are outputs.
+ *
+ * Adopt an existing source: set `adoptId` to its id (from `GET /v2/alert_sources` or
+ * `getAlertSources`); the first `pulumi up` takes it over and updates it to the declared configuration.
+ */
 export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = {
   kind: "AlertSource",
   title: "alert source",
@@ -559,21 +564,6 @@ export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = 
 };
 
 export const alertSourceProvider = makeProvider(alertSourceSpec);
-
-/**
- * An alert source (API v2): its type, how alerts are built from what it receives (title,
- * description, attributes, expressions), per-type options, auto-resolution and owning teams.
- * `secretToken` is a secret output; `alertEventsUrl`, `emailAddress` and `pingUrl` are outputs.
- *
- * Adopt an existing source: set `adoptId` to its id (from `GET /v2/alert_sources` or
- * `getAlertSources`); the first `pulumi up` takes it over and updates it to the declared configuration.
- */
-export interface AlertSource extends ResourceOutputs<AlertSourceInputs & AlertSourceComputed> {}
-export class AlertSource extends IncidentResource {
-  constructor(name: string, args: AlertSourceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(alertSourceSpec, name, args, opts);
-  }
-}
 
 // ---------- getAlertSources ----------
 

@@ -1,9 +1,7 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredSet, uniqueSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Account-level roles an API key can hold (the API's `role_names`). */
@@ -82,7 +80,6 @@ export const apiKeyInputs = z.strictObject({
 });
 
 export type ApiKeyInputs = z.infer<typeof apiKeyInputs>;
-export interface ApiKeyArgs extends ResourceArgs<z.input<typeof apiKeyInputs>> {}
 export interface ApiKeyComputed {
   /** The bearer token (secret). Returned by the API only at creation and rotation. */
   token: string | undefined;
@@ -120,6 +117,11 @@ function payload(args: ApiKeyInputs): Props {
   };
 }
 
+/**
+ * An API key (API v1). `token` is a secret output, known only when this stack created or rotated
+ * the key. Adopt an existing key with `adoptId` (its id from `GET /v1/api_keys`); set
+ * `rotationTrigger` to obtain a token for it.
+ */
 export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   kind: "ApiKey",
   title: "API key",
@@ -231,15 +233,3 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
 };
 
 export const apiKeyProvider = makeProvider(apiKeySpec);
-
-/**
- * An API key (API v1). `token` is a secret output, known only when this stack created or rotated
- * the key. Adopt an existing key with `adoptId` (its id from `GET /v1/api_keys`); set
- * `rotationTrigger` to obtain a token for it.
- */
-export interface ApiKey extends ResourceOutputs<ApiKeyInputs & ApiKeyComputed> {}
-export class ApiKey extends IncidentResource {
-  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(apiKeySpec, name, args, opts);
-  }
-}

@@ -1,9 +1,7 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText, singleLine } from "../provider/inputs";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
 
 const FIELD_TYPES = ["link", "multi_select", "numeric", "single_select", "text"] as const;
@@ -58,7 +56,6 @@ export const customFieldInputs = z.strictObject({
 });
 
 export type CustomFieldInputs = z.infer<typeof customFieldInputs>;
-export interface CustomFieldArgs extends ResourceArgs<z.input<typeof customFieldInputs>> {}
 
 /** Outputs beyond the inputs. */
 export interface CustomFieldComputed {
@@ -261,6 +258,12 @@ async function readField(
   }
 }
 
+/**
+ * A custom field (API v2) with, optionally, its select options managed inline.
+ *
+ * Adopt an existing field: set `adoptId` to its id (from the dashboard URL or `GET /v2/custom_fields`);
+ * the first `pulumi up` takes it over and updates it to the declared configuration.
+ */
 export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> = {
   kind: "CustomField",
   title: "custom field",
@@ -341,16 +344,3 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
 };
 
 export const customFieldProvider = makeProvider(customFieldSpec);
-
-/**
- * A custom field (API v2) with, optionally, its select options managed inline.
- *
- * Adopt an existing field: set `adoptId` to its id (from the dashboard URL or `GET /v2/custom_fields`);
- * the first `pulumi up` takes it over and updates it to the declared configuration.
- */
-export interface CustomField extends ResourceOutputs<CustomFieldInputs & CustomFieldComputed> {}
-export class CustomField extends IncidentResource {
-  constructor(name: string, args: CustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(customFieldSpec, name, args, opts);
-  }
-}

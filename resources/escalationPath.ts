@@ -1,15 +1,8 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { clockEnd, clockTime, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
-import {
-  type DeepInput,
-  IncidentResource,
-  type ResourceArgs,
-  type ResourceOutputs,
-} from "../provider/resource";
 import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import {
@@ -154,11 +147,6 @@ export interface EscalationPathNode<C = Condition> {
 }
 /** A node as zod parses it (condition parameter bindings may be omitted). */
 type EscalationPathNodeInput = EscalationPathNode<z.input<typeof condition>>;
-/**
- * A node as the program writes it: every value, at every depth, may be an Input (e.g. a target's
- * `id: schedule.id`), so helpers that build paths recursively can be typed with it.
- */
-export type EscalationPathNodeArgs = DeepInput<EscalationPathNodeInput>;
 
 // ---------- zod: the same tree, validated recursively ----------
 
@@ -343,7 +331,6 @@ export const escalationPathInputs = z.strictObject({
 });
 
 export type EscalationPathInputs = z.infer<typeof escalationPathInputs>;
-export interface EscalationPathArgs extends ResourceArgs<z.input<typeof escalationPathInputs>> {}
 export interface EscalationPathComputed {
   /** Users on call for this path right now. */
   currentResponders: { id: string; name: string; email?: string }[];
@@ -778,6 +765,15 @@ async function readPath(ctx: ApiContext, id: string): Promise<ApiEscalationPath 
   }
 }
 
+/**
+ * An escalation path (API v2, the only version the API has): who is paged, in which order, with
+ * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
+ * nodes of the same type.
+ *
+ * Adopt an existing path: set `adoptId` to its id (from the dashboard URL or
+ * `GET /v2/escalation_paths`); the first `pulumi up` takes it over and updates it to the declared
+ * configuration.
+ */
 export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalationPath> = {
   kind: "EscalationPath",
   title: "escalation path",
@@ -831,22 +827,6 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
 };
 
 export const escalationPathProvider = makeProvider(escalationPathSpec);
-
-/**
- * An escalation path (API v2, the only version the API has): who is paged, in which order, with
- * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
- * nodes of the same type.
- *
- * Adopt an existing path: set `adoptId` to its id (from the dashboard URL or
- * `GET /v2/escalation_paths`); the first `pulumi up` takes it over and updates it to the declared
- * configuration.
- */
-export interface EscalationPath extends ResourceOutputs<EscalationPathInputs & EscalationPathComputed> {}
-export class EscalationPath extends IncidentResource {
-  constructor(name: string, args: EscalationPathArgs, opts?: pulumi.CustomResourceOptions) {
-    super(escalationPathSpec, name, args, opts);
-  }
-}
 
 // ---------- lookup ----------
 

@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -10,7 +9,6 @@ import {
   timestamp as timestampSchema,
 } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import { isTimeZone } from "./escalationPath";
@@ -120,7 +118,6 @@ export const scheduleInputs = z.strictObject({
 
 export type ScheduleInputs = z.infer<typeof scheduleInputs>;
 export type ScheduleRotationVersion = z.infer<typeof rotationVersion>;
-export interface ScheduleArgs extends ResourceArgs<z.input<typeof scheduleInputs>> {}
 export interface ScheduleComputed {
   /** Link to the schedule in the dashboard. */
   permalink: string;
@@ -483,6 +480,16 @@ async function readSchedule(ctx: ApiContext, id: string): Promise<ApiSchedule | 
   }
 }
 
+/**
+ * An on-call schedule (API v2) with its rotations, their layers, handovers, users, working intervals
+ * and future versions, public holidays and owning teams. v2 rather than v3: both are current, but
+ * v3 schedules carry no rotations (they are a separate sub-resource), while v2 manages the whole
+ * schedule in one atomic write, which is what one resource here declares.
+ *
+ * Changing `timezone` replaces the schedule (the API cannot change it in place), creating the new one
+ * before deleting the old one (names need not be unique, so paging never loses its schedule). Adopt
+ * an existing schedule with `adoptId` (its id from the dashboard URL or `GET /v2/schedules`).
+ */
 export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   kind: "Schedule",
   title: "schedule",
@@ -562,23 +569,6 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
 };
 
 export const scheduleProvider = makeProvider(scheduleSpec);
-
-/**
- * An on-call schedule (API v2) with its rotations, their layers, handovers, users, working intervals
- * and future versions, public holidays and owning teams. v2 rather than v3: both are current, but
- * v3 schedules carry no rotations (they are a separate sub-resource), while v2 manages the whole
- * schedule in one atomic write, which is what one resource here declares.
- *
- * Changing `timezone` replaces the schedule (the API cannot change it in place), creating the new one
- * before deleting the old one (names need not be unique, so paging never loses its schedule). Adopt
- * an existing schedule with `adoptId` (its id from the dashboard URL or `GET /v2/schedules`).
- */
-export interface Schedule extends ResourceOutputs<ScheduleInputs & ScheduleComputed> {}
-export class Schedule extends IncidentResource {
-  constructor(name: string, args: ScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(scheduleSpec, name, args, opts);
-  }
-}
 
 // ---------- lookup ----------
 

@@ -1,10 +1,8 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
   bindingPayload,
@@ -119,7 +117,6 @@ export const workflowInputs = z.strictObject({
 });
 
 export type WorkflowInputs = z.infer<typeof workflowInputs>;
-export interface WorkflowArgs extends ResourceArgs<z.input<typeof workflowInputs>> {}
 
 /** Outputs beyond the inputs. */
 export interface WorkflowComputed {
@@ -382,6 +379,11 @@ const toLive = (body: ShowResult): LiveWorkflow => ({
   managementMeta: body.management_meta,
 });
 
+/**
+ * A workflow (API v2): a trigger, conditions, expressions and steps the platform runs on incidents.
+ * Changing `trigger` replaces the workflow (the API accepts it on create only); destroying it archives
+ * it. Adopt an existing workflow with `adoptId` (its id from the dashboard URL or `GET /v2/workflows`).
+ */
 export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   kind: "Workflow",
   title: "workflow",
@@ -448,15 +450,3 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
 };
 
 export const workflowProvider = makeProvider(workflowSpec);
-
-/**
- * A workflow (API v2): a trigger, conditions, expressions and steps the platform runs on incidents.
- * Changing `trigger` replaces the workflow (the API accepts it on create only); destroying it archives
- * it. Adopt an existing workflow with `adoptId` (its id from the dashboard URL or `GET /v2/workflows`).
- */
-export interface Workflow extends ResourceOutputs<WorkflowInputs & WorkflowComputed> {}
-export class Workflow extends IncidentResource {
-  constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
-    super(workflowSpec, name, args, opts);
-  }
-}
