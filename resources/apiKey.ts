@@ -1,3 +1,14 @@
+/**
+ * An API key (API v1): `name`, `roles` (account roles; a set), `teamRoles` + `teamIds` (set together),
+ * `comments`, `rotationTrigger` (change it to rotate the token), `rotationGracePeriodMinutes` (0–60),
+ * `adoptId`. Outputs: `token` (**secret**, returned by the API only at creation and rotation),
+ * `tokenAvailable`, `createdAt`, `tokenLastIssuedAt`. `api_keys_manage` cannot be granted through the API,
+ * as a role or as a team role (rejected at check). Rule "set with repeats": the API keeps each role,
+ * team role and team id once, so a repeated one means nothing; the declared list is kept as written
+ * and compared as a set (no update on every run). An adopted key has no token (`tokenAvailable: false`) until you set
+ * `rotationTrigger`. If a create's response is lost, the key is found by name and rotated so the stack
+ * still gets a token.
+ */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";

@@ -1,3 +1,9 @@
+/**
+ * One option of a select custom field (API v1), as its own resource: `customFieldId` (replaces),
+ * `value` (no surrounding whitespace), `sortKey` (unset = the API default 1000, not managed), `adoptId`
+ * (the option's id from `GET /v1/custom_field_options?custom_field_id=…`). Output `currentSortKey`.
+ * Use either this or the field's inline `options`, not both.
+ */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import type { Props, ResourceSpec } from "../provider/spec";

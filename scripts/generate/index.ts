@@ -259,6 +259,7 @@ export function generate(options: GenerateOptions): Map<string, string> {
   for (const model of models) {
     out.set(`resources/generated/${model.base}.ts`, publicModule(model));
     if (model.kind) out.set(`docs/resources/${model.base}.md`, docsPage(model, root));
+    else if (model.lookups.length > 0) out.set(`docs/resources/${model.base}.md`, lookupsPage(model));
   }
   out.set("resources/generated/index.ts", publicIndex(models));
   out.set("resources/index.ts", providersIndex(models));
@@ -337,6 +338,22 @@ function providersIndex(models: FileModel[]): string {
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n+/g, " ").trim();
 const code = (s: string) => `\`${s.replace(/\|/g, "\\|")}\``;
 
+/** A type as the reference pages show it: without the `pulumi.Input<…>` wrappings (every level takes Inputs). */
+export function withoutInputs(type: string): string {
+  for (let at = type.indexOf("pulumi.Input<"); at >= 0; at = type.indexOf("pulumi.Input<")) {
+    let depth = 0;
+    let end = at + "pulumi.Input<".length;
+    for (; end < type.length; end++) {
+      if (type[end] === "<") depth++;
+      else if (type[end] === ">" && depth-- === 0) break;
+    }
+    const inner = type.slice(at + "pulumi.Input<".length, end);
+    const wrap = / \| /.test(inner) && type[end + 1] === "[" ? `(${inner})` : inner;
+    type = type.slice(0, at) + wrap + type.slice(end + 1);
+  }
+  return type;
+}
+
 function defaultOf(schema: unknown): string | undefined {
   let s = schema as
     | { _zod?: { def: { type: string; defaultValue?: unknown; innerType?: unknown } } }
@@ -353,9 +370,13 @@ function defaultOf(schema: unknown): string | undefined {
 function propTable(decl: DeclModel, extra?: (p: PropModel) => string[], extraHead: string[] = []): string {
   const head = ["name", "type", "required", ...extraHead, "description"];
   const rows = decl.props.map((p) =>
-    [code(p.name), code(p.valueType), p.optional ? "" : "yes", ...(extra?.(p) ?? []), cell(p.doc)].join(
-      " | ",
-    ),
+    [
+      code(p.name),
+      code(withoutInputs(p.valueType)),
+      p.optional ? "" : "yes",
+      ...(extra?.(p) ?? []),
+      cell(p.doc),
+    ].join(" | "),
   );
   return `| ${head.join(" | ")} |\n|${head.map(() => "---").join("|")}|\n${rows.map((r) => `| ${r} |`).join("\n")}\n`;
 }
@@ -378,7 +399,8 @@ function nestedDecls(from: DeclModel, all: DeclModel[]): DeclModel[] {
 
 function declSection(decl: DeclModel): string {
   const doc = decl.doc ? `${decl.doc}\n\n` : "";
-  if (decl.alias !== undefined) return `#### \`${decl.name}\`\n\n${doc}One of: ${code(decl.alias)}.\n\n`;
+  if (decl.alias !== undefined)
+    return `#### \`${decl.name}\`\n\n${doc}One of: ${code(withoutInputs(decl.alias))}.\n\n`;
   return `#### \`${decl.name}\`\n\n${doc}${propTable(decl)}\n`;
 }
 
@@ -388,8 +410,10 @@ function docsPage(model: FileModel, root: string): string {
   const out: string[] = [`<!-- ${HEADER} from resources/${model.base}.ts: do not edit. -->\n`];
   out.push(`# ${spec.kind}\n\n${kind.doc.replace(/\n@\w+[\s\S]*$/, "")}\n\n`);
   out.push(`Source: [resources/${model.base}.ts](../../resources/${model.base}.ts).\n\n`);
-  const example = kind.example || exampleFromExamples(root, spec.kind);
-  if (example) out.push(`## Example\n\n\`\`\`ts\n${example}\n\`\`\`\n\n`);
+  if (kind.example) out.push(`## Example\n\n\`\`\`ts\n${kind.example}\n\`\`\`\n\n`);
+  const programs = examplesUsing(root, spec.kind);
+  if (programs.length > 0)
+    out.push(`Complete programs using it: ${programs.map((p) => `[${p}](../../${p})`).join(", ")}.\n\n`);
 
   const replaces = new Set(spec.replaceOnChanges);
   out.push(`## Arguments (\`${kind.args.name}\`)\n\n`);
@@ -440,7 +464,9 @@ function docsPage(model: FileModel, root: string): string {
   const adopt = kind.args.props.find((p) => p.name === "adoptId");
   out.push(
     `\n## Adoption\n\n\`pulumi import\` does not work for dynamic resources. ${
-      adopt ? `To manage an existing ${spec.title}, set \`adoptId\`: ${adopt.doc} ` : ""
+      adopt
+        ? `To manage an existing ${spec.title}, set \`adoptId\` (${cell(adopt.doc).replace(/\.$/, "")}). `
+        : ""
     }The first \`pulumi up\` reads it and updates it to the declared arguments; from then on the stack manages it. ` +
       `To read one without managing it: \`${spec.kind}.get(name, id)\` (read-only).\n`,
   );
@@ -456,7 +482,16 @@ function docsPage(model: FileModel, root: string): string {
     out.push("\n## Lookups\n");
     for (const l of model.lookups) out.push(lookupSection(l));
   }
-  if (model.header) out.push(`\n## Details\n\n${model.header}\n`);
+  if (model.header) out.push(`\n## Notes\n\n${model.header}\n`);
+  return out.join("");
+}
+
+/** The page of a resource file that declares lookups but no kind. */
+function lookupsPage(model: FileModel): string {
+  const out: string[] = [`<!-- ${HEADER} from resources/${model.base}.ts: do not edit. -->\n`];
+  out.push(`# Lookups: ${model.lookups.map((l) => `\`${l.name}\``).join(", ")}\n\n`);
+  if (model.header) out.push(`${model.header}\n`);
+  for (const l of model.lookups) out.push(lookupSection(l));
   return out.join("");
 }
 
@@ -469,15 +504,18 @@ export function lookupSection(l: LookupModel): string {
   return parts.join("");
 }
 
-function exampleFromExamples(root: string, kind: string): string {
-  for (const dir of fs.existsSync(path.join(root, "examples"))
-    ? fs.readdirSync(path.join(root, "examples"))
-    : []) {
-    const file = path.join(root, "examples", dir, "index.ts");
-    if (fs.existsSync(file) && fs.readFileSync(file, "utf8").includes(`new incident.${kind}(`))
-      return `// See examples/${dir}/index.ts for a complete program using ${kind}.`;
-  }
-  return "";
+/** The example programs (examples/<name>/index.ts) that declare a resource of this kind. */
+function examplesUsing(root: string, kind: string): string[] {
+  const dir = path.join(root, "examples");
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .map((name) => `examples/${name}/index.ts`)
+    .filter((rel) => {
+      const file = path.join(root, rel);
+      return fs.existsSync(file) && fs.readFileSync(file, "utf8").includes(`new incident.${kind}(`);
+    });
 }
 
 /** Writes the generated files, or (check) answers the ones that differ from what is on disk. */
