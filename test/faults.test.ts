@@ -582,6 +582,6 @@ describe.each(cases)(`%s: %s (${driverLabel})`, (_programName, _scenarioName, pr
       for (const f of program.families) expect({ [f.label]: await f.live() }).toEqual({ [f.label]: [] });
       expect(driver.readState(options.stateFile).resources.filter((r: any) => r.custom)).toEqual([]);
     },
-    Math.max(180_000, scenarioTimeoutMs),
+    Math.max(300_000, scenarioTimeoutMs),
   );
 });
