@@ -47,7 +47,9 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
     const callout = markdown.indexOf("> [!WARNING]");
     expect(callout).toBeGreaterThan(0);
     expect(callout).toBeLessThan(markdown.indexOf("### "));
-    expect(markdown).toContain("> **Replaced:** Schedule `payments-secondary` — `timezone` cannot change in place");
+    expect(markdown).toContain(
+      "> **Replaced:** Schedule `payments-secondary` — `timezone` cannot change in place",
+    );
     expect(markdown).toContain("> **Deleted:** Workflow `announce-critical`");
   });
 
@@ -62,7 +64,12 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
         { id: "(known after apply)", scheduleMode: "currently_on_call", type: "schedule", urgency: "high" },
       ],
       // The secondary rota is replaced: its id is known only after apply.
-      ["path[2].level.targets[0].id", "changed", "<id of Schedule payments-secondary>", "(known after apply)"],
+      [
+        "path[2].level.targets[0].id",
+        "changed",
+        "<id of Schedule payments-secondary>",
+        "(known after apply)",
+      ],
     ]);
     expect(table(report, "AlertRoute", "payments")).toEqual([
       [
@@ -106,7 +113,9 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
     );
     expect(p2).toContain("ack within 300 s (5 min) → primary: pages Schedule payments-primary");
     expect(p2).toContain("ack within 900 s (15 min)");
-    expect(paging.find((l) => l.startsWith("Priority P1"))).toContain("step 2: node-1-then-0: pages user 01USERADA");
+    expect(paging.find((l) => l.startsWith("Priority P1"))).toContain(
+      "step 2: node-1-then-0: pages user 01USERADA",
+    );
     expect(paging.find((l) => l.startsWith("Any other priority"))).not.toContain("step 2");
     expect(changesOf(report, "AlertRoute", "payments").summary).toEqual([
       "Alerts it takes: from <id 1> when alert.attributes.<id 2> one of production → from <id 1> when alert.attributes.<id 2> one of production, staging",
@@ -130,10 +139,16 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
       { ok: true, type: "flowchart-v2" },
     ]);
     expect(diagrams!.after).toContain("class n_primary,n_node_1,n_node_1_then_0,n_node_2 changed");
-    expect(diagrams!.after).toContain('n_node_1{"Branch node-1<br>if escalation.priority one of P1, P2<br>(changed)"}');
-    expect(diagrams!.before).toContain('n_node_1{"Branch node-1<br>if escalation.priority one of P1<br>(changed)"}');
+    expect(diagrams!.after).toContain(
+      'n_node_1{"Branch node-1<br>if escalation.priority one of P1, P2<br>(changed)"}',
+    );
+    expect(diagrams!.before).toContain(
+      'n_node_1{"Branch node-1<br>if escalation.priority one of P1<br>(changed)"}',
+    );
     // The unchanged channel branch is not marked.
-    expect(diagrams!.after).toMatch(/n_node_1_else_0\["Notify node-1-else-0<br>notifies channel C0PAYMENTS[^"]*"\]/);
+    expect(diagrams!.after).toMatch(
+      /n_node_1_else_0\["Notify node-1-else-0<br>notifies channel C0PAYMENTS[^"]*"\]/,
+    );
     expect(diagrams!.after).not.toMatch(/n_node_1_else_0\[[^\]]*\(changed\)/);
     expect(markdown.match(/```mermaid/g)).toHaveLength(2);
     // A diagram that does not parse is caught (the check can fail).
@@ -208,7 +223,9 @@ describe("plan-report: normalisation, secrets, other resources", () => {
 
   test("the quickstart-like update recorded by the CLI test: one nested change", () => {
     const report = planReport(load("update-in-place.json"));
-    expect(report.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => [c.at, c.old, c.new])])).toEqual([
+    expect(
+      report.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => [c.at, c.old, c.new])]),
+    ).toEqual([
       ["update", "CustomField", "region", [["description", "Where customers are affected", "Edited"]]],
     ]);
   });
@@ -250,7 +267,9 @@ describe("the pulumi-incident bin: plan-report", () => {
   test("bad input: exit 1 and a message saying what was expected", async () => {
     const notJson = io("<html>");
     expect(await main(["plan-report"], notJson.io)).toBe(1);
-    expect(notJson.err.join("")).toMatch(/stdin is not JSON \(expected the output of `pulumi preview --json`\)/);
+    expect(notJson.err.join("")).toMatch(
+      /stdin is not JSON \(expected the output of `pulumi preview --json`\)/,
+    );
     const noSteps = io("{}");
     expect(await main(["plan-report"], noSteps.io)).toBe(1);
     expect(noSteps.err.join("")).toMatch(/no `steps` list/);

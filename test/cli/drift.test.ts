@@ -1,0 +1,260 @@
+/**
+ * `pulumi-incident drift` against the emulator: stacks of examples/oncall and examples/quickstart
+ * (every kind but the custom field options' own, which quickstart has) made through the harness,
+ * their state handed over as `pulumi stack export` writes it (secrets as ciphertext). No drift,
+ * an edit in the dashboard, an object deleted out of band, differences in form only; exit codes
+ * 0 / 2 / 1; read-only, proven by the emulator's request log.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import { type DriftReport, drift } from "../../cli/drift";
+import { main } from "../../cli/main";
+import { ReadOnlyClient, ReadOnlyRequestError } from "../../cli/readOnlyClient";
+import { escalationPathPayload, escalationPathSpec } from "../../resources/escalationPath";
+import { harnessFixture } from "../support/harnessFixture";
+
+const root = path.join(__dirname, "..", "..");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "drift-"));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+/** The stack's state as `pulumi stack export` writes it: the harness keeps the same resource entries. */
+function stackExport(stateFile: string, name: string): string {
+  const state = JSON.parse(fs.readFileSync(stateFile, "utf8"));
+  const file = path.join(work, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources: state.resources } }));
+  return file;
+}
+
+interface Captured {
+  out: string;
+  err: string;
+  code: number;
+}
+
+async function run(args: string[], env: NodeJS.ProcessEnv, tty = false): Promise<Captured> {
+  let out = "";
+  let err = "";
+  const stderr = Object.assign(new PassThrough(), { isTTY: tty, columns: 100 });
+  stderr.on("data", (chunk) => {
+    err += chunk;
+  });
+  const code = await main(args, {
+    stdin: async () => "",
+    stdout: (t) => {
+      out += t;
+    },
+    stderr,
+    env,
+  });
+  return { out, err, code };
+}
+
+describe("drift: examples/oncall", () => {
+  const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
+  let exported: string;
+
+  beforeAll(async () => {
+    const up = await h.driver.up(h.options());
+    expect(up.errors).toEqual([]);
+    exported = stackExport(h.options().stateFile, "oncall");
+  });
+
+  test("no drift: every object read (GET only), exit 0", async () => {
+    const mark = h.emu.requests.length;
+    const json = path.join(work, "clean.json");
+    const result = await run(["drift", exported, "--json", json], env());
+    // Not a terminal: plain progress lines.
+    expect(result.err).toMatch(/^drift: 1\/8 /);
+    expect(result.err).toContain("drift: 8/8 ");
+    expect(result.code).toBe(0);
+    const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    expect(report.objects.map((o) => `${o.kind} ${o.name}`).sort()).toEqual([
+      "AlertAttribute environment",
+      "AlertAttribute service",
+      "AlertRoute payments",
+      "AlertSource payments-http",
+      "EscalationPath payments",
+      "Schedule payments-primary",
+      "Schedule payments-secondary",
+      "Workflow announce-critical",
+    ]);
+    expect(report.counts.drifted + report.counts.deleted + report.counts.error).toBe(0);
+    expect(result.out).toContain("**No drift**");
+    const methods = new Set(h.emu.requests.slice(mark).map((r) => r.method));
+    expect([...methods]).toEqual(["GET"]);
+    expect(h.emu.requests.length - mark).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe("drift: edits in the dashboard, deletions, exit codes", () => {
+  const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
+  let exported: string;
+  let outputs: Record<string, any>;
+  let colleague: string;
+
+  beforeAll(async () => {
+    const up = await h.driver.up(h.options());
+    expect(up.errors).toEqual([]);
+    outputs = up.outputs;
+    exported = stackExport(h.options().stateFile, "oncall-edited");
+    // A colleague's key, as someone clicking in the dashboard has.
+    colleague = await h.emu.createApiKey("colleague", ["global_access"]);
+  });
+
+  test("an edit in the dashboard is drift (exit 2); normalisation artefacts are not", async () => {
+    const id = outputs.escalationPathId;
+    // The dashboard sends the whole path: the provider's own mapping builds that payload.
+    const live = (await h.emu.ok("GET", `/v2/escalation_paths/${id}`)).escalation_path;
+    const edited = escalationPathSpec.toInputs(live, undefined);
+    edited.path[0]!.level!.timeToAckSeconds = 1200;
+    await h.emu.ok("PUT", `/v2/escalation_paths/${id}`, {
+      token: colleague,
+      body: escalationPathPayload(edited),
+    });
+    const json = path.join(work, "edited.json");
+    const result = await run(["drift", exported, "--json", json], env());
+    expect(result.code).toBe(2);
+    const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    const drifted = report.objects.filter((o) => o.status === "drifted");
+    expect(drifted.map((o) => [o.kind, o.name, o.changes.map((c) => [c.at, c.old, c.new])])).toEqual([
+      ["EscalationPath", "payments", [["path[0].level.timeToAckSeconds", 300, 1200]]],
+    ]);
+    expect(result.out).toContain("**Drift found**: 1 drifted");
+    expect(result.out).toContain("| `path[0].level.timeToAckSeconds` | `300` | `1200` |");
+    // The API's own spellings (an emoji's colons, an operation alias) are told apart, not reported as drift.
+    const service = report.objects.find((o) => o.name === "service")!;
+    expect(service.status).toBe("normalisation-only");
+    expect(service.changes.map((c) => [c.at, c.old, c.new])).toEqual([["emoji", ":gear:", "gear"]]);
+    expect(result.out).toContain("### Differences in form only (not drift)");
+  });
+
+  test("an object deleted out of band is drift (exit 2)", async () => {
+    const id = outputs.workflowId;
+    const gone = await h.emu.call("DELETE", `/v2/workflows/${id}`, { token: colleague });
+    expect(gone.status).toBeLessThan(300);
+    const json = path.join(work, "deleted.json");
+    const result = await run(["drift", exported, "--json", json], env());
+    expect(result.code).toBe(2);
+    const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    expect(report.objects.filter((o) => o.status === "deleted").map((o) => [o.kind, o.name, o.id])).toEqual([
+      ["Workflow", "announce-critical", id],
+    ]);
+    expect(result.out).toContain("### Deleted out of band");
+    expect(result.out).toContain(`- Workflow \`announce-critical\` (id \`${id}\`)`);
+  });
+
+  test("errors exit 1: no API key, a rejected key, a kind this version does not know, not an export", async () => {
+    const noKey = await run(["drift", exported], { INCIDENT_BASE_URL: h.emu.url });
+    expect(noKey.code).toBe(1);
+    expect(noKey.err).toMatch(/No API key for the incident provider/);
+
+    const badKey = await run(["drift", exported], { ...env(), INCIDENT_API_KEY: "not-a-key" });
+    expect(badKey.code).toBe(1);
+    expect(badKey.err).toMatch(/EscalationPath payments \(\S+\) not checked: .*401/);
+    expect(badKey.out).toContain("**Check incomplete**");
+
+    const doc = JSON.parse(fs.readFileSync(exported, "utf8"));
+    doc.deployment.resources.find((r: any) => r.type.endsWith(":Workflow")).type =
+      "pulumi-nodejs:dynamic/incident:KindFromTheFuture";
+    const future = path.join(work, "future.json");
+    fs.writeFileSync(future, JSON.stringify(doc));
+    const unknownKind = await run(["drift", future], env());
+    expect(unknownKind.code).toBe(1);
+    expect(unknownKind.err).toMatch(
+      /KindFromTheFuture announce-critical .* not checked: kind KindFromTheFuture is unknown/,
+    );
+
+    const notExport = await run(["drift", path.join(root, "package.json")], env());
+    expect(notExport.code).toBe(1);
+    expect(notExport.err).toMatch(/not a `pulumi stack export` document/);
+  });
+
+  test("settings from `pulumi config --json --show-secrets` output, as the provider reads them", async () => {
+    const config = path.join(work, "config.json");
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        "incident:apiKey": { value: h.emu.apiKey, secret: true },
+        "incident:baseUrl": { value: h.emu.url, secret: false },
+      }),
+    );
+    const result = await run(["drift", exported, "--config", config], {});
+    expect(result.code).toBe(2); // the edit and the deletion above
+    fs.writeFileSync(config, JSON.stringify({ "incident:apiKey": { secret: true } }));
+    const masked = await run(["drift", exported, "--config", config], {});
+    expect(masked.code).toBe(1);
+    expect(masked.err).toMatch(
+      /incident:apiKey is a secret without its value: run `pulumi config --json --show-secrets`/,
+    );
+  });
+
+  test("on a terminal: a progress bar redrawn in place", async () => {
+    const result = await run(["drift", exported], env(), true);
+    const redraw = "\r\u001b[2K";
+    expect(result.err.startsWith(`${redraw}drift `)).toBe(true);
+    expect(result.err).toMatch(/drift █{3}░{21} 1\/8 /);
+    expect(result.err).toMatch(/drift █{24} 8\/8 /);
+    expect(result.err.endsWith(redraw)).toBe(true);
+    const inCi = await run(["drift", exported], { ...env(), CI: "true" }, true);
+    expect(inCi.err).not.toContain("\u001b");
+    expect(inCi.err).toMatch(/^drift: 8\/8 \w+ [\w-]+: [\w-]+$/m);
+  });
+
+  test("read-only: the client refuses any write before sending it", async () => {
+    const client = new ReadOnlyClient({ apiKey: h.emu.apiKey, baseUrl: h.emu.url });
+    const mark = h.emu.requests.length;
+    await expect(client.post("/v2/workflows", "create workflow", {})).rejects.toThrow(ReadOnlyRequestError);
+    await expect(client.put(`/v2/workflows/x`, "update workflow", {})).rejects.toThrow(
+      /read-only: refused PUT/,
+    );
+    await expect(client.delete(`/v2/workflows/x`, "delete workflow")).rejects.toThrow(
+      /read-only: refused DELETE/,
+    );
+    expect(h.emu.requests.length).toBe(mark);
+    // The drift job itself, through the same client: only GETs reach the API.
+    const report = await drift(JSON.parse(fs.readFileSync(exported, "utf8")), { client });
+    expect(report.objects).toHaveLength(8);
+    expect(new Set(h.emu.requests.slice(mark).map((r) => r.method))).toEqual(new Set(["GET"]));
+  });
+});
+
+describe("drift: examples/quickstart (custom fields, options, an API key whose token is a secret)", () => {
+  const h = harnessFixture(path.join(root, "examples", "quickstart"));
+  const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
+
+  test("every kind in sync; the secret never printed; an edited field is drift", async () => {
+    const up = await h.driver.up(h.options());
+    expect(up.errors).toEqual([]);
+    const token = String(up.secretOutputs.ciKeyToken);
+    expect(token.length).toBeGreaterThan(8);
+    const exported = stackExport(h.options().stateFile, "quickstart");
+    // As `pulumi stack export` keeps it: the token is ciphertext.
+    expect(fs.readFileSync(exported, "utf8")).not.toContain(token);
+    const json = path.join(work, "quickstart-report.json");
+    const clean = await run(["drift", exported, "--json", json], env());
+    expect(clean.code).toBe(0);
+    const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    expect(new Set(report.objects.map((o) => o.kind))).toEqual(
+      new Set(["CustomField", "CustomFieldOption", "ApiKey"]),
+    );
+    expect(report.counts.drifted + report.counts.deleted + report.counts.error).toBe(0);
+
+    const field = report.objects.find((o) => o.kind === "CustomField")!;
+    const live = (await h.emu.ok("GET", `/v2/custom_fields/${field.id}`)).custom_field;
+    await h.emu.ok("PUT", `/v2/custom_fields/${field.id}`, {
+      body: { name: live.name, description: "Edited by hand in the dashboard" },
+    });
+    const edited = await run(["drift", exported, "--json", json], env());
+    expect(edited.err).not.toMatch(/not checked|pulumi-incident drift:/);
+    expect(edited.code).toBe(2);
+    const after: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    expect(
+      after.objects.filter((o) => o.status === "drifted").map((o) => o.changes.map((c) => [c.at, c.new])),
+    ).toEqual([[["description", "Edited by hand in the dashboard"]]]);
+    for (const text of [clean.out, edited.out, JSON.stringify(after)]) expect(text).not.toContain(token);
+  });
+});
