@@ -6,7 +6,10 @@ module.exports = {
   // test/engine/ needs the real Pulumi CLI: its own lane (npm run test:engine, jest.engine.config.js).
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/engine/"],
   // Recorded programs keep their package.json names (the same as the fixtures'): not modules for jest.
-  modulePathIgnorePatterns: ["<rootDir>/test/upgrade/baselines/", "<rootDir>/test/fixtures/reviewPr/program-"],
+  modulePathIgnorePatterns: [
+    "<rootDir>/test/upgrade/baselines/",
+    "<rootDir>/test/fixtures/reviewPr/program-",
+  ],
   transform: {
     // Type checking is done once by `npm run typecheck`; tests only transpile.
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }],

@@ -13,8 +13,8 @@ import { restoreAliases } from "../provider/normalise";
 import { type Props, type ResourceSpec, WRITE_ALIASES } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import { comparedInputs, kindOf, migrated, nameOf, specOf, TYPE_PREFIX } from "./kinds";
-import { code, count, table } from "./markdown";
-import { progress as progressOn } from "./progress";
+import { code, count, heading, table } from "./markdown";
+import { progress as progressOn, type Tone } from "./progress";
 import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
 import { ReadOnlyClient } from "./readOnlyClient";
 import { decode, SECRET_TEXT } from "./values";
@@ -117,7 +117,11 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
       const r = managed[index]!;
       objects[index] = await checkOne(r, client);
       done++;
-      bar?.step(done, managed.length, `${kindOf(r.type)} ${nameOf(r.urn)}: ${objects[index]!.status}`);
+      const status = objects[index]!.status;
+      bar?.step(done, managed.length, `${kindOf(r.type)} ${nameOf(r.urn)}`, {
+        text: status,
+        tone: TONE[status],
+      });
     }
   };
   await Promise.all(
@@ -135,6 +139,14 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
   const urn = all[0]?.urn?.split("::") ?? [];
   return { project: urn[1], stack: urn[0]?.replace(/^urn:pulumi:/, ""), counts, objects };
 }
+
+const TONE: Record<DriftStatus, Tone> = {
+  "in-sync": "good",
+  "normalisation-only": "good",
+  drifted: "notice",
+  deleted: "notice",
+  error: "bad",
+};
 
 async function checkOne(r: ExportedResource, client: ReadOnlyClient): Promise<DriftedObject> {
   const base = {
@@ -218,11 +230,7 @@ const who = (o: DriftedObject) => `${o.kind} ${code(o.name)} (id ${code(o.id)})`
 
 export function driftMarkdown(report: DriftReport): string {
   const out: string[] = [];
-  const where = [report.project, report.stack]
-    .filter(Boolean)
-    .map((t) => code(t!))
-    .join(" / ");
-  out.push(`## Drift check${where ? ` for ${where}` : ""}`, "");
+  out.push(heading("Drift check", report.project, report.stack), "");
   const c = report.counts;
   const total = report.objects.length;
   const parts = [

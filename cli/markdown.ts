@@ -25,3 +25,12 @@ export function table(head: string[], rows: string[][]): string[] {
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** `## Plan for `project` / `stack``: a report's title, naming the stack when the document does. */
+export function heading(title: string, project: string | undefined, stack: string | undefined): string {
+  const where = [project, stack]
+    .filter((t): t is string => Boolean(t))
+    .map(code)
+    .join(" / ");
+  return `## ${title}${where ? ` for ${where}` : ""}`;
+}

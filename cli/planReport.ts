@@ -11,7 +11,7 @@ import type { Path } from "../provider/unknowns";
 import type { Names, TargetLike } from "./describe";
 import { escalationFlowchart, type PathNode, pathMarks } from "./escalation";
 import { canonicalInputs, kindOf, migrated, nameOf, specOf } from "./kinds";
-import { code, count, table } from "./markdown";
+import { code, count, heading, table } from "./markdown";
 import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
 import { changeSummary } from "./summaries";
 import { decode, UNKNOWN } from "./values";
@@ -243,11 +243,7 @@ const who = (r: ResourceChange) => `${r.kind} ${code(r.name)}`;
 /** The report as Markdown for a pull request comment (GitHub renders the Mermaid blocks). */
 export function planReportMarkdown(report: PlanReport): string {
   const out: string[] = [];
-  const where = [report.project, report.stack]
-    .filter(Boolean)
-    .map((t) => code(t!))
-    .join(" / ");
-  out.push(`## Plan${where ? ` for ${where}` : ""}`, "");
+  out.push(heading("Plan", report.project, report.stack), "");
   const counted = (["replace", "update", "create", "delete", "import", "read"] as const)
     .map((op) => [op, report.counts[op] ?? report.resources.filter((r) => r.op === op).length] as const)
     .filter(([, n]) => n > 0)

@@ -203,6 +203,21 @@ async function main(): Promise<void> {
       expect(readme.nodenext === "", `README blocks type-check (nodenext template) ${readme.nodenext}`);
       expect(readme.commonjs === "", `README blocks type-check (CommonJS template) ${readme.commonjs}`);
 
+      // The review tools' bin, as `npx pulumi-incident` finds it in a user's project.
+      const bin = path.join(dir, "node_modules", ".bin", "pulumi-incident");
+      const planned = spawnSync(
+        bin,
+        ["plan-report", path.join(root, "test/fixtures/previewJson/oncall-pr.json")],
+        {
+          cwd: dir,
+          encoding: "utf8",
+        },
+      );
+      expect(
+        planned.status === 0 && planned.stdout.startsWith("## Plan for `incident-oncall` / `dev`"),
+        `the pulumi-incident bin runs plan-report (exit ${planned.status}) ${planned.stderr}`,
+      );
+
       for (const example of ["quickstart", "oncall"]) await runExample(dir, example);
       if (process.env.CHECK_INSTALL_SKIP_JEST !== "1") lifecycleOn(version);
     }

@@ -35,7 +35,7 @@ function compiledSources(): string[] {
       else if (rel.endsWith(".ts") && !rel.endsWith(".d.ts")) out.push(`dist/${rel.slice(0, -3)}`);
     }
   };
-  for (const dir of ["provider", "resources", "emulator"]) walk(dir);
+  for (const dir of ["provider", "resources", "emulator", "cli"]) walk(dir);
   return [...out, "dist/index"];
 }
 

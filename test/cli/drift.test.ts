@@ -9,11 +9,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PassThrough } from "node:stream";
+import { styleText } from "node:util";
 import { type DriftReport, drift } from "../../cli/drift";
 import { main } from "../../cli/main";
 import { ReadOnlyClient, ReadOnlyRequestError } from "../../cli/readOnlyClient";
 import { escalationPathPayload, escalationPathSpec } from "../../resources/escalationPath";
 import { harnessFixture } from "../support/harnessFixture";
+import { ONCALL_OBJECTS } from "../support/reviewPr";
 
 const root = path.join(__dirname, "..", "..");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "drift-"));
@@ -71,16 +73,7 @@ describe("drift: examples/oncall", () => {
     expect(result.err).toContain("drift: 8/8 ");
     expect(result.code).toBe(0);
     const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
-    expect(report.objects.map((o) => `${o.kind} ${o.name}`).sort()).toEqual([
-      "AlertAttribute environment",
-      "AlertAttribute service",
-      "AlertRoute payments",
-      "AlertSource payments-http",
-      "EscalationPath payments",
-      "Schedule payments-primary",
-      "Schedule payments-secondary",
-      "Workflow announce-critical",
-    ]);
+    expect(report.objects.map((o) => `${o.kind} ${o.name}`).sort()).toEqual(ONCALL_OBJECTS);
     expect(report.counts.drifted + report.counts.deleted + report.counts.error).toBe(0);
     expect(result.out).toContain("**No drift**");
     const methods = new Set(h.emu.requests.slice(mark).map((r) => r.method));
@@ -193,7 +186,7 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
   });
 
   test("on a terminal: a progress bar redrawn in place", async () => {
-    const result = await run(["drift", exported], env(), true);
+    const result = await run(["drift", exported], { ...env(), NO_COLOR: "1" }, true);
     const redraw = "\r\u001b[2K";
     expect(result.err.startsWith(`${redraw}drift `)).toBe(true);
     expect(result.err).toMatch(/drift █{3}░{21} 1\/8 /);
@@ -202,6 +195,10 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
     const inCi = await run(["drift", exported], { ...env(), CI: "true" }, true);
     expect(inCi.err).not.toContain("\u001b");
     expect(inCi.err).toMatch(/^drift: 8\/8 \w+ [\w-]+: [\w-]+$/m);
+    // Colours on a terminal: the outcome of each object (green in sync, yellow drift, red error).
+    const coloured = await run(["drift", exported], env(), true);
+    expect(coloured.err).toContain(styleText("yellow", ": deleted"));
+    expect(coloured.err).toContain(styleText("green", ": in-sync"));
   });
 
   test("read-only: the client refuses any write before sending it", async () => {

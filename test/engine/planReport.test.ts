@@ -1,14 +1,19 @@
 /**
- * Records what the review tools read from the real engine: `pulumi preview --json` of a real-looking
- * pull request against examples/oncall (test/support/reviewPr.ts).
+ * The review tools on the real engine's documents: `pulumi preview --json` of a real-looking pull
+ * request against examples/oncall (test/support/reviewPr.ts), recorded as the fixture the fast lane
+ * reads (test/cli/planReport.test.ts; UPDATE_FIXTURES=1 rewrites it, otherwise the CLI's output must
+ * keep matching it), and `pulumi stack export` (secrets encrypted by the stack's passphrase) read by
+ * the drift job after the pull request is applied.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { type DriftReport, drift, outcomeOf } from "../../cli/drift";
+import { planReport } from "../../cli/planReport";
 import * as cli from "../pulumiCli";
 import { cliDriver } from "../support/driver";
 import { harnessFixture } from "../support/harnessFixture";
 import { namedIdDigest } from "../support/previewDigest";
-import { reviewPrProgram } from "../support/reviewPr";
+import { ONCALL_OBJECTS, reviewPrProgram } from "../support/reviewPr";
 
 const fixtures = path.join(__dirname, "..", "fixtures", "previewJson");
 const program = reviewPrProgram();
@@ -29,5 +34,32 @@ describe("plan-report on the real engine's preview --json", () => {
       fs.writeFileSync(fixture, `${JSON.stringify(digest, null, 2)}\n`);
     }
     expect(digest).toEqual(JSON.parse(fs.readFileSync(fixture, "utf8")));
+    // The unmasked document reads the same way (real ids named after the stack's resources).
+    const live = planReport(preview.json);
+    const recorded = planReport(digest);
+    expect(live.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => c.at)])).toEqual(
+      recorded.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => c.at)]),
+    );
+  });
+
+  test("drift on the real stack export after the pull request is applied", async () => {
+    const applied = await cli.up({ ...h.options(), timeoutMs: 240_000 });
+    expect(applied.errors).toEqual([]);
+    const exported = cli.exportedState(h.options(), { showSecrets: false });
+    const env = { INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url };
+    const clean: DriftReport = await drift(exported, { env });
+    expect(outcomeOf(clean)).toBe("clean");
+    // The pull request drops the workflow.
+    const kept = ONCALL_OBJECTS.filter((o) => o !== "Workflow announce-critical");
+    expect(clean.objects.map((o) => `${o.kind} ${o.name}`).sort()).toEqual(kept);
+    const route = clean.objects.find((o) => o.kind === "AlertRoute")!;
+    const gone = await h.emu.call("DELETE", `/v3/alert_routes/${route.id}`);
+    expect(gone.status).toBeLessThan(300);
+    const after = await drift(exported, { env });
+    expect(outcomeOf(after)).toBe("drift");
+    expect(after.objects.filter((o) => o.status !== "in-sync" && o.status !== "normalisation-only")).toEqual([
+      expect.objectContaining({ kind: "AlertRoute", name: "payments", status: "deleted" }),
+    ]);
+    expect((await cli.destroy(h.options())).errors).toEqual([]);
   });
 });

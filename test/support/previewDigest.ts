@@ -36,8 +36,9 @@ const ULID = /01[0-9A-HJKMNP-TV-Z]{24}/g;
 /**
  * `portableDigest` for a fixture a reader follows by id (an escalation path's targets, a route's
  * escalation path): each resource's id becomes `<id of KIND NAME>`, every other id
- * (users found by lookups) `<id N>` in order of appearance; steps in URN order (the engine's event
- * order can vary with timing, the plan cannot).
+ * (users found by lookups) `<id N>` in order of appearance; steps in URN order and dependency lists
+ * sorted (the engine's event order and the order it learns dependencies in vary with timing, the
+ * plan does not).
  */
 export function namedIdDigest(digest: any, emulatorUrl: string): any {
   const names = new Map<string, string>();
@@ -46,10 +47,18 @@ export function namedIdDigest(digest: any, emulatorUrl: string): any {
     if (typeof id === "string" && id !== "") names.set(id, `<id of ${kindAndName(String(step.urn))}>`);
   }
   let others = 0;
-  const text = JSON.stringify({
-    ...digest,
-    steps: [...(digest.steps ?? [])].sort((a, b) => String(a.urn).localeCompare(String(b.urn))),
-  }).replace(ULID, (id) => {
+  const sortedDependencies = (key: string, value: unknown) =>
+    key === "dependencies" ||
+    (Array.isArray(value) && value.every((v) => typeof v === "string" && v.startsWith("urn:")))
+      ? [...(value as string[])].sort()
+      : value;
+  const text = JSON.stringify(
+    {
+      ...digest,
+      steps: [...(digest.steps ?? [])].sort((a, b) => String(a.urn).localeCompare(String(b.urn))),
+    },
+    sortedDependencies,
+  ).replace(ULID, (id) => {
     if (!names.has(id)) names.set(id, `<id ${++others}>`);
     return names.get(id)!;
   });

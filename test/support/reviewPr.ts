@@ -15,6 +15,18 @@ const root = path.join(__dirname, "..", "..");
 export const REVIEW_PR_DIFF = path.join(root, "test", "fixtures", "reviewPr", "oncall.diff");
 const EXAMPLE = path.join(root, "examples", "oncall");
 
+/** The objects examples/oncall makes, as `Kind name`, sorted. */
+export const ONCALL_OBJECTS = [
+  "AlertAttribute environment",
+  "AlertAttribute service",
+  "AlertRoute payments",
+  "AlertSource payments-http",
+  "EscalationPath payments",
+  "Schedule payments-primary",
+  "Schedule payments-secondary",
+  "Workflow announce-critical",
+];
+
 export interface ReviewPrProgram {
   /** The program's folder (examples/oncall as on main until `applyPr`). */
   dir: string;
