@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../cli/main";
 import { type PlanReport, planReport, planReportMarkdown } from "../../cli/planReport";
+import { providers } from "../../resources";
 import { parseMermaid } from "../support/mermaid";
 
 const fixtures = path.join(__dirname, "..", "fixtures", "previewJson");
@@ -276,5 +277,38 @@ describe("the pulumi-incident bin: plan-report", () => {
     const unknown = io();
     expect(await main(["plan-reprot"], unknown.io)).toBe(1);
     expect(unknown.err.join("")).toMatch(/unknown command "plan-reprot"/);
+  });
+});
+
+describe("plan-report: every kind the package registers", () => {
+  test.each(
+    Object.keys(providers),
+  )("%s: an update's nested change, read through the kind's own spec", (kind) => {
+    const type = `pulumi-nodejs:dynamic/incident:${kind}`;
+    const urn = `urn:pulumi:dev::p::${type}::thing`;
+    // The kind's first text input (`name`, or an option's `value`).
+    const shape = providers[kind]!.spec.inputs.shape as Record<
+      string,
+      { safeParse(v: unknown): { success: boolean } }
+    >;
+    const key = Object.keys(shape).find((k) => k !== "adoptId" && shape[k]!.safeParse("Before").success)!;
+    const report = planReport({
+      steps: [
+        {
+          op: "update",
+          urn,
+          oldState: { type, id: "old-id", inputs: { __provider: "serialized", [key]: "Before" } },
+          newState: { type, inputs: { __provider: "serialized", [key]: "After" } },
+        },
+      ],
+    });
+    expect(report.resources).toEqual([
+      expect.objectContaining({
+        kind,
+        op: "update",
+        changes: [{ path: [key], at: key, kind: "changed", old: "Before", new: "After" }],
+      }),
+    ]);
+    expect(planReportMarkdown(report)).not.toContain("serialized");
   });
 });
