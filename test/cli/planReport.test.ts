@@ -191,6 +191,39 @@ describe("plan-report: normalisation, secrets, other resources", () => {
     expect(planReportMarkdown(formOnly)).toContain("No input changes after normalisation.");
   });
 
+  test("branches on other conditions: one line per changed, added or removed node; all three marks parse", () => {
+    const step = escalationStep();
+    const olds = step.oldState.inputs;
+    const news = structuredClone(olds);
+    for (const side of [olds, news]) {
+      side.path[1].ifElse.conditions = [
+        {
+          subject: "alert.title",
+          operation: "contains",
+          paramBindings: [{ value: { literal: 'DB "primary" <down>' } }],
+        },
+      ];
+    }
+    news.path[1].ifElse.conditions[0].paramBindings[0].value.literal = "DB";
+    news.path.splice(3, 1); // the repeat goes
+    news.path.push({ id: "lead", level: { targets: [{ type: "user", id: "01USERBOB", urgency: "low" }] } });
+    step.newState.inputs = news;
+    const [change] = planReport({ steps: [step] }).resources;
+    expect(change!.summary).toEqual([
+      'Node node-1 — before: if alert.title contains DB "primary" <down>; after: if alert.title contains DB',
+      "New node lead: pages user 01USERBOB (low urgency)",
+      "Node node-3 removed (it repeats from primary (2 times))",
+    ]);
+    expect(change!.diagrams!.before).toContain("class n_node_3 removed");
+    expect(change!.diagrams!.after).toContain("class n_lead added");
+    // Quotes and angle brackets in labels are entity codes; both diagrams parse.
+    expect(change!.diagrams!.before).toContain("contains DB #quot;primary#quot; #lt;down#gt;");
+    expect(parseMermaid([change!.diagrams!.before!, change!.diagrams!.after!]).map((r) => r.ok)).toEqual([
+      true,
+      true,
+    ]);
+  });
+
   test("secrets stay masked: a secret input (plaintext in a --show-secrets preview), a secret output", () => {
     const source = structuredClone(base.steps.find((s: any) => s.urn.endsWith("EscalationPath::payments")));
     source.urn = source.urn.replace("EscalationPath::payments", "AlertSource::payments-http");
