@@ -38,13 +38,16 @@ export interface ConditionLike {
 
 /** `escalation.priority one of P1, P2`. */
 export function conditionText(c: ConditionLike, names: Names): string {
-  const subject = String(c.subject ?? "?").replace(/alert\.attributes\.([0-9A-Z]{26}|\S+)/, (_, id) => {
-    const name = names(id);
-    return name ? `alert attribute ${name}` : `alert.attributes.${id}`;
-  });
+  const subject = attributeReference(String(c.subject ?? "?"), names);
   const operation = String(c.operation ?? "?").replace(/_/g, " ");
   const params = (c.paramBindings ?? []).map((b) => bindingText(b, names)).filter((t) => t !== "");
   return [subject, operation, params.join("; ")].filter((t) => t !== "").join(" ");
+}
+
+/** `alert.attributes.<id>` as the attribute's name when the stack has it (`AlertAttribute service`). */
+export function attributeReference(text: string, names: Names): string {
+  // `<…>`: an id as the recorded fixtures mask it.
+  return text.replace(/alert\.attributes\.(<[^>]+>|\S+)/, (whole, id) => names(id) ?? whole);
 }
 
 export function conditionGroupsText(

@@ -2,7 +2,7 @@
 /**
  * `pulumi-incident`: review tools for stacks of this provider.
  *
- *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT]
+ *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *
  * Exit codes: 0 fine (drift: no drift), 2 drift (drift only), 1 error (bad input, settings, API).
@@ -22,6 +22,7 @@ Commands:
 Options:
   --json FILE          Also write the report as JSON to FILE
   --output FILE        Write the Markdown report to FILE (default: stdout)
+  --state FILE         plan-report: a \`pulumi stack export\`, to name the ids of unchanged resources
   --config FILE        drift: settings from \`pulumi config --json --show-secrets\` output
                        (default: INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the environment)
   --concurrency N      drift: objects read at once (default 4)
@@ -63,7 +64,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   try {
     const input = await readInput(file, io);
     if (command === "plan-report") {
-      const report = planReport(parseJson(input, file, "pulumi preview --json"));
+      const state =
+        values.state === undefined
+          ? undefined
+          : parseJson(fs.readFileSync(values.state, "utf8"), values.state, "pulumi stack export");
+      const report = planReport(parseJson(input, file, "pulumi preview --json"), state);
       emit(planReportMarkdown(report), report, values, io);
       return EXIT_OK;
     }
@@ -103,6 +108,7 @@ function parse(argv: string[]) {
       json: { type: "string" },
       output: { type: "string" },
       config: { type: "string" },
+      state: { type: "string" },
       concurrency: { type: "string" },
       help: { type: "boolean", short: "h" },
     },

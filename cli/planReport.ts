@@ -9,6 +9,7 @@
 import type { Props } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import type { Names, TargetLike } from "./describe";
+import { exportedResources } from "./drift";
 import { escalationFlowchart, type PathNode, pathMarks } from "./escalation";
 import { canonicalInputs, kindOf, migrated, nameOf, specOf } from "./kinds";
 import { code, count, heading, table } from "./markdown";
@@ -81,13 +82,17 @@ const OP_OF: Record<string, Operation> = {
   "read-replacement": "read",
 };
 
-/** Reads a PreviewDigest (the parsed JSON of `pulumi preview --json`). */
-export function planReport(digest: unknown): PlanReport {
+/**
+ * Reads a PreviewDigest (the parsed JSON of `pulumi preview --json`). `state` (a `pulumi stack
+ * export`, optional) names the ids of resources the plan leaves unchanged too (the digest lists
+ * only those it changes).
+ */
+export function planReport(digest: unknown, state?: unknown): PlanReport {
   if (!digest || typeof digest !== "object" || !Array.isArray((digest as { steps?: unknown }).steps))
     throw new Error("not a `pulumi preview --json` document: it has no `steps` list");
   const d = digest as { steps: DigestStep[]; changeSummary?: Record<string, number>; diagnostics?: any[] };
   const steps = d.steps.filter((s) => s && typeof s.urn === "string" && typeof s.op === "string");
-  const byId = namesOf(steps);
+  const byId = { ...(state === undefined ? {} : stateNames(state)), ...namesOf(steps) };
   const names: Names = (id) => byId[id];
   const planned = new Map<string, DigestStep[]>();
   for (const s of steps) {
@@ -122,6 +127,14 @@ function namesOf(steps: DigestStep[]): Record<string, string> {
       if (state?.id && state.id !== UNKNOWN) byId[state.id] = label(s);
     }
   }
+  return byId;
+}
+
+/** Ids of a stack export's resources as `Kind name`. */
+function stateNames(state: unknown): Record<string, string> {
+  const byId: Record<string, string> = {};
+  for (const r of exportedResources(state))
+    if (r.id && r.type && !r.delete) byId[r.id] = `${kindOf(r.type) ?? r.type} ${nameOf(r.urn)}`;
   return byId;
 }
 

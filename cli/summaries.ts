@@ -5,7 +5,7 @@
  */
 import { differs } from "../provider/diff";
 import type { Props } from "../provider/spec";
-import { bindingText, conditionGroupsText, type Names, named, seconds } from "./describe";
+import { attributeReference, bindingText, conditionGroupsText, type Names, named, seconds } from "./describe";
 import { type Describe, type PathNode, pagingChanges } from "./escalation";
 
 type Question = [question: string, answer: (p: Props) => string];
@@ -71,14 +71,11 @@ function routeQuestions(names: Names): Question[] {
       "Groups alerts",
       (p) =>
         p.groupingConfig?.enabled
-          ? `by ${(p.groupingConfig.groupingKeys ?? []).map((k: string) => conditionLikeKey(k, names)).join(", ") || "everything"} within ${seconds(p.groupingConfig.windowSeconds)}`
+          ? `by ${(p.groupingConfig.groupingKeys ?? []).map((k: string) => attributeReference(k, names)).join(", ") || "everything"} within ${seconds(p.groupingConfig.windowSeconds)}`
           : "no",
     ],
   ];
 }
-
-const conditionLikeKey = (k: string, names: Names) =>
-  k.replace(/alert\.attributes\.(\S+)/, (_, id) => `alert attribute ${names(id) ?? id}`);
 
 function scheduleQuestions(names: Names): Question[] {
   const version = (r: Props) => (r.versions ?? [])[(r.versions ?? []).length - 1] ?? {};

@@ -120,7 +120,7 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
     expect(paging.find((l) => l.startsWith("Any other priority"))).not.toContain("step 2");
     expect(changesOf(report, "AlertRoute", "payments").summary).toEqual([
       "Alerts it takes: from <id 1> when alert.attributes.<id 2> one of production → from <id 1> when alert.attributes.<id 2> one of production, staging",
-      "Groups alerts: by alert attribute <id 3> within 900 s (15 min) → by alert attribute <id 3> within 600 s (10 min)",
+      "Groups alerts: by alert.attributes.<id 3> within 900 s (15 min) → by alert.attributes.<id 3> within 600 s (10 min)",
     ]);
     expect(changesOf(report, "Schedule", "payments-secondary").summary).toEqual([
       "Time zone: America/New_York → America/Chicago",
@@ -154,6 +154,29 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
     expect(markdown.match(/```mermaid/g)).toHaveLength(2);
     // A diagram that does not parse is caught (the check can fail).
     expect(parseMermaid(['flowchart TD\n  a["x"] --> b["unclosed)'])[0]!.ok).toBe(false);
+  });
+
+  test("with the stack's state (--state), unchanged resources are named too", () => {
+    const resource = (type: string, name: string, id: string) => ({
+      urn: `urn:pulumi:dev::incident-oncall::pulumi-nodejs:dynamic/incident:${type}::${name}`,
+      type: `pulumi-nodejs:dynamic/incident:${type}`,
+      id,
+      custom: true,
+    });
+    const state = {
+      version: 3,
+      deployment: {
+        resources: [
+          resource("AlertSource", "payments-http", "<id 1>"),
+          resource("AlertAttribute", "environment", "<id 2>"),
+          resource("AlertAttribute", "service", "<id 3>"),
+        ],
+      },
+    };
+    expect(changesOf(planReport(digest, state), "AlertRoute", "payments").summary).toEqual([
+      "Alerts it takes: from AlertSource payments-http when AlertAttribute environment one of production → from AlertSource payments-http when AlertAttribute environment one of production, staging",
+      "Groups alerts: by AlertAttribute service within 900 s (15 min) → by AlertAttribute service within 600 s (10 min)",
+    ]);
   });
 
   test("never prints __provider, secrets or the engine's unknown sentinel", () => {

@@ -36,6 +36,11 @@ describe("plan-report on the real engine's preview --json", () => {
     expect(digest).toEqual(JSON.parse(fs.readFileSync(fixture, "utf8")));
     // The unmasked document reads the same way (real ids named after the stack's resources).
     const live = planReport(preview.json);
+    // With the stack's real export, the unchanged resources the route refers to are named too.
+    const state = cli.exportedState(h.options(), { showSecrets: false });
+    expect(planReport(preview.json, state).resources.find((r) => r.kind === "AlertRoute")?.summary).toContain(
+      "Groups alerts: by AlertAttribute service within 900 s (15 min) → by AlertAttribute service within 600 s (10 min)",
+    );
     const recorded = planReport(digest);
     expect(live.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => c.at)])).toEqual(
       recorded.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => c.at)]),
