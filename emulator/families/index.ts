@@ -7,6 +7,8 @@ import type { FamilyModule } from "../family";
 import { alertAttributes } from "./alertAttributes";
 import { alertRoutes } from "./alertRoutes";
 import { alertSources } from "./alertSources";
+import { catalogEntries } from "./catalogEntries";
+import { catalogTypes } from "./catalogTypes";
 import { apiKeys } from "./apiKeys";
 import { customFieldOptions } from "./customFieldOptions";
 import { customFields } from "./customFields";
@@ -30,4 +32,6 @@ export const FAMILIES: readonly FamilyModule[] = [
   schedules,
   escalationPaths,
   workflows,
+  catalogTypes,
+  catalogEntries,
 ];
