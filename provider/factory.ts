@@ -7,6 +7,7 @@ import { LIMITS, tooDeep } from "./inputs";
 import { PendingCreates } from "./journal";
 import { inputPathForApiField } from "./naming";
 import { canonicalJson, isSlackChannelId, learnAliases, restoreAliases } from "./normalise";
+import { enablePagedReads, invalidateLists, readFromPages } from "./pagedReads";
 import {
   type ApiContext,
   type Created,
@@ -78,12 +79,21 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
   };
 
   const context = () => ({ client: currentClient() });
+  // A write of this kind (whatever its outcome) makes these lists' cached pages stale (provider/pagedReads.ts).
+  const listsWritten = [...(spec.list ? [spec.list.path] : []), ...(spec.writesLists ?? [])];
+  const wrote = (ctx: ApiContext) => invalidateLists(ctx.client, listsWritten);
+  const readLive = async (ctx: ApiContext, id: string, prior: Props | undefined): Promise<unknown> => {
+    const paged = spec.list ? await readFromPages(spec.list, ctx, id, prior) : undefined;
+    return paged ? paged.live : spec.api.read(ctx, id, prior);
+  };
 
   return {
     spec: spec as ResourceSpec,
 
     async configure(req) {
       configure(req);
+      // Only the provider host configures providers: one process per run, so cached pages are per run.
+      enablePagedReads();
     },
 
     async check(_olds, news) {
@@ -151,6 +161,8 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
           });
         }
         throw explain(spec, "create", error, args.name);
+      } finally {
+        wrote(ctx);
       }
     },
 
@@ -159,7 +171,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       // Every state this provider wrote carries the schema version; props without it come from
       // `Xxx.get(name, id)` (nothing declared, nothing stored).
       const isGet = !(SCHEMA_KEY in props);
-      const live = await spec.api.read(context(), id, olds).catch((error) => {
+      const live = await readLive(context(), id, olds).catch((error) => {
         throw explain(spec, "read", error, olds.name);
       });
       if (live === undefined) {
@@ -176,20 +188,26 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     async update(id, olds, news) {
       const before = migrate(olds);
       const args = stripInternal(news) as Args;
+      const ctx = context();
       try {
-        const updated = await spec.api.update(context(), id, args, before);
+        const updated = await spec.api.update(ctx, id, args, before);
         return { outs: buildOutputs(updated.live, args, before, updated.extraOutputs) };
       } catch (error) {
         throw explain(spec, "update", error, args.name);
+      } finally {
+        wrote(ctx);
       }
     },
 
     async delete(id, props) {
+      const ctx = context();
       try {
-        await spec.api.delete(context(), id, migrate(props));
+        await spec.api.delete(ctx, id, migrate(props));
       } catch (error) {
         if (error instanceof ApiError && error.isNotFound) return; // already gone: the goal is reached
         throw explain(spec, "delete", error, props.name);
+      } finally {
+        wrote(ctx);
       }
     },
   };

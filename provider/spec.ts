@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ApiClient } from "./client";
+import type { ListSpec } from "./pagedReads";
 
 /** What a resource's API functions receive. */
 export interface ApiContext {
@@ -64,6 +65,14 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   /** API field names that map to differently named inputs, for 422 errors (`role_names` → `roles`). */
   fieldRenames?: Record<string, string>;
   idOf(live: Live): string;
+  /**
+   * Reads by page (provider/pagedReads.ts): set only where the list endpoint answers what the show
+   * endpoint does; a refresh of many objects then walks the list once instead of one GET each.
+   * Where a kind leaves it out, its file says why the list cannot serve reads.
+   */
+  list?: ListSpec<Live>;
+  /** Other list paths whose contents this kind's writes change (their cached pages are dropped too). */
+  writesLists?: readonly string[];
   api: {
     create(ctx: ApiContext, args: Args): Promise<Created<Live>>;
     /** Returns undefined when the object no longer exists. */

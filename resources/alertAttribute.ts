@@ -102,6 +102,8 @@ export const alertAttributeSpec: ResourceSpec<AlertAttributeInputs, ApiAlertAttr
   computedOutputs: [],
   canonical: (args) => ({ ...args, emoji: args.emoji === undefined ? undefined : stripColons(args.emoji) }),
   idOf: (live) => live.id,
+  // AlertAttributesV2List answers AlertAttributeV2, as show does (unpaginated).
+  list: { path: "/v2/alert_attributes", itemsKey: "alert_attributes", operation: "list alert attributes" },
   toInputs: alertAttributeFromApi,
   computed: () => ({}),
   api: {

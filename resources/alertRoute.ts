@@ -888,6 +888,7 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
   secretOutputs: [],
   computedOutputs: ["version", "createdAt", "updatedAt"],
   idOf: (live) => live.id,
+  // No reads by page (ResourceSpec.list): AlertRoutesV3List answers AlertRouteSlimV3 (id, name), not the route.
   toInputs: alertRouteFromApi,
   canonical: canonicalAlertRoute,
   computed: (live) => ({ version: live.version, createdAt: live.created_at, updatedAt: live.updated_at }),

@@ -523,6 +523,8 @@ export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = 
   validate: validateAlertSource,
   canonical: canonicalAlertSource,
   idOf: (live) => live.id,
+  // AlertSourcesV2List answers AlertSourceV2, as show does (unpaginated).
+  list: { path: "/v2/alert_sources", itemsKey: "alert_sources", operation: "list alert sources" },
   toInputs: alertSourceFromApi,
   computed: (live) => ({
     secretToken: live.secret_token,

@@ -165,6 +165,8 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
     teamIds: setOf(args.teamIds),
   }),
   idOf: (live) => live.id,
+  // APIKeysV1List answers APIKeyV1, as show does (paginated).
+  list: { path: "/v1/api_keys", itemsKey: "api_keys", operation: "list API keys", pageSize: 250 },
   toInputs: (live, declared) => ({
     name: live.name,
     roles: keepDeclaredSet(

@@ -290,6 +290,19 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
     return [];
   },
   idOf: (live) => live.field.id,
+  // CustomFieldsV2List answers CustomFieldV2, as show does (unpaginated); inline options are still
+  // listed per field, as a read always did.
+  list: {
+    path: "/v2/custom_fields",
+    itemsKey: "custom_fields",
+    operation: "list custom fields",
+    toLive: async (field: ApiCustomField, ctx, prior) => ({
+      field,
+      options: prior?.options !== undefined ? await listOptions(ctx, field.id) : undefined,
+    }),
+  },
+  // Inline options are written through the options endpoints.
+  writesLists: ["/v1/custom_field_options"],
   toInputs: customFieldFromApi,
   computed: (live) => ({
     createdAt: live.field.created_at,

@@ -42,6 +42,15 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
   secretOutputs: [],
   computedOutputs: ["currentSortKey"],
   idOf: (live) => live.id,
+  // CustomFieldOptionsV1List answers CustomFieldOptionV1, as show does, one custom field at a time.
+  list: {
+    path: "/v1/custom_field_options",
+    itemsKey: "custom_field_options",
+    operation: "list custom field options",
+    pageSize: 250,
+    scope: (prior) =>
+      typeof prior?.customFieldId === "string" ? { custom_field_id: prior.customFieldId } : undefined,
+  },
   toInputs: (live, declared) => ({
     customFieldId: live.custom_field_id,
     value: live.value,

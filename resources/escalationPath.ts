@@ -790,6 +790,13 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
   validate: validateEscalationPath,
   canonical: canonicalEscalationPath,
   idOf: (live) => live.id,
+  // EscalationsV2ListPaths answers EscalationPathV2, as show does (paginated).
+  list: {
+    path: "/v2/escalation_paths",
+    itemsKey: "escalation_paths",
+    operation: "list escalation paths",
+    pageSize: 250,
+  },
   toInputs: escalationPathFromApi,
   computed: (live) => ({
     currentResponders: (live.current_responders ?? []).map((u) => ({

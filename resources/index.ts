@@ -3,6 +3,8 @@ import { alertAttributeProvider } from "./alertAttribute";
 import { alertRouteProvider } from "./alertRoute";
 import { alertSourceProvider } from "./alertSource";
 import { apiKeyProvider } from "./apiKey";
+import { catalogEntriesProvider, catalogEntryProvider } from "./catalogEntry";
+import { catalogTypeAttributeProvider, catalogTypeProvider } from "./catalogType";
 import { customFieldProvider } from "./customField";
 import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
@@ -13,6 +15,8 @@ export * from "./alertAttribute";
 export * from "./alertRoute";
 export * from "./alertSource";
 export * from "./apiKey";
+export * from "./catalogEntry";
+export * from "./catalogType";
 export * from "./customField";
 export * from "./customFieldOption";
 export * from "./escalationPath";
@@ -31,4 +35,8 @@ export const providers: Record<string, IncidentProvider> = {
   EscalationPath: escalationPathProvider,
   Schedule: scheduleProvider,
   Workflow: workflowProvider,
+  CatalogType: catalogTypeProvider,
+  CatalogTypeAttribute: catalogTypeAttributeProvider,
+  CatalogEntry: catalogEntryProvider,
+  CatalogEntries: catalogEntriesProvider,
 };

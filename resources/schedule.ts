@@ -501,6 +501,9 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   validate: validateSchedule,
   canonical: canonicalSchedule,
   idOf: (live) => live.id,
+  // SchedulesV2List answers ScheduleV2, as show does; page size 25, as above it the list leaves out
+  // the current shifts (`currentOnCallUserIds`).
+  list: { path: "/v2/schedules", itemsKey: "schedules", operation: "list schedules", pageSize: 25 },
   toInputs: scheduleFromApi,
   computed: (live) => {
     // Layers of the version in effect now (the latest one whose effective_from has passed).

@@ -398,6 +398,8 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   validate: validateWorkflow,
   canonical: canonicalWorkflow,
   idOf: (live) => live.workflow.id,
+  // No reads by page (ResourceSpec.list): WorkflowsV2List answers WorkflowSlimV2 (no steps,
+  // conditions or expressions) and show adds `management_meta`.
   toInputs: workflowFromApi,
   computed: (live) => ({
     version: live.workflow.version,
