@@ -41,6 +41,29 @@ export {
   getAlertSourcesOutput,
 } from "./resources/alertSource";
 export { ApiKey, type ApiKeyArgs } from "./resources/apiKey";
+export {
+  CatalogEntries,
+  type CatalogEntriesArgs,
+  CatalogEntry,
+  type CatalogEntryArgs,
+  type GetCatalogEntriesArgs,
+  type GetCatalogEntryArgs,
+  type GetCatalogEntryResult,
+  getCatalogEntries,
+  getCatalogEntriesOutput,
+  getCatalogEntry,
+  getCatalogEntryOutput,
+} from "./resources/catalogEntry";
+export {
+  CatalogType,
+  type CatalogTypeArgs,
+  CatalogTypeAttribute,
+  type CatalogTypeAttributeArgs,
+  type GetCatalogTypeArgs,
+  type GetCatalogTypeResult,
+  getCatalogType,
+  getCatalogTypeOutput,
+} from "./resources/catalogType";
 export { CustomField, type CustomFieldArgs } from "./resources/customField";
 export { CustomFieldOption, type CustomFieldOptionArgs } from "./resources/customFieldOption";
 export {
