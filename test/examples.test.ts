@@ -124,6 +124,56 @@ describe("examples/quickstart", () => {
   );
 });
 
+describe("examples/catalog", () => {
+  const h = harnessFixture(path.join(root, "examples", "catalog"));
+  const { destroy, refresh, up } = h.driver;
+
+  test(
+    "a catalog type, its attributes and entries, used by an alert route; updates in place; destroy archives them",
+    async () => {
+      const first = expectOk(await up(h.options()));
+      expect(first.counts.create).toBe(7);
+      const out = first.outputs as Record<string, any>;
+      const ids = out.serviceEntryIds as Record<string, string>;
+      expect(Object.keys(ids).sort()).toEqual(["checkout", "ledger", "search"]);
+      const entries = (
+        await h.emu.ok("GET", `/v3/catalog_entries?catalog_type_id=${out.serviceTypeId}&page_size=250`)
+      ).catalog_entries;
+      expect(entries.map((e: any) => e.external_id).sort()).toEqual(["checkout", "ledger", "search"]);
+      const [attribute] = await h.list("/v2/alert_attributes");
+      expect(attribute.type).toBe(`CatalogEntry["${out.serviceTypeId}"]`);
+      const [slim] = await h.list("/v3/alert_routes?page_size=25");
+      const route = (await h.emu.ok("GET", `/v3/alert_routes/${slim.id}`)).alert_route;
+      // The route's condition names the tier-1 services' catalog entries.
+      const literals = JSON.stringify(route.alert_sources[0].condition_groups);
+      expect(literals).toContain(ids.checkout);
+      expect(literals).toContain(ids.ledger);
+      expect(literals).not.toContain(ids.search);
+
+      const second = expectOk(await up(h.options()));
+      expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+      expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
+      expect(expectOk(await refresh(h.options())).steps.filter((s) => s.op !== "same")).toEqual([]);
+
+      const updated = expectOk(await up(h.options({ variant: "updated" })));
+      expect(
+        updated.steps
+          .filter((s) => s.op === "update")
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual(["services", "tier-one"]);
+      const after = updated.outputs as Record<string, any>;
+      expect(after.serviceEntryIds.search).toBe(ids.search); // updated in place, same entry
+      expect(Object.keys(after.serviceEntryIds)).toHaveLength(4);
+
+      expectOk(await destroy(h.options({ variant: "updated" })));
+      expect(await h.list("/v3/catalog_types")).toEqual([]);
+      expect(h.emu.responseProblems).toEqual([]);
+    },
+    scenarioTimeoutMs,
+  );
+});
+
 // The demo in each lane: the harness in the fast lane, the CLI built by npm run pulumi:build in the engine lane.
 describe(`npm run demo (${driver.name === "cli" ? "real CLI" : "harness"})`, () => {
   test(

@@ -353,7 +353,7 @@ describe("CatalogEntries", () => {
     });
     expect(calls(mark).sort()).toEqual(
       [
-        "DELETE /v3/catalog_entries/" + drifted.props!.entryIds.x + " 204",
+        `DELETE /v3/catalog_entries/${drifted.props!.entryIds.x} 204`,
         "POST /v3/catalog_entries/actions/bulk_update 204",
       ].sort(),
     );
