@@ -335,6 +335,8 @@ describe("control surface", () => {
       "schedules",
       "escalation_paths",
       "workflows",
+      "catalog_types",
+      "catalog_entries",
     ]);
     expect(index.body.routes).toContain("POST /v1/api_keys/{id}/actions/rotate");
 
