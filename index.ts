@@ -1,12 +1,15 @@
 /**
  * pulumi-incident: Pulumi resources for the incident-response platform's public API.
  *
- * The public surface, listed name by name so that nothing internal (payload builders, schemas, locks)
- * becomes API by accident: every resource class and its `XxxArgs`, the lookups, `providers` (what
- * the serialized shims call), the errors, and the provider's configuration entry points. The API
- * emulator is its own entry point, `pulumi-incident/emulator`, so programs that only manage
- * configuration never load it.
+ * The public surface: every resource class with its `XxxArgs` (and nested args types), the lookups,
+ * `providers` (what the serialized shims call), the errors, and the provider's configuration entry
+ * points. The resources come from resources/generated/ (`npm run generate`), whose modules hold only
+ * public declarations, so nothing internal (payload builders, schemas, locks) becomes API by
+ * accident, and this file's declarations never load zod. The API emulator is its own entry point,
+ * `pulumi-incident/emulator`, so programs that only manage configuration never load it.
  */
+import type { IncidentProvider } from "./provider/resource";
+import { providers as kindProviders } from "./resources";
 
 // Configuration and errors.
 export { packageVersion as version } from "./provider/client";
@@ -16,79 +19,10 @@ export {
   resolveCredentials,
   setCredentials,
 } from "./provider/credentials";
-export { ApiError } from "./provider/errors";
-export type { IncidentProvider } from "./provider/factory";
-export { LookupError } from "./provider/functions";
-/** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
-export { providers } from "./resources";
+export { ApiError, LookupError } from "./provider/errors";
+export type { IncidentProvider } from "./provider/resource";
 // Resources, each with its arguments, and the lookups.
-export {
-  AlertAttribute,
-  type AlertAttributeArgs,
-  type GetAlertAttributeArgs,
-  type GetAlertAttributeResult,
-  getAlertAttribute,
-  getAlertAttributeOutput,
-} from "./resources/alertAttribute";
-export { AlertRoute, type AlertRouteArgs } from "./resources/alertRoute";
-export {
-  AlertSource,
-  type AlertSourceArgs,
-  type GetAlertSourcesArgs,
-  type GetAlertSourcesItem,
-  type GetAlertSourcesResult,
-  getAlertSources,
-  getAlertSourcesOutput,
-} from "./resources/alertSource";
-export { ApiKey, type ApiKeyArgs } from "./resources/apiKey";
-export {
-  CatalogEntries,
-  type CatalogEntriesArgs,
-  CatalogEntry,
-  type CatalogEntryArgs,
-  type GetCatalogEntriesArgs,
-  type GetCatalogEntryArgs,
-  type GetCatalogEntryResult,
-  getCatalogEntries,
-  getCatalogEntriesOutput,
-  getCatalogEntry,
-  getCatalogEntryOutput,
-} from "./resources/catalogEntry";
-export {
-  CatalogType,
-  type CatalogTypeArgs,
-  CatalogTypeAttribute,
-  type CatalogTypeAttributeArgs,
-  type GetCatalogTypeArgs,
-  type GetCatalogTypeResult,
-  getCatalogType,
-  getCatalogTypeOutput,
-} from "./resources/catalogType";
-export { CustomField, type CustomFieldArgs } from "./resources/customField";
-export { CustomFieldOption, type CustomFieldOptionArgs } from "./resources/customFieldOption";
-export {
-  EscalationPath,
-  type EscalationPathArgs,
-  type EscalationPathNodeArgs,
-  type EscalationPathResult,
-  getEscalationPath,
-  getEscalationPathOutput,
-} from "./resources/escalationPath";
-export {
-  type GetCustomFieldArgs,
-  type GetCustomFieldResult,
-  type GetUserArgs,
-  type GetUserResult,
-  getCustomField,
-  getCustomFieldOutput,
-  getUser,
-  getUserOutput,
-} from "./resources/lookups";
-export {
-  getSchedule,
-  getScheduleOutput,
-  Schedule,
-  type ScheduleArgs,
-  type ScheduleResult,
-} from "./resources/schedule";
-export { Workflow, type WorkflowArgs } from "./resources/workflow";
+export * from "./resources/generated";
+
+/** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
+export const providers: Record<string, IncidentProvider> = kindProviders;

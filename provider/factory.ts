@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type * as pulumi from "@pulumi/pulumi";
 import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
 import { ApiError, trailer } from "./errors";
@@ -8,6 +7,7 @@ import { PendingCreates } from "./journal";
 import { inputPathForApiField } from "./naming";
 import { canonicalJson, isSlackChannelId, learnAliases, restoreAliases } from "./normalise";
 import { enablePagedReads, invalidateLists, readFromPages } from "./pagedReads";
+import type { IncidentProvider as PublicIncidentProvider } from "./resource";
 import {
   type ApiContext,
   type Created,
@@ -30,10 +30,7 @@ export interface CheckFailure {
   reason: string;
 }
 
-export type IncidentProvider = pulumi.dynamic.ResourceProvider & {
-  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
-  spec: ResourceSpec;
-};
+export type IncidentProvider = PublicIncidentProvider & { spec: ResourceSpec };
 
 /** Turns a resource spec into the dynamic provider the host calls. */
 export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): IncidentProvider {

@@ -7,10 +7,10 @@
  * catalogLifecycle.test.ts.
  */
 import { enablePagedReads } from "../../provider/pagedReads";
+import { catalogEntriesProvider } from "../../resources/catalogEntries";
 import {
   attributeValuesFromApi,
   attributeValuesPayload,
-  catalogEntriesProvider,
   catalogEntryFromApi,
   catalogEntryInputs,
   catalogEntryPayload,
@@ -19,13 +19,12 @@ import {
   listCatalogEntries,
 } from "../../resources/catalogEntry";
 import {
-  catalogAttributeFromApi,
-  catalogTypeAttributeProvider,
   catalogTypeInputs,
   catalogTypePayload,
   catalogTypeProvider,
   findCatalogType,
 } from "../../resources/catalogType";
+import { catalogAttributeFromApi, catalogTypeAttributeProvider } from "../../resources/catalogTypeAttribute";
 import { expectShape } from "../emulator/support";
 import { useAlertEmulator } from "../fixtures/alertSource/emulator";
 
