@@ -52,6 +52,22 @@ export {
   getEscalationPathOutput,
 } from "./resources/escalationPath";
 export {
+  type GetIncidentRoleArgs,
+  type GetIncidentRoleResult,
+  getIncidentRole,
+  getIncidentRoleOutput,
+  IncidentRole,
+  type IncidentRoleArgs,
+} from "./resources/incidentRole";
+export {
+  type GetIncidentStatusArgs,
+  type GetIncidentStatusResult,
+  getIncidentStatus,
+  getIncidentStatusOutput,
+  IncidentStatus,
+  type IncidentStatusArgs,
+} from "./resources/incidentStatus";
+export {
   type GetCustomFieldArgs,
   type GetCustomFieldResult,
   type GetUserArgs,
@@ -68,4 +84,12 @@ export {
   type ScheduleArgs,
   type ScheduleResult,
 } from "./resources/schedule";
+export {
+  type GetSeverityArgs,
+  type GetSeverityResult,
+  getSeverity,
+  getSeverityOutput,
+  Severity,
+  type SeverityArgs,
+} from "./resources/severity";
 export { Workflow, type WorkflowArgs } from "./resources/workflow";

@@ -6,7 +6,10 @@ import { apiKeyProvider } from "./apiKey";
 import { customFieldProvider } from "./customField";
 import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
+import { incidentRoleProvider } from "./incidentRole";
+import { incidentStatusProvider } from "./incidentStatus";
 import { scheduleProvider } from "./schedule";
+import { severityProvider } from "./severity";
 import { workflowProvider } from "./workflow";
 
 export * from "./alertAttribute";
@@ -16,8 +19,11 @@ export * from "./apiKey";
 export * from "./customField";
 export * from "./customFieldOption";
 export * from "./escalationPath";
+export * from "./incidentRole";
+export * from "./incidentStatus";
 export * from "./lookups";
 export * from "./schedule";
+export * from "./severity";
 export * from "./workflow";
 
 /** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
@@ -31,4 +37,7 @@ export const providers: Record<string, IncidentProvider> = {
   EscalationPath: escalationPathProvider,
   Schedule: scheduleProvider,
   Workflow: workflowProvider,
+  Severity: severityProvider,
+  IncidentStatus: incidentStatusProvider,
+  IncidentRole: incidentRoleProvider,
 };

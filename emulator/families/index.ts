@@ -12,7 +12,11 @@ import { customFieldOptions } from "./customFieldOptions";
 import { customFields } from "./customFields";
 import { escalationPaths } from "./escalationPaths";
 import { identity } from "./identity";
+import { incidentRoles } from "./incidentRoles";
+import { incidentStatuses } from "./incidentStatuses";
+import { incidentTypes } from "./incidentTypes";
 import { schedules } from "./schedules";
+import { severities } from "./severities";
 import { teams } from "./teams";
 import { users } from "./users";
 import { workflows } from "./workflows";
@@ -30,4 +34,8 @@ export const FAMILIES: readonly FamilyModule[] = [
   schedules,
   escalationPaths,
   workflows,
+  severities,
+  incidentStatuses,
+  incidentRoles,
+  incidentTypes,
 ];
