@@ -85,6 +85,14 @@ export {
   type ScheduleResult,
 } from "./resources/schedule";
 export {
+  type GetSecretArgs,
+  type GetSecretResult,
+  getSecret,
+  getSecretOutput,
+  Secret,
+  type SecretArgs,
+} from "./resources/secret";
+export {
   type GetSeverityArgs,
   type GetSeverityResult,
   getSeverity,

@@ -9,6 +9,7 @@ import { escalationPathProvider } from "./escalationPath";
 import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
 import { scheduleProvider } from "./schedule";
+import { secretProvider } from "./secret";
 import { severityProvider } from "./severity";
 import { workflowProvider } from "./workflow";
 
@@ -23,6 +24,7 @@ export * from "./incidentRole";
 export * from "./incidentStatus";
 export * from "./lookups";
 export * from "./schedule";
+export * from "./secret";
 export * from "./severity";
 export * from "./workflow";
 
@@ -40,4 +42,5 @@ export const providers: Record<string, IncidentProvider> = {
   Severity: severityProvider,
   IncidentStatus: incidentStatusProvider,
   IncidentRole: incidentRoleProvider,
+  Secret: secretProvider,
 };

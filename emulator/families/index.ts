@@ -16,6 +16,7 @@ import { incidentRoles } from "./incidentRoles";
 import { incidentStatuses } from "./incidentStatuses";
 import { incidentTypes } from "./incidentTypes";
 import { schedules } from "./schedules";
+import { secrets } from "./secrets";
 import { severities } from "./severities";
 import { teams } from "./teams";
 import { users } from "./users";
@@ -38,4 +39,5 @@ export const FAMILIES: readonly FamilyModule[] = [
   incidentStatuses,
   incidentRoles,
   incidentTypes,
+  secrets,
 ];
