@@ -77,6 +77,7 @@ export {
   getUser,
   getUserOutput,
 } from "./resources/lookups";
+export { MaintenanceWindow, type MaintenanceWindowArgs } from "./resources/maintenanceWindow";
 export {
   getSchedule,
   getScheduleOutput,

@@ -8,6 +8,7 @@ import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
 import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
+import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
 import { secretProvider } from "./secret";
 import { severityProvider } from "./severity";
@@ -23,6 +24,7 @@ export * from "./escalationPath";
 export * from "./incidentRole";
 export * from "./incidentStatus";
 export * from "./lookups";
+export * from "./maintenanceWindow";
 export * from "./schedule";
 export * from "./secret";
 export * from "./severity";
@@ -43,4 +45,5 @@ export const providers: Record<string, IncidentProvider> = {
   IncidentStatus: incidentStatusProvider,
   IncidentRole: incidentRoleProvider,
   Secret: secretProvider,
+  MaintenanceWindow: maintenanceWindowProvider,
 };

@@ -15,6 +15,7 @@ import { identity } from "./identity";
 import { incidentRoles } from "./incidentRoles";
 import { incidentStatuses } from "./incidentStatuses";
 import { incidentTypes } from "./incidentTypes";
+import { maintenanceWindows } from "./maintenanceWindows";
 import { schedules } from "./schedules";
 import { secrets } from "./secrets";
 import { severities } from "./severities";
@@ -40,4 +41,5 @@ export const FAMILIES: readonly FamilyModule[] = [
   incidentRoles,
   incidentTypes,
   secrets,
+  maintenanceWindows,
 ];

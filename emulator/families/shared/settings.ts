@@ -5,6 +5,7 @@
  */
 import { notFound } from "../../http/errors";
 import type { Store } from "../../store";
+import { type StoredUser, USERS } from "../users";
 
 /** A stored record that may have been archived (archived records answer 404 like deleted ones). */
 export interface Archivable {
@@ -37,4 +38,22 @@ export function blankProblems(body: Record<string, unknown>, fields: readonly st
   return fields
     .filter((f) => typeof body[f] === "string" && (body[f] as string).trim() === "")
     .map((field) => ({ field, message: "must not be empty" }));
+}
+
+/**
+ * The user a `UserReferencePayloadV2` names (`id`, `email` case-insensitively, or `slack_user_id`;
+ * every key given must name the same user), or undefined.
+ */
+export function findUserByRef(store: Store, ref: any): StoredUser | undefined {
+  const keys = ["id", "email", "slack_user_id"].filter((k) => typeof ref?.[k] === "string");
+  if (keys.length === 0) return undefined;
+  return store
+    .collection<StoredUser>(USERS)
+    .all()
+    .find(
+      (u) =>
+        (ref.id === undefined || u.id === ref.id) &&
+        (ref.email === undefined || (u.email ?? "").toLowerCase() === String(ref.email).toLowerCase()) &&
+        (ref.slack_user_id === undefined || u.slack_user_id === ref.slack_user_id),
+    );
 }
