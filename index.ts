@@ -85,6 +85,8 @@ export {
   type ScheduleArgs,
   type ScheduleResult,
 } from "./resources/schedule";
+export { ScheduleSyncRule, type ScheduleSyncRuleArgs } from "./resources/scheduleSyncRule";
+export { ScheduleSyncTarget, type ScheduleSyncTargetArgs } from "./resources/scheduleSyncTarget";
 export {
   type GetSecretArgs,
   type GetSecretResult,

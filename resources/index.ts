@@ -10,6 +10,8 @@ import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
+import { scheduleSyncRuleProvider } from "./scheduleSyncRule";
+import { scheduleSyncTargetProvider } from "./scheduleSyncTarget";
 import { secretProvider } from "./secret";
 import { severityProvider } from "./severity";
 import { workflowProvider } from "./workflow";
@@ -26,6 +28,8 @@ export * from "./incidentStatus";
 export * from "./lookups";
 export * from "./maintenanceWindow";
 export * from "./schedule";
+export * from "./scheduleSyncRule";
+export * from "./scheduleSyncTarget";
 export * from "./secret";
 export * from "./severity";
 export * from "./workflow";
@@ -46,4 +50,6 @@ export const providers: Record<string, IncidentProvider> = {
   IncidentRole: incidentRoleProvider,
   Secret: secretProvider,
   MaintenanceWindow: maintenanceWindowProvider,
+  ScheduleSyncTarget: scheduleSyncTargetProvider,
+  ScheduleSyncRule: scheduleSyncRuleProvider,
 };

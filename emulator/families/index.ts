@@ -16,6 +16,8 @@ import { incidentRoles } from "./incidentRoles";
 import { incidentStatuses } from "./incidentStatuses";
 import { incidentTypes } from "./incidentTypes";
 import { maintenanceWindows } from "./maintenanceWindows";
+import { scheduleSyncRules } from "./scheduleSyncRules";
+import { scheduleSyncTargets } from "./scheduleSyncTargets";
 import { schedules } from "./schedules";
 import { secrets } from "./secrets";
 import { severities } from "./severities";
@@ -42,4 +44,6 @@ export const FAMILIES: readonly FamilyModule[] = [
   incidentTypes,
   secrets,
   maintenanceWindows,
+  scheduleSyncTargets,
+  scheduleSyncRules,
 ];
