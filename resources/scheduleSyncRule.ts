@@ -38,8 +38,11 @@ export const scheduleSyncRuleInputs = z.strictObject({
    * (whatever the rule has is kept); `[]` removes them all.
    */
   permanentMemberUserIds: z.array(z.string().min(1, "must not be empty")).optional(),
-  /** Id of an existing sync rule of `scheduleId` to take over. */
-  adoptId: z.string().min(1).optional(),
+  /** An existing sync rule to take over, as `<scheduleId>/<ruleId>` (the API's rule id after its schedule's). */
+  adoptId: z
+    .string()
+    .regex(/^[^/]+\/[^/]+$/, "must be <scheduleId>/<ruleId>: a sync rule is found under its schedule")
+    .optional(),
 });
 
 export type ScheduleSyncRuleInputs = z.infer<typeof scheduleSyncRuleInputs>;
@@ -65,7 +68,11 @@ export interface ApiScheduleSyncRule {
 }
 
 const rulesPath = (scheduleId: string) => `/v2/schedules/${encodeURIComponent(scheduleId)}/sync_rules`;
-const path = (scheduleId: string, id: string) => `${rulesPath(scheduleId)}/${encodeURIComponent(id)}`;
+/** The rule's path from its resource id, `<scheduleId>/<ruleId>`. */
+function path(resourceId: string): string {
+  const [scheduleId, ruleId] = resourceId.split("/");
+  return `${rulesPath(scheduleId ?? "")}/${encodeURIComponent(ruleId ?? "")}`;
+}
 
 /** ScheduleSyncRuleCreatePayloadV2, wrapped. */
 export function scheduleSyncRuleCreatePayload(args: ScheduleSyncRuleInputs): Props {
@@ -126,7 +133,7 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
       ? uniqueSet(args.permanentMemberUserIds)
       : args.permanentMemberUserIds,
   }),
-  idOf: (live) => live.id,
+  idOf: (live) => `${live.schedule_id}/${live.id}`,
   toInputs: scheduleSyncRuleFromApi,
   computed: (live) => ({
     currentPermanentMemberUserIds: live.permanent_member_user_ids,
@@ -141,25 +148,16 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
       );
       return { live: body.schedule_sync_rule };
     },
-    async read(ctx, id, prior) {
-      const scheduleId = prior?.scheduleId;
-      if (typeof scheduleId !== "string") {
-        throw new Error(
-          `ScheduleSyncRule ${JSON.stringify(id)}: the rule's schedule is not known (a sync rule is read under its schedule: /v2/schedules/{scheduleId}/sync_rules/{id}); declare it with scheduleId and adoptId instead of ScheduleSyncRule.get`,
-        );
-      }
-      return showOrGone(ctx.client, path(scheduleId, id), "schedule_sync_rule", "show schedule sync rule");
-    },
+    read: (ctx, id) => showOrGone(ctx.client, path(id), "schedule_sync_rule", "show schedule sync rule"),
     async update(ctx, id, args) {
       const body = await ctx.client.put<{ schedule_sync_rule: ApiScheduleSyncRule }>(
-        path(args.scheduleId, id),
+        path(id),
         "update schedule sync rule",
         scheduleSyncRuleUpdatePayload(args),
       );
       return { live: body.schedule_sync_rule };
     },
-    delete: (ctx, id, olds) =>
-      ctx.client.delete(path(String(olds.scheduleId), id), "delete schedule sync rule"),
+    delete: (ctx, id) => ctx.client.delete(path(id), "delete schedule sync rule"),
     recoveryKey: (args) => `${args.scheduleId}/${args.scheduleSyncTargetId}/${args.rotationId ?? ""}`,
     async findCreated(ctx, args) {
       const all = await ctx.client.listAll<ApiScheduleSyncRule>(
