@@ -70,10 +70,18 @@ export {
 export {
   type GetCustomFieldArgs,
   type GetCustomFieldResult,
+  type GetIncidentTypeArgs,
+  type GetIncidentTypeResult,
+  type GetTeamArgs,
+  type GetTeamResult,
   type GetUserArgs,
   type GetUserResult,
   getCustomField,
   getCustomFieldOutput,
+  getIncidentType,
+  getIncidentTypeOutput,
+  getTeam,
+  getTeamOutput,
   getUser,
   getUserOutput,
 } from "./resources/lookups";

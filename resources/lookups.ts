@@ -1,11 +1,13 @@
 /**
- * Read-only lookups ("data sources") run in the Pulumi program: find an existing user by e-mail or a
- * custom field by name, to use their ids in resources. Each comes as `getX(args)` (a Promise) and
+ * Read-only lookups ("data sources") run in the Pulumi program: find an existing user (by e-mail,
+ * Slack user id or id), a custom field by name, a team (by name or id) or an incident type (by
+ * name, or the default one), to use their ids in resources. Each comes as `getX(args)` (a Promise) and
  * `getXOutput(args)` (an Output).
  */
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { defineLookup, LookupError } from "../provider/functions";
+import { pickByName, showOrGone } from "./shared/settings";
 
 // ---------- getUser ----------
 
@@ -193,3 +195,140 @@ const customFieldLookup = defineLookup({
 export const getCustomField = customFieldLookup.get;
 /** `getCustomField` taking Inputs and answering an Output. */
 export const getCustomFieldOutput = customFieldLookup.getOutput;
+
+// ---------- getTeam ----------
+
+/** Arguments of `getTeam`. */
+export const getTeamArgs = z
+  .strictObject({
+    /** Exact name of the team, e.g. `Platform`. */
+    name: z.string().min(1, "must not be empty").optional(),
+    /** The team's id. */
+    id: z.string().min(1, "must not be empty").optional(),
+  })
+  .refine((a) => (a.name === undefined) !== (a.id === undefined), "give exactly one of name or id");
+export type GetTeamArgs = z.input<typeof getTeamArgs>;
+
+/** A team of the account. */
+export interface GetTeamResult {
+  /** The team's id: use it in `teamIds`, `owningTeamIds` and API key team roles. */
+  id: string;
+  name: string;
+  /** Ids of the team's members. */
+  memberIds: string[];
+  /** Id of the team's catalog entry. */
+  catalogEntryId: string;
+}
+
+interface ApiTeam {
+  id: string;
+  name: string;
+  members: { id: string }[];
+  catalog_entry: { id: string };
+}
+
+const teamResult = (t: ApiTeam): GetTeamResult => ({
+  id: t.id,
+  name: t.name,
+  memberIds: (t.members ?? []).map((m) => m.id),
+  catalogEntryId: t.catalog_entry?.id,
+});
+
+/** Finds a team by exact name (`GET /v3/teams`, paginated) or by id (`GET /v3/teams/{id}`). */
+export async function findTeam(
+  client: ApiClient,
+  args: { name?: string; id?: string },
+): Promise<GetTeamResult> {
+  if (args.id !== undefined) {
+    const team = await showOrGone<ApiTeam>(
+      client,
+      `/v3/teams/${encodeURIComponent(args.id)}`,
+      "team",
+      "show team",
+    );
+    if (!team) throw new LookupError("getTeam", `no team with id ${JSON.stringify(args.id)}`);
+    return teamResult(team);
+  }
+  const all = await client.listAll<ApiTeam>("/v3/teams", "teams", "list teams");
+  return teamResult(pickByName(all, args.name!, "getTeam", "team"));
+}
+
+const teamLookup = defineLookup({ name: "getTeam", args: getTeamArgs, run: findTeam });
+
+/** Finds a team by name or id; fails when there is none. */
+export const getTeam = teamLookup.get;
+/** `getTeam` taking Inputs and answering an Output. */
+export const getTeamOutput = teamLookup.getOutput;
+
+// ---------- getIncidentType ----------
+
+/** Arguments of `getIncidentType`. */
+export const getIncidentTypeArgs = z
+  .strictObject({
+    /** Exact name of the incident type. */
+    name: z.string().min(1, "must not be empty").optional(),
+    /** `true`: the account's default incident type (the one used when none is given). */
+    default: z.literal(true).optional(),
+  })
+  .refine((a) => (a.name === undefined) !== (a.default === undefined), "give exactly one of name or default");
+export type GetIncidentTypeArgs = z.input<typeof getIncidentTypeArgs>;
+
+/** An incident type of the account (incident types are read-only in the public API). */
+export interface GetIncidentTypeResult {
+  /** The type's id: use it in conditions and workflow bindings. */
+  id: string;
+  name: string;
+  description: string;
+  /** Whether this is the account's default type. */
+  isDefault: boolean;
+  /** `always` or `optional`: whether its incidents must start in triage. */
+  createInTriage: string;
+  /** Whether all its incidents are private. */
+  privateIncidentsOnly: boolean;
+  /** Teams that own the type. */
+  owningTeamIds: string[];
+}
+
+interface ApiIncidentType {
+  id: string;
+  name: string;
+  description: string;
+  is_default: boolean;
+  create_in_triage: string;
+  private_incidents_only: boolean;
+  owning_team_ids?: string[];
+}
+
+/** Finds an incident type by exact name, or the default one: `GET /v1/incident_types` (unpaginated). */
+export async function findIncidentType(
+  client: ApiClient,
+  args: { name?: string; default?: true },
+): Promise<GetIncidentTypeResult> {
+  const all =
+    (await client.get<{ incident_types: ApiIncidentType[] }>("/v1/incident_types", "list incident types"))
+      .incident_types ?? [];
+  const found = args.default
+    ? all.find((t) => t.is_default)
+    : pickByName(all, args.name!, "getIncidentType", "incident type");
+  if (!found) throw new LookupError("getIncidentType", "the account has no default incident type");
+  return {
+    id: found.id,
+    name: found.name,
+    description: found.description,
+    isDefault: found.is_default,
+    createInTriage: found.create_in_triage,
+    privateIncidentsOnly: found.private_incidents_only,
+    owningTeamIds: found.owning_team_ids ?? [],
+  };
+}
+
+const incidentTypeLookup = defineLookup({
+  name: "getIncidentType",
+  args: getIncidentTypeArgs,
+  run: findIncidentType,
+});
+
+/** Finds an incident type by name (or the default one); fails when there is none. */
+export const getIncidentType = incidentTypeLookup.get;
+/** `getIncidentType` taking Inputs and answering an Output. */
+export const getIncidentTypeOutput = incidentTypeLookup.getOutput;
