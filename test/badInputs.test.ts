@@ -7,10 +7,11 @@ import { providers } from "../resources";
 import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
 import { issue10Cases } from "./corpus/issue10";
+import { issue12Cases } from "./corpus/issue12";
 import type { BadInputCase } from "./corpus/types";
 import { startTestEmulator, type TestEmulator } from "./emulator/support";
 
-const corpus: BadInputCase[] = [...foundationCases, ...familyCases, ...issue10Cases];
+const corpus: BadInputCase[] = [...foundationCases, ...familyCases, ...issue10Cases, ...issue12Cases];
 
 // Any API call would go to this closed port and fail the test loudly.
 beforeAll(() => setCredentials({ apiKey: "corpus", baseUrl: "http://127.0.0.1:9" }));

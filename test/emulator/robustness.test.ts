@@ -335,6 +335,14 @@ describe("control surface", () => {
       "schedules",
       "escalation_paths",
       "workflows",
+      "severities",
+      "incident_statuses",
+      "incident_roles",
+      "incident_types",
+      "secrets",
+      "maintenance_windows",
+      "schedule_sync_targets",
+      "schedule_sync_rules",
     ]);
     expect(index.body.routes).toContain("POST /v1/api_keys/{id}/actions/rotate");
 
@@ -345,7 +353,14 @@ describe("control surface", () => {
     expect(emu.requests).toHaveLength(0);
 
     const state = await emu.call("GET", "/_emulator/state");
-    expect(Object.keys(state.body.collections).sort()).toEqual(["api_keys", "teams", "users"]);
+    expect(Object.keys(state.body.collections).sort()).toEqual([
+      "api_keys",
+      "incident_roles",
+      "incident_statuses",
+      "incident_types",
+      "teams",
+      "users",
+    ]);
 
     const t0 = (await emu.call("GET", "/_emulator/clock")).body.now;
     const moved = await emu.call("POST", "/_emulator/clock", { body: { advance_seconds: 90 } });
