@@ -1,12 +1,15 @@
 /**
  * pulumi-incident: Pulumi resources for the incident-response platform's public API.
  *
- * The public surface, listed name by name so that nothing internal (payload builders, schemas, locks)
- * becomes API by accident: every resource class and its `XxxArgs`, the lookups, `providers` (what
- * the serialized shims call), the errors, and the provider's configuration entry points. The API
- * emulator is its own entry point, `pulumi-incident/emulator`, so programs that only manage
- * configuration never load it.
+ * The public surface: every resource class with its `XxxArgs` (and nested args types), the lookups,
+ * `providers` (what the serialized shims call), the errors, and the provider's configuration entry
+ * points. The resources come from resources/generated/ (`npm run generate`), whose modules hold only
+ * public declarations, so nothing internal (payload builders, schemas, locks) becomes API by
+ * accident, and this file's declarations never load zod. The API emulator is its own entry point,
+ * `pulumi-incident/emulator`, so programs that only manage configuration never load it.
  */
+import type { IncidentProvider } from "./provider/resource";
+import { providers as kindProviders } from "./resources";
 
 // Configuration and errors.
 export { packageVersion as version } from "./provider/client";
@@ -16,99 +19,10 @@ export {
   resolveCredentials,
   setCredentials,
 } from "./provider/credentials";
-export { ApiError } from "./provider/errors";
-export type { IncidentProvider } from "./provider/factory";
-export { LookupError } from "./provider/functions";
-/** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
-export { providers } from "./resources";
+export { ApiError, LookupError } from "./provider/errors";
+export type { IncidentProvider } from "./provider/resource";
 // Resources, each with its arguments, and the lookups.
-export {
-  AlertAttribute,
-  type AlertAttributeArgs,
-  type GetAlertAttributeArgs,
-  type GetAlertAttributeResult,
-  getAlertAttribute,
-  getAlertAttributeOutput,
-} from "./resources/alertAttribute";
-export { AlertRoute, type AlertRouteArgs } from "./resources/alertRoute";
-export {
-  AlertSource,
-  type AlertSourceArgs,
-  type GetAlertSourcesArgs,
-  type GetAlertSourcesItem,
-  type GetAlertSourcesResult,
-  getAlertSources,
-  getAlertSourcesOutput,
-} from "./resources/alertSource";
-export { ApiKey, type ApiKeyArgs } from "./resources/apiKey";
-export { CustomField, type CustomFieldArgs } from "./resources/customField";
-export { CustomFieldOption, type CustomFieldOptionArgs } from "./resources/customFieldOption";
-export {
-  EscalationPath,
-  type EscalationPathArgs,
-  type EscalationPathNodeArgs,
-  type EscalationPathResult,
-  getEscalationPath,
-  getEscalationPathOutput,
-} from "./resources/escalationPath";
-export {
-  type GetIncidentRoleArgs,
-  type GetIncidentRoleResult,
-  getIncidentRole,
-  getIncidentRoleOutput,
-  IncidentRole,
-  type IncidentRoleArgs,
-} from "./resources/incidentRole";
-export {
-  type GetIncidentStatusArgs,
-  type GetIncidentStatusResult,
-  getIncidentStatus,
-  getIncidentStatusOutput,
-  IncidentStatus,
-  type IncidentStatusArgs,
-} from "./resources/incidentStatus";
-export {
-  type GetCustomFieldArgs,
-  type GetCustomFieldResult,
-  type GetIncidentTypeArgs,
-  type GetIncidentTypeResult,
-  type GetTeamArgs,
-  type GetTeamResult,
-  type GetUserArgs,
-  type GetUserResult,
-  getCustomField,
-  getCustomFieldOutput,
-  getIncidentType,
-  getIncidentTypeOutput,
-  getTeam,
-  getTeamOutput,
-  getUser,
-  getUserOutput,
-} from "./resources/lookups";
-export { MaintenanceWindow, type MaintenanceWindowArgs } from "./resources/maintenanceWindow";
-export {
-  getSchedule,
-  getScheduleOutput,
-  Schedule,
-  type ScheduleArgs,
-  type ScheduleResult,
-} from "./resources/schedule";
-export { ScheduleSyncRule, type ScheduleSyncRuleArgs } from "./resources/scheduleSyncRule";
-export { ScheduleSyncTarget, type ScheduleSyncTargetArgs } from "./resources/scheduleSyncTarget";
-export {
-  type GetSecretArgs,
-  type GetSecretResult,
-  getSecret,
-  getSecretOutput,
-  Secret,
-  type SecretArgs,
-} from "./resources/secret";
-export {
-  type GetSeverityArgs,
-  type GetSeverityResult,
-  getSeverity,
-  getSeverityOutput,
-  Severity,
-  type SeverityArgs,
-} from "./resources/severity";
-export { Workflow, type WorkflowArgs } from "./resources/workflow";
+export * from "./resources/generated";
+
+/** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
+export const providers: Record<string, IncidentProvider> = kindProviders;

@@ -119,3 +119,11 @@ export function decodeErrorBody(
     details,
   };
 }
+
+/** Error for a lookup that found nothing (or too much), naming what was searched. */
+export class LookupError extends Error {
+  constructor(lookup: string, message: string) {
+    super(`${lookup}: ${message}`);
+    this.name = "LookupError";
+  }
+}

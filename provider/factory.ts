@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type * as pulumi from "@pulumi/pulumi";
 import { configure, currentClient } from "./credentials";
 import { changedKeys, toJson } from "./diff";
 import { ApiError, trailer } from "./errors";
@@ -7,6 +6,7 @@ import { LIMITS, tooDeep } from "./inputs";
 import { PendingCreates } from "./journal";
 import { inputPathForApiField } from "./naming";
 import { canonicalJson, isSlackChannelId, learnAliases, restoreAliases } from "./normalise";
+import type { IncidentProvider as PublicIncidentProvider } from "./resource";
 import {
   type ApiContext,
   type Created,
@@ -29,10 +29,7 @@ export interface CheckFailure {
   reason: string;
 }
 
-export type IncidentProvider = pulumi.dynamic.ResourceProvider & {
-  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
-  spec: ResourceSpec;
-};
+export type IncidentProvider = PublicIncidentProvider & { spec: ResourceSpec };
 
 /** Turns a resource spec into the dynamic provider the host calls. */
 export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): IncidentProvider {

@@ -46,10 +46,5 @@ export function programClient(): ApiClient {
   return clientFor(resolveSettings((key) => config.get(key.replace(/^incident:/, ""))));
 }
 
-/** Error for a lookup that found nothing (or too much), naming what was searched. */
-export class LookupError extends Error {
-  constructor(lookup: string, message: string) {
-    super(`${lookup}: ${message}`);
-    this.name = "LookupError";
-  }
-}
+// Declared in errors.ts, whose declarations the package root reaches without zod.
+export { LookupError } from "./errors";

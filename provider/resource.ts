@@ -1,18 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
 import { shimProvider } from "./shim";
-import type { ResourceSpec } from "./spec";
 
-/** Input type of a resource: every property (deeply) may be a Pulumi Input. Doc comments carry over. */
-export type ResourceArgs<T> = { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> };
-/** `T` with every property, at every depth, accepting a Pulumi Input. */
-export type DeepInput<T> = T extends (infer U)[]
-  ? pulumi.Input<DeepInput<U>>[]
-  : T extends object
-    ? { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> }
-    : T;
+/*
+ * This file's declarations are part of the package root's (the generated resource classes extend
+ * IncidentResource), which must not load zod: it types what it needs of a spec structurally.
+ */
 
-/** Output properties of a resource, typed. */
-export type ResourceOutputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
+/** What the resource class needs of its kind's ResourceSpec (provider/spec.ts). */
+export interface ResourceClassSpec {
+  kind: string;
+  inputs: { shape: object };
+  computedOutputs: readonly string[];
+  secretOutputs: readonly string[];
+}
+
+/** A kind's dynamic provider, as the package root's `providers` map exposes it. */
+export type IncidentProvider = pulumi.dynamic.ResourceProvider & {
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
+};
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 
@@ -59,7 +64,7 @@ export abstract class IncidentResource extends pulumi.dynamic.Resource {
   }
 
   protected constructor(
-    spec: Pick<ResourceSpec, "kind" | "inputs" | "computedOutputs" | "secretOutputs">,
+    spec: ResourceClassSpec,
     name: string,
     args: object,
     opts?: pulumi.CustomResourceOptions,
@@ -72,6 +77,10 @@ export abstract class IncidentResource extends pulumi.dynamic.Resource {
       ...spec.computedOutputs,
     ];
     for (const key of [...outputs, "__schema"]) if (!(key in props)) props[key] = undefined;
+    // An input that is also a secret output (a Secret's value) is a secret input too: else the
+    // state's inputs would hold it in plaintext.
+    for (const key of spec.secretOutputs)
+      if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs];
     super(
       shimFor(spec.kind),

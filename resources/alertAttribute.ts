@@ -5,15 +5,44 @@
  * Writes run under the process-wide "alert-config" lock shared with AlertSource: the API keeps one
  * alert configuration per account and rejects whichever of two parallel writes comes second (the
  * official Terraform provider serialises these writes for the same reason).
+ *
+ * Manages an **alert attribute**: a named, typed value that alert sources set on their alerts
+ * (`AlertSource.template.attributes`) and that alert routes filter and group on.
+ *
+ * ### API version
+ *
+ * `/v2/alert_attributes` (v2): the only version of this family, not deprecated.
+ *
+ * ### Adoption
+ *
+ * `pulumi import` does not work for dynamic providers. To take over an attribute created elsewhere, set
+ * `adoptId` to its id (from `GET /v2/alert_attributes`, or `getAlertAttribute({ name }).id`): the first
+ * `pulumi up` reads it and updates it to the declared configuration; from then on it is managed.
+ *
+ * ### Lookup: getAlertAttribute({ name })
+ *
+ * `incident.getAlertAttribute({ name })` / `getAlertAttributeOutput(...)` finds an attribute by exact
+ * name (one `GET /v2/alert_attributes`, read-only) and answers `{ id, name, type, array, required,
+ * emoji }`; it fails, suggesting a near name, when there is none.
+ *
+ * ### Concurrency
+ *
+ * Create, update and delete run under a process-wide "alert-config" lock shared with `AlertSource`:
+ * the account has one alert configuration and the API rejects whichever of two parallel writes comes
+ * second (the official Terraform provider serialises these writes too). The Pulumi host runs resources
+ * in parallel in one process, so the lock is needed; reads are not serialised.
+ *
+ * ### Normalisation rules (read-back that differs in form is not drift)
+ *
+ * - **emoji without colons**: the API stores `fire` for `:fire:`; the declared spelling is kept when
+ *   both name the same emoji, and diffs compare emoji without colons.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** The lock every alert-configuration write (alert attributes, alert sources) runs under. */
@@ -46,7 +75,6 @@ export const alertAttributeInputs = z.strictObject({
 });
 
 export type AlertAttributeInputs = z.infer<typeof alertAttributeInputs>;
-export interface AlertAttributeArgs extends ResourceArgs<z.input<typeof alertAttributeInputs>> {}
 /** Outputs beyond the inputs (none: the id is the resource id). */
 export type AlertAttributeComputed = {};
 
@@ -91,6 +119,26 @@ export function alertAttributeFromApi(
   return { name: live.name, type: live.type, array: live.array, required: live.required, emoji };
 }
 
+/**
+ * An alert attribute (API v2): a named, typed value alert sources set on their alerts and alert
+ * routes filter and group on.
+ *
+ * Adopt an existing attribute: set `adoptId` to its id (from `GET /v2/alert_attributes` or
+ * `getAlertAttribute`); the first `pulumi up` takes it over and updates it to the declared configuration.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const service = new incident.AlertAttribute("service", {
+ *   name: "Service",
+ *   type: 'CatalogEntry["01HCATALOGTYPESERVICE"]', // or "String", "Number", …
+ *   array: false,
+ *   required: false,
+ *   emoji: "gear", // ":gear:" is accepted too
+ * });
+ * ```
+ */
 export const alertAttributeSpec: ResourceSpec<AlertAttributeInputs, ApiAlertAttribute> = {
   kind: "AlertAttribute",
   title: "alert attribute",
@@ -141,20 +189,6 @@ export const alertAttributeSpec: ResourceSpec<AlertAttributeInputs, ApiAlertAttr
 };
 
 export const alertAttributeProvider = makeProvider(alertAttributeSpec);
-
-/**
- * An alert attribute (API v2): a named, typed value alert sources set on their alerts and alert
- * routes filter and group on.
- *
- * Adopt an existing attribute: set `adoptId` to its id (from `GET /v2/alert_attributes` or
- * `getAlertAttribute`); the first `pulumi up` takes it over and updates it to the declared configuration.
- */
-export interface AlertAttribute extends ResourceOutputs<AlertAttributeInputs & AlertAttributeComputed> {}
-export class AlertAttribute extends IncidentResource {
-  constructor(name: string, args: AlertAttributeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(alertAttributeSpec, name, args, opts);
-  }
-}
 
 // ---------- getAlertAttribute ----------
 

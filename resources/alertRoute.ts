@@ -14,8 +14,62 @@
  * asks for `pulumi refresh`: never overwrites another person's change blindly. Writes to one route
  * are serialised in-process (keyed mutex), so two updates of the same route in one deployment never
  * race each other into a 409.
+ *
+ * Manages an **alert route**: which alerts (from which alert sources, matching which conditions) it
+ * takes, whom it escalates to, how it groups alerts, which incidents it creates (with a title and
+ * description template) and where it posts alert messages.
+ *
+ * ### API version
+ *
+ * **v3** (`/v3/alert_routes`). v2 and v3 coexist and neither is deprecated. v3 is the newest and the
+ * only one that can express alert grouping (`groupingConfig`), message destinations with their own
+ * conditions (`messageConfig`) and re-escalation when an alert joins a group
+ * (`escalationConfig.whenAlertJoinsGroup`); a route written through v3 and read through v2 would lose
+ * them. Accounts the service has not migrated yet answer v3 with 403 `api_not_yet_available`: the
+ * error says so (there is no silent fallback to v2).
+ *
+ * ### Updates, concurrency and conflicts
+ *
+ * The API requires every update to carry `version` = latest version + 1. The provider sends the
+ * version its state last saw + 1. On a 409 it reads the route again: if the live route still equals
+ * what the state last saw, it retries with the live version + 1; if someone changed the route since
+ * (in the dashboard, another stack, another key), the update **fails** with
+ * `alert route … was changed outside this stack … run pulumi refresh` and the other change is left
+ * untouched. Run `pulumi refresh` (review the drift), then `pulumi up`. Writes to the same route within
+ * one deployment are serialised (a keyed in-process lock), so they never race each other. Nothing is
+ * replaced: every field can change in place.
+ *
+ * ### Adoption
+ *
+ * `pulumi import` does not work for dynamic resources. To manage an existing route, set
+ * `adoptId: "<route id>"` (from the dashboard URL or `GET /v3/alert_routes`): the first `up` reads it,
+ * updates it to the program's arguments (one version bump) and manages it from then on. A wrong id fails
+ * with `no alert route with that id exists`.
+ *
+ * ### Normalisation rules (no false drift)
+ *
+ * The API reads back some fields in a different form than written; these compare equal, and refresh
+ * keeps your spelling:
+ *
+ * | rule | what the API does | what the provider does |
+ * |---|---|---|
+ * | operation aliases (TF #289) | answers `contains_one_of` for `one_of` (and the reverse) | keeps the declared spelling |
+ * | canonical JSON literals (TF #242) | re-encodes JSON literals (keys sorted, `>` as `\u003e`) | compares by meaning, keeps the declared text |
+ * | padded param bindings (TF #205) | pads condition binding lists with trailing empty bindings | drops them |
+ * | unordered sets | expressions, alert sources and owning team ids in another order | compared as sets, answered in declared order |
+ * | rich text vs template (TF #347, PR #462) | stores title/description as a rich-text document (re-encoded, possibly in a dashboard envelope) | compares documents by meaning, keeps the declared template; drift shows as a template when it can be one |
+ * | default grace period (TF v5.44.2) | answers `grace_period_seconds: 0` for an unset grace period (`on_each_new_alert`) | reads back unset when unset was declared |
+ * | defaulted when unset | answers `auto_decline_enabled: false` when incident creation is enabled and it was unset | reads back unset |
+ * | omitted vs empty list | answers incident `condition_groups: []` when unset | reads back unset |
+ *
+ * Each rule has a named test vector in `test/resources/alertRoute.test.ts`, and the emulator
+ * (`emulator/families/alertRoutes.ts`, `emulator/families/shared/engine.ts`) reproduces each read-back
+ * so a regression shows up as a diff.
+ *
+ * ### A route without alert sources
+ * `alertSources: []` (or leaving it out) is accepted: the route matches no alert until sources are added,
+ * as the dashboard allows.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -29,7 +83,6 @@ import {
   restoreAliases,
   unorderedSet,
 } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import {
   type ApiContext,
   type Problem,
@@ -249,7 +302,6 @@ export const alertRouteInputs = z.strictObject({
 });
 
 export type AlertRouteInputs = z.infer<typeof alertRouteInputs>;
-export interface AlertRouteArgs extends ResourceArgs<z.input<typeof alertRouteInputs>> {}
 type IncidentTemplate = z.infer<typeof incidentTemplate>;
 
 /** Outputs beyond the inputs. */
@@ -878,6 +930,68 @@ function staleError(id: string, liveVersion: number, seenVersion: unknown): Erro
   );
 }
 
+/**
+ * An alert route (API v3): which alerts, from which alert sources, escalate to whom, create which
+ * incidents and post to which channels. Updates honour the API's version counter and never overwrite
+ * a change made elsewhere. Adopt an existing route with `adoptId` (its id from `GET /v3/alert_routes`).
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * declare const datadog: incident.AlertSource; // declared elsewhere in the program
+ * declare const paymentsPath: incident.EscalationPath;
+ *
+ * new incident.AlertRoute("payments", {
+ *   name: "Payments alerts",
+ *   alertSources: [
+ *     {
+ *       alertSourceId: datadog.id, // an AlertSource resource, or an id
+ *       conditionGroups: [
+ *         {
+ *           conditions: [
+ *             {
+ *               subject: "alert.title",
+ *               operation: "one_of",
+ *               paramBindings: [{ arrayValue: [{ literal: "Disk full" }, { literal: "OOM" }] }],
+ *             },
+ *           ],
+ *         },
+ *       ],
+ *     },
+ *   ],
+ *   expressions: [
+ *     {
+ *       label: "Service",
+ *       reference: "svc",
+ *       rootReference: "alert.attributes.service",
+ *       operations: [{ operationType: "first" }],
+ *     },
+ *   ],
+ *   escalationConfig: {
+ *     autoCancelEscalations: true,
+ *     escalationTargets: [{ escalationPaths: { arrayValue: [{ literal: paymentsPath.id }] } }],
+ *     whenAlertJoinsGroup: { mode: "on_each_new_alert", gracePeriodSeconds: 300 },
+ *   },
+ *   groupingConfig: { enabled: true, groupingKeys: ["alert.attributes.service"], windowSeconds: 900 },
+ *   incidentConfig: {
+ *     enabled: true,
+ *     autoDeclineEnabled: true,
+ *     template: {
+ *       title: "{{ alert.title }} in {{ alert.attributes.service }}",
+ *       description: "{{ alert.description }}",
+ *       severity: { binding: { value: { literal: "01SEVMAJOR" } }, mergeStrategy: "max" },
+ *     },
+ *   },
+ *   messageConfig: {
+ *     destinations: [
+ *       { slackTargets: { binding: { value: { literal: "C0123456" } }, channelVisibility: "public" } },
+ *     ],
+ *   },
+ *   owningTeamIds: ["01TEAMPAYMENTS"],
+ * });
+ * ```
+ */
 export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
   kind: "AlertRoute",
   title: "alert route",
@@ -927,15 +1041,3 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
 };
 
 export const alertRouteProvider = makeProvider(alertRouteSpec);
-
-/**
- * An alert route (API v3): which alerts, from which alert sources, escalate to whom, create which
- * incidents and post to which channels. Updates honour the API's version counter and never overwrite
- * a change made elsewhere. Adopt an existing route with `adoptId` (its id from `GET /v3/alert_routes`).
- */
-export interface AlertRoute extends ResourceOutputs<AlertRouteInputs & AlertRouteComputed> {}
-export class AlertRoute extends IncidentResource {
-  constructor(name: string, args: AlertRouteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(alertRouteSpec, name, args, opts);
-  }
-}

@@ -24,8 +24,70 @@
  * - "canonical JSON literals": binding literals compare by meaning (engine.ts).
  * - "server defaults": heartbeat `failureThreshold` / `gracePeriodSeconds` and a binding's
  *   `mergeStrategy` are filled in by the server when omitted; they read back as omitted.
+ *
+ * Manages an **alert source**: where alerts come from (an HTTP webhook, a monitoring tool, e-mail, a
+ * heartbeat, Jira, …) and how each alert is built from what it receives: title, description, the
+ * alert attributes it sets (with the binding that computes each), and the expressions those bindings
+ * use. Also: per-type options, auto-resolution and owning teams.
+ *
+ * ### API version
+ *
+ * `/v2/alert_sources` (v2). v2 and v3 coexist and neither is deprecated. v2 is chosen because its
+ * `template` carries the whole alert configuration (title, description, attribute bindings,
+ * expressions) in one write that replaces it, so each Pulumi operation is one API call and a source is
+ * never left half-configured. v3 moves attribute bindings to a separate sub-resource (one write per
+ * binding, each bumping the source version) and the official Terraform provider still ships it as
+ * beta. v2 has no `expected_version`, so writes are serialised instead (see Concurrency).
+ *
+ * ### Adoption
+ *
+ * `pulumi import` does not work for dynamic providers. To take over a source created elsewhere (the
+ * dashboard, Terraform), set `adoptId` to its id (from `GET /v2/alert_sources` or `getAlertSources`):
+ * the first `pulumi up` reads it and updates it to the declared configuration. Dashboard-authored
+ * titles/descriptions (envelope-wrapped rich text) compare equal to the equivalent template. Write-only
+ * options cannot be read, so the declared ones are sent at adoption.
+ *
+ * ### Lookup: getAlertSources({ sourceType? })
+ *
+ * `incident.getAlertSources({ sourceType })` / `getAlertSourcesOutput(...)` lists the account's alert
+ * sources (one `GET /v2/alert_sources`, read-only), optionally of one type: `{ alertSources: [{ id,
+ * name, sourceType, alertEventsUrl, owningTeamIds }] }`. Secret tokens are not included.
+ *
+ * ### Concurrency
+ *
+ * Create, update and delete run under a process-wide "alert-config" lock shared with `AlertAttribute`:
+ * the account has one alert configuration and the API rejects whichever of two parallel writes comes
+ * second (the official Terraform provider serialises `incident_alert_source` and
+ * `incident_alert_attribute` writes with one global lock). The Pulumi host runs resources in parallel in
+ * one process, so a program with several sources and attributes needs it. Reads are not serialised.
+ *
+ * ### Normalisation rules (read-back that differs in form is not drift)
+ *
+ * - **rich text vs template** (`template.title`, `template.description`): the API stores a rich-text
+ *   document (`doc` → `paragraph` → `text` / `lineBreak` / `varSpec`), the dashboard adds display attrs
+ *   (`label`, `missing`, `omitIfUnset: false`, `truncateTo: null`) and may wrap it in an envelope
+ *   (`{schema_version, text_node}` or legacy `{root, value_markdown}`, TF PR #462). A live document that
+ *   means the same as the declared template reads back as the declared template; a different one reads
+ *   back as its own template form (so drift is shown readably), or verbatim when no template can
+ *   express it (marks, mentions, headings, lists, literal `{{`). Spacing inside `{{ }}` carries no meaning.
+ * - **write-only options** (`httpCustomOptions`, `emailOptions`, `autoResolveIncidentAlerts`,
+ *   `disabled`): never echoed by the API (TF #339, #353): the declared/prior value is kept instead of
+ *   reporting drift. An out-of-band change to them cannot be detected.
+ * - **unordered sets**: `owningTeamIds`, `template.attributes` (by `alertAttributeId`) and
+ *   `template.expressions` (by `reference`) compare as sets and read back in the declared order.
+ * - **canonical JSON literals**: binding literals compare by meaning (key order, whitespace, `\u003e`);
+ *   the declared text is kept.
+ * - **server defaults**: heartbeat `failureThreshold` / `gracePeriodSeconds` and a binding's
+ *   `mergeStrategy` are filled in by the server when omitted; they read back as omitted.
+ * - **operation aliases / padded bindings** in expression conditions: as for every engine binding
+ *   (`one_of` ≡ `contains_one_of`, trailing empty bindings dropped).
+ *
+ * ### Title and description as references
+ * `template.title` and `template.description` take a template string, a rich-text JSON document, or
+ * `{ reference: "…" }`, a reference binding into the alert's scope (the reference's
+ * `EngineParamBindingValue` takes a literal or a reference), e.g.
+ * `title: { reference: 'alert.payload["summary"]' }`. A reference reads back as written.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
@@ -33,7 +95,6 @@ import { defineLookup } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { alertConfigLock } from "./alertAttribute";
 import {
@@ -236,7 +297,6 @@ export const alertSourceInputs = z.strictObject({
 });
 
 export type AlertSourceInputs = z.infer<typeof alertSourceInputs>;
-export interface AlertSourceArgs extends ResourceArgs<z.input<typeof alertSourceInputs>> {}
 type AttributeBinding = z.infer<typeof attributeBinding>;
 
 /** Outputs beyond the inputs. */
@@ -509,6 +569,45 @@ async function put(client: ApiClient, id: string, args: AlertSourceInputs): Prom
   ).alert_source;
 }
 
+/**
+ * An alert source (API v2): its type, how alerts are built from what it receives (title,
+ * description, attributes, expressions), per-type options, auto-resolution and owning teams.
+ * `secretToken` is a secret output; `alertEventsUrl`, `emailAddress` and `pingUrl` are outputs.
+ *
+ * Adopt an existing source: set `adoptId` to its id (from `GET /v2/alert_sources` or
+ * `getAlertSources`); the first `pulumi up` takes it over and updates it to the declared configuration.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const service = new incident.AlertAttribute("service", { name: "Service", type: "String" });
+ *
+ * const webhook = new incident.AlertSource("payments", {
+ *   name: "Payments webhook",
+ *   sourceType: "http",
+ *   template: {
+ *     title: "{{ alert.title }} in {{ alert.attributes.service }}",
+ *     description: "{{ alert.description }}\n\nRunbook: see the service page",
+ *     attributes: [
+ *       { alertAttributeId: service.id, binding: { value: { reference: "alert.attributes.service" } } },
+ *     ],
+ *   },
+ *   owningTeamIds: ["01TEAMPAYMENTS"],
+ *   autoResolveTimeoutMinutes: 120,
+ * });
+ *
+ * export const eventsUrl = webhook.alertEventsUrl;
+ * export const token = webhook.secretToken; // secret
+ *
+ * new incident.AlertSource("cron", {
+ *   name: "Nightly job heartbeat",
+ *   sourceType: "heartbeat",
+ *   template: { title: "Nightly job missed its ping", description: "" },
+ *   heartbeatOptions: { intervalSeconds: 86400, gracePeriodSeconds: 600 },
+ * });
+ * ```
+ */
 export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = {
   kind: "AlertSource",
   title: "alert source",
@@ -559,21 +658,6 @@ export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = 
 };
 
 export const alertSourceProvider = makeProvider(alertSourceSpec);
-
-/**
- * An alert source (API v2): its type, how alerts are built from what it receives (title,
- * description, attributes, expressions), per-type options, auto-resolution and owning teams.
- * `secretToken` is a secret output; `alertEventsUrl`, `emailAddress` and `pingUrl` are outputs.
- *
- * Adopt an existing source: set `adoptId` to its id (from `GET /v2/alert_sources` or
- * `getAlertSources`); the first `pulumi up` takes it over and updates it to the declared configuration.
- */
-export interface AlertSource extends ResourceOutputs<AlertSourceInputs & AlertSourceComputed> {}
-export class AlertSource extends IncidentResource {
-  constructor(name: string, args: AlertSourceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(alertSourceSpec, name, args, opts);
-  }
-}
 
 // ---------- getAlertSources ----------
 

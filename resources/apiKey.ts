@@ -1,9 +1,18 @@
-import type * as pulumi from "@pulumi/pulumi";
+/**
+ * An API key (API v1): `name`, `roles` (account roles; a set), `teamRoles` + `teamIds` (set together),
+ * `comments`, `rotationTrigger` (change it to rotate the token), `rotationGracePeriodMinutes` (0–60),
+ * `adoptId`. Outputs: `token` (**secret**, returned by the API only at creation and rotation),
+ * `tokenAvailable`, `createdAt`, `tokenLastIssuedAt`. `api_keys_manage` cannot be granted through the API,
+ * as a role or as a team role (rejected at check). Rule "set with repeats": the API keeps each role,
+ * team role and team id once, so a repeated one means nothing; the declared list is kept as written
+ * and compared as a set (no update on every run). An adopted key has no token (`tokenAvailable: false`) until you set
+ * `rotationTrigger`. If a create's response is lost, the key is found by name and rotated so the stack
+ * still gets a token.
+ */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredSet, uniqueSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Account-level roles an API key can hold (the API's `role_names`). */
@@ -82,7 +91,6 @@ export const apiKeyInputs = z.strictObject({
 });
 
 export type ApiKeyInputs = z.infer<typeof apiKeyInputs>;
-export interface ApiKeyArgs extends ResourceArgs<z.input<typeof apiKeyInputs>> {}
 export interface ApiKeyComputed {
   /** The bearer token (secret). Returned by the API only at creation and rotation. */
   token: string | undefined;
@@ -120,6 +128,11 @@ function payload(args: ApiKeyInputs): Props {
   };
 }
 
+/**
+ * An API key (API v1). `token` is a secret output, known only when this stack created or rotated
+ * the key. Adopt an existing key with `adoptId` (its id from `GET /v1/api_keys`); set
+ * `rotationTrigger` to obtain a token for it.
+ */
 export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   kind: "ApiKey",
   title: "API key",
@@ -231,15 +244,3 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
 };
 
 export const apiKeyProvider = makeProvider(apiKeySpec);
-
-/**
- * An API key (API v1). `token` is a secret output, known only when this stack created or rotated
- * the key. Adopt an existing key with `adoptId` (its id from `GET /v1/api_keys`); set
- * `rotationTrigger` to obtain a token for it.
- */
-export interface ApiKey extends ResourceOutputs<ApiKeyInputs & ApiKeyComputed> {}
-export class ApiKey extends IncidentResource {
-  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(apiKeySpec, name, args, opts);
-  }
-}

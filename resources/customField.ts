@@ -1,9 +1,19 @@
-import type * as pulumi from "@pulumi/pulumi";
+/**
+ * Manages a custom field (API v2; v1 is deprecated) and, optionally, its select options inline.
+ *
+ * Arguments: `name` (unique), `description`, `fieldType` (`single_select`, `multi_select`, `text`, `link`,
+ * `numeric`; changing it replaces the field, deleting the old one first because names are unique),
+ * `catalogTypeId` (replaces), `filterBy`, `fixedFilter`, `groupByCatalogAttributeId`,
+ * `helptextCatalogAttributeId`, `options` (ordered option values; unset = options not managed here),
+ * `adoptId`. Outputs: every argument, `createdAt`, `updatedAt`, `optionIds` (value → option id).
+ * Options are given sort keys 10, 20, …; an update keeps the id of every option still declared, renames
+ * an option in place when its position is kept, and never reorders or drops the ones you keep. Adoption:
+ * `adoptId` = the field's id (`GET /v2/custom_fields`).
+ */
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText, singleLine } from "../provider/inputs";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
 
 const FIELD_TYPES = ["link", "multi_select", "numeric", "single_select", "text"] as const;
@@ -58,7 +68,6 @@ export const customFieldInputs = z.strictObject({
 });
 
 export type CustomFieldInputs = z.infer<typeof customFieldInputs>;
-export interface CustomFieldArgs extends ResourceArgs<z.input<typeof customFieldInputs>> {}
 
 /** Outputs beyond the inputs. */
 export interface CustomFieldComputed {
@@ -261,6 +270,20 @@ async function readField(
   }
 }
 
+/**
+ * A custom field (API v2) with, optionally, its select options managed inline.
+ *
+ * Adopt an existing field: set `adoptId` to its id (from the dashboard URL or `GET /v2/custom_fields`);
+ * the first `pulumi up` takes it over and updates it to the declared configuration.
+ *
+ * @example
+ * ```ts
+ * const team = new incident.CustomField("affected-team", {
+ *   name: "Affected team", description: "Which team's systems are affected?",
+ *   fieldType: "single_select", options: ["Payments", "Identity", "Search"],
+ * });
+ * ```
+ */
 export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> = {
   kind: "CustomField",
   title: "custom field",
@@ -341,16 +364,3 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
 };
 
 export const customFieldProvider = makeProvider(customFieldSpec);
-
-/**
- * A custom field (API v2) with, optionally, its select options managed inline.
- *
- * Adopt an existing field: set `adoptId` to its id (from the dashboard URL or `GET /v2/custom_fields`);
- * the first `pulumi up` takes it over and updates it to the declared configuration.
- */
-export interface CustomField extends ResourceOutputs<CustomFieldInputs & CustomFieldComputed> {}
-export class CustomField extends IncidentResource {
-  constructor(name: string, args: CustomFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(customFieldSpec, name, args, opts);
-  }
-}

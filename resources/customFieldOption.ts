@@ -1,7 +1,11 @@
-import type * as pulumi from "@pulumi/pulumi";
+/**
+ * One option of a select custom field (API v1), as its own resource: `customFieldId` (replaces),
+ * `value` (no surrounding whitespace), `sortKey` (unset = the API default 1000, not managed), `adoptId`
+ * (the option's id from `GET /v1/custom_field_options?custom_field_id=…`). Output `currentSortKey`.
+ * Use either this or the field's inline `options`, not both.
+ */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { optionValue } from "./customField";
 
@@ -18,7 +22,6 @@ export const customFieldOptionInputs = z.strictObject({
 });
 
 export type CustomFieldOptionInputs = z.infer<typeof customFieldOptionInputs>;
-export interface CustomFieldOptionArgs extends ResourceArgs<z.input<typeof customFieldOptionInputs>> {}
 export interface CustomFieldOptionComputed {
   /** The sort key the API holds now (equals `sortKey` when that is set). */
   currentSortKey: number;
@@ -33,6 +36,11 @@ interface ApiOption {
 
 const path = (id: string) => `/v1/custom_field_options/${encodeURIComponent(id)}`;
 
+/**
+ * One option of a `single_select` / `multi_select` custom field. Use either this resource or the
+ * field's inline `options`, not both. Adopt an existing option with `adoptId` (its id from
+ * `GET /v1/custom_field_options?custom_field_id=…`).
+ */
 export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOption> = {
   kind: "CustomFieldOption",
   title: "custom field option",
@@ -98,16 +106,3 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
 };
 
 export const customFieldOptionProvider = makeProvider(customFieldOptionSpec);
-
-/**
- * One option of a `single_select` / `multi_select` custom field. Use either this resource or the
- * field's inline `options`, not both. Adopt an existing option with `adoptId` (its id from
- * `GET /v1/custom_field_options?custom_field_id=…`).
- */
-export interface CustomFieldOption
-  extends ResourceOutputs<CustomFieldOptionInputs & CustomFieldOptionComputed> {}
-export class CustomFieldOption extends IncidentResource {
-  constructor(name: string, args: CustomFieldOptionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(customFieldOptionSpec, name, args, opts);
-  }
-}

@@ -1,15 +1,71 @@
-import type * as pulumi from "@pulumi/pulumi";
+/**
+ * Manages an **escalation path**: who is paged when an alert or incident escalates, in which order,
+ * for how long, and how that changes with conditions (priority, working hours). The path is a real
+ * tree: an `ifElse` node holds a `thenPath` and an `elsePath`, each a list of nodes of the same type,
+ * to any depth (the Terraform provider had to unroll it to five levels).
+ *
+ * Every value in a node may be an Input at any depth (`EscalationPathNodeArgs`), so paths can be built
+ * by helpers, recursively:
+ *
+ * ```ts
+ * import type * as pulumi from "@pulumi/pulumi";
+ * import * as incident from "pulumi-incident";
+ *
+ * // Page each rota in turn; on a P1, page the rest of the chain at once as well.
+ * function chain(rotas: pulumi.Input<string>[]): incident.EscalationPathNodeArgs[] {
+ *   const [first, ...rest] = rotas;
+ *   if (first === undefined) return [];
+ *   return [
+ *     { level: { targets: [{ type: "schedule", id: first, urgency: "high", scheduleMode: "currently_on_call" }] } },
+ *     ...(rest.length === 0
+ *       ? []
+ *       : [{ ifElse: { conditions: [{ subject: "escalation.priority", operation: "is_set" }], thenPath: chain(rest), elsePath: [] } }]),
+ *   ];
+ * }
+ *
+ * declare const primary: incident.Schedule;
+ * declare const secondary: incident.Schedule;
+ * new incident.EscalationPath("chain", { name: "Chain", path: chain([primary.id, secondary.id]) });
+ * ```
+ *
+ * ### API version
+ *
+ * `/v2/escalation_paths` (v2 is the only version; not deprecated). Create `POST`, read `GET /{id}`,
+ * update `PUT /{id}` (the whole path is sent), delete `DELETE /{id}` (the API archives it).
+ *
+ * ### Adoption
+ *
+ * `pulumi import` does not work for dynamic resources. Set `adoptId` to the path's id (from the
+ * dashboard URL or `GET /v2/escalation_paths`): the first `pulumi up` takes the path over and updates
+ * it to the declared configuration, with no new object created. Remove `adoptId` afterwards or keep
+ * it; it is not compared.
+ *
+ * ### Lookup: getEscalationPath({ name })
+ *
+ * `getEscalationPath` / `getEscalationPathOutput` find a path by exact name (`GET /v2/escalation_paths`,
+ * every page) and answer `{ id, name, teamIds, path }`. They fail naming the name when there is no
+ * such path, and naming the ids when several share it.
+ *
+ * ### Normalisation rules (read-back that differs in form is not drift)
+ *
+ * | Rule | What the API does | What the provider does |
+ * |---|---|---|
+ * | duplicated target users | answers a level's `user` targets twice (Terraform provider v5.44.1) | repeated targets collapse (check rejects declared duplicates, so nothing meaningful is lost) |
+ * | empty schedule mode | answers `schedule_mode: ""` on targets that are not schedules | read back as unset |
+ * | generated node ids | keeps the position-derived ids sent for nodes without one | a derived id reads back as "no id"; any other id is reported |
+ * | labelled conditions, operation aliases, padded bindings, JSON literals | answers subjects/operations/values as labelled objects, `contains_one_of` for `one_of`, trailing empty bindings, re-encoded JSON | the shared engine rules (`resources/shared/engine.ts`) give back the declared spelling |
+ * | unordered sets | answers team ids in its own order | compared as a set, read back in the declared order |
+ * | omitted vs empty | answers `working_hours: []` when none | read back as omitted when none was declared |
+ *
+ * ### Schedule targets without a schedule mode
+ * `scheduleMode` is optional on a `schedule` target, as in the reference; the API answers `""` for it
+ * and it reads back as unset. `selectedRotaId` is still required for the `*_for_rota` modes.
+ */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { clockEnd, clockTime, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
-import {
-  type DeepInput,
-  IncidentResource,
-  type ResourceArgs,
-  type ResourceOutputs,
-} from "../provider/resource";
 import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import {
@@ -154,11 +210,6 @@ export interface EscalationPathNode<C = Condition> {
 }
 /** A node as zod parses it (condition parameter bindings may be omitted). */
 type EscalationPathNodeInput = EscalationPathNode<z.input<typeof condition>>;
-/**
- * A node as the program writes it: every value, at every depth, may be an Input (e.g. a target's
- * `id: schedule.id`), so helpers that build paths recursively can be typed with it.
- */
-export type EscalationPathNodeArgs = DeepInput<EscalationPathNodeInput>;
 
 // ---------- zod: the same tree, validated recursively ----------
 
@@ -343,7 +394,6 @@ export const escalationPathInputs = z.strictObject({
 });
 
 export type EscalationPathInputs = z.infer<typeof escalationPathInputs>;
-export interface EscalationPathArgs extends ResourceArgs<z.input<typeof escalationPathInputs>> {}
 export interface EscalationPathComputed {
   /** Users on call for this path right now. */
   currentResponders: { id: string; name: string; email?: string }[];
@@ -778,6 +828,61 @@ async function readPath(ctx: ApiContext, id: string): Promise<ApiEscalationPath 
   }
 }
 
+/**
+ * An escalation path (API v2, the only version the API has): who is paged, in which order, with
+ * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
+ * nodes of the same type.
+ *
+ * Adopt an existing path: set `adoptId` to its id (from the dashboard URL or
+ * `GET /v2/escalation_paths`); the first `pulumi up` takes it over and updates it to the declared
+ * configuration.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const ada = incident.getUserOutput({ email: "ada@example.com" });
+ * declare const primary: incident.Schedule; // see Schedule
+ *
+ * new incident.EscalationPath("payments", {
+ *   name: "Payments on-call",
+ *   teamIds: ["01TEAMPAYMENTS"],
+ *   workingHours: [
+ *     {
+ *       id: "office",
+ *       name: "Office hours",
+ *       timezone: "Europe/London",
+ *       weekdayIntervals: [{ weekday: "monday", startTime: "09:00", endTime: "17:30" }],
+ *     },
+ *   ],
+ *   path: [
+ *     {
+ *       id: "start", // only needed because the repeat node below points at it
+ *       level: {
+ *         targets: [
+ *           { type: "schedule", id: primary.id, urgency: "high", scheduleMode: "currently_on_call" },
+ *         ],
+ *         timeToAckSeconds: 300,
+ *         retryConfig: { attempts: 3, intervalSeconds: 120 },
+ *       },
+ *     },
+ *     {
+ *       ifElse: {
+ *         conditions: [
+ *           { subject: "escalation.priority", operation: "one_of", paramBindings: [{ arrayValue: [{ literal: "P1" }] }] },
+ *         ],
+ *         thenPath: [{ level: { targets: [{ type: "user", id: ada.id, urgency: "high" }] } }],
+ *         elsePath: [
+ *           { delay: { delayWeekdayIntervalConfigId: "office", delayIntervalCondition: "active" } },
+ *           { notifyChannel: { targets: [{ type: "slack_channel", id: "C0123", urgency: "low" }] } },
+ *         ],
+ *       },
+ *     },
+ *     { repeat: { repeatTimes: 2, toNode: "start" } },
+ *   ],
+ * });
+ * ```
+ */
 export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalationPath> = {
   kind: "EscalationPath",
   title: "escalation path",
@@ -831,22 +936,6 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
 };
 
 export const escalationPathProvider = makeProvider(escalationPathSpec);
-
-/**
- * An escalation path (API v2, the only version the API has): who is paged, in which order, with
- * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
- * nodes of the same type.
- *
- * Adopt an existing path: set `adoptId` to its id (from the dashboard URL or
- * `GET /v2/escalation_paths`); the first `pulumi up` takes it over and updates it to the declared
- * configuration.
- */
-export interface EscalationPath extends ResourceOutputs<EscalationPathInputs & EscalationPathComputed> {}
-export class EscalationPath extends IncidentResource {
-  constructor(name: string, args: EscalationPathArgs, opts?: pulumi.CustomResourceOptions) {
-    super(escalationPathSpec, name, args, opts);
-  }
-}
 
 // ---------- lookup ----------
 

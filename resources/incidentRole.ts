@@ -2,13 +2,11 @@
  * IncidentRole: a role responders take in an incident (`GET/POST /v2/incident_roles`,
  * `GET/PUT/DELETE /v2/incident_roles/{id}`; flat bodies). API v2: v1 is deprecated and not used.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { pickByName, showOrGone } from "./shared/settings";
 
@@ -27,7 +25,6 @@ export const incidentRoleInputs = z.strictObject({
 });
 
 export type IncidentRoleInputs = z.infer<typeof incidentRoleInputs>;
-export interface IncidentRoleArgs extends ResourceArgs<z.input<typeof incidentRoleInputs>> {}
 export interface IncidentRoleComputed {
   /** `custom` for roles made through the API; `lead` and `reporter` are the service's own roles. */
   roleType: string;
@@ -62,6 +59,22 @@ async function listRoles(client: ApiClient): Promise<ApiIncidentRole[]> {
   );
 }
 
+/**
+ * An incident role (API v2), e.g. a communications lead. The service's own Incident Lead and
+ * Reporter roles can be adopted (`adoptId`, from `getIncidentRole`) to manage their texts.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const comms = new incident.IncidentRole("comms", {
+ *   name: "Communications lead",
+ *   description: "Keeps customers and the company informed",
+ *   instructions: "Post a status page update every 30 minutes",
+ *   shortform: "comms",
+ * });
+ * ```
+ */
 export const incidentRoleSpec: ResourceSpec<IncidentRoleInputs, ApiIncidentRole> = {
   kind: "IncidentRole",
   title: "incident role",
@@ -108,17 +121,6 @@ export const incidentRoleSpec: ResourceSpec<IncidentRoleInputs, ApiIncidentRole>
 };
 
 export const incidentRoleProvider = makeProvider(incidentRoleSpec);
-
-/**
- * An incident role (API v2), e.g. a communications lead. The service's own Incident Lead and
- * Reporter roles can be adopted (`adoptId`, from `getIncidentRole`) to manage their texts.
- */
-export interface IncidentRole extends ResourceOutputs<IncidentRoleInputs & IncidentRoleComputed> {}
-export class IncidentRole extends IncidentResource {
-  constructor(name: string, args: IncidentRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(incidentRoleSpec, name, args, opts);
-  }
-}
 
 // ---------- getIncidentRole ----------
 

@@ -7,13 +7,11 @@
  * created or modified" (the reference), so those categories are refused at check, and adopting one
  * is refused before any write.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { pickByName, showOrGone } from "./shared/settings";
 
@@ -44,7 +42,6 @@ export const incidentStatusInputs = z.strictObject({
 });
 
 export type IncidentStatusInputs = z.infer<typeof incidentStatusInputs>;
-export interface IncidentStatusArgs extends ResourceArgs<z.input<typeof incidentStatusInputs>> {}
 export interface IncidentStatusComputed {
   /** Order of the status among all statuses (server-assigned). */
   rank: number;
@@ -86,6 +83,24 @@ async function listStatuses(client: ApiClient): Promise<ApiIncidentStatus[]> {
   );
 }
 
+/**
+ * An incident status (API v1) of category `live`, `learning` or `closed`. Triage and declined
+ * statuses belong to the service: look them up with `getIncidentStatus`, do not declare them.
+ *
+ * Adopt an existing status with `adoptId` (its id from `getIncidentStatus`); its category must be
+ * the declared one.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const monitoring = new incident.IncidentStatus("monitoring", {
+ *   name: "Monitoring",
+ *   description: "A fix is out; watching that it holds",
+ *   category: "live", // or "learning", "closed"; triage and declined belong to the service
+ * });
+ * ```
+ */
 export const incidentStatusSpec: ResourceSpec<IncidentStatusInputs, ApiIncidentStatus> = {
   kind: "IncidentStatus",
   title: "incident status",
@@ -138,20 +153,6 @@ export const incidentStatusSpec: ResourceSpec<IncidentStatusInputs, ApiIncidentS
 };
 
 export const incidentStatusProvider = makeProvider(incidentStatusSpec);
-
-/**
- * An incident status (API v1) of category `live`, `learning` or `closed`. Triage and declined
- * statuses belong to the service: look them up with `getIncidentStatus`, do not declare them.
- *
- * Adopt an existing status with `adoptId` (its id from `getIncidentStatus`); its category must be
- * the declared one.
- */
-export interface IncidentStatus extends ResourceOutputs<IncidentStatusInputs & IncidentStatusComputed> {}
-export class IncidentStatus extends IncidentResource {
-  constructor(name: string, args: IncidentStatusArgs, opts?: pulumi.CustomResourceOptions) {
-    super(incidentStatusSpec, name, args, opts);
-  }
-}
 
 // ---------- getIncidentStatus ----------
 

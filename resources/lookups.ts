@@ -3,6 +3,62 @@
  * Slack user id or id), a custom field by name, a team (by name or id) or an incident type (by
  * name, or the default one), to use their ids in resources. Each comes as `getX(args)` (a Promise) and
  * `getXOutput(args)` (an Output).
+ *
+ * Read-only functions for Pulumi programs, to find the ids of objects this stack does not manage:
+ * `getUser({ email })` and `getCustomField({ name })` (below), and, in their resources' sections,
+ * [`getAlertAttribute({ name })`](#alertattribute), [`getAlertSources({ sourceType? })`](#alertsource),
+ * [`getEscalationPath({ name })`](#escalationpath) and [`getSchedule({ name })`](#schedule). They
+ * run in the program (not in the provider), with the stack's credentials (`incident:apiKey` /
+ * `incident:baseUrl`, else `INCIDENT_API_KEY` / `INCIDENT_BASE_URL`), and never write. Each comes as
+ * `getX(args)` (a Promise) and `getXOutput(args)` (an Output, accepting Inputs).
+ *
+ * ### getUser({ email } | { slackUserId } | { id })
+ *
+ * Exactly one of: `email`: `GET /v2/users?email=…` (API v2, the only version of the users list;
+ * paginated, every page is read), the e-mail matched again on the client, case-insensitively;
+ * `slackUserId`: `GET /v2/users?slack_user_id=…` (the user's Slack id, e.g. `U02ABCDEF`), matched again;
+ * `id`: `GET /v2/users/{id}`. Fails with `getUser: no user with e-mail "…"` (or Slack user id, or id)
+ * when there is none, and names the ids when several users match.
+ *
+ * | Result | Notes |
+ * |---|---|
+ * | `id` | the user's id |
+ * | `name` | display name |
+ * | `email` | as the API holds it |
+ * | `role` | the API's deprecated base role (no longer updated since March 2023) |
+ * | `slackUserId` | the user's id in the connected chat product, if any |
+ *
+ * ### getCustomField({ name })
+ *
+ * `GET /v2/custom_fields` (API v2; v1 is deprecated; unpaginated), exact name match (names are unique).
+ * Fails with `getCustomField: no custom field named "…"`, suggesting a name that differs only in case or
+ * surrounding spaces.
+ *
+ * | Result | Notes |
+ * |---|---|
+ * | `id` | use it in references: `incident.custom_field["<id>"]` |
+ * | `name`, `description` | |
+ * | `fieldType` | `single_select`, `multi_select`, `text`, `link` or `numeric` |
+ * | `catalogTypeId` | for catalog-backed fields |
+ * | `createdAt`, `updatedAt` | |
+ *
+ * Bad arguments (an empty name, an e-mail without `@`, an unknown argument) fail before any request.
+ *
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const lisa = incident.getUserOutput({ email: "lisa@example.com" });
+ * const team = incident.getCustomFieldOutput({ name: "Affected Team" });
+ *
+ * new incident.Workflow("assign-lead", {
+ *   name: "Assign Lisa as lead",
+ *   trigger: "incident.created",
+ *   conditionGroups: [
+ *     { conditions: [{ subject: team.id.apply((id) => `incident.custom_field["${id}"]`), operation: "is_set" }] },
+ *   ],
+ *   steps: [{ id: "lead", name: "incident.assign_role", paramBindings: [{ value: { literal: lisa.id } }] }],
+ * });
+ * ```
  */
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";

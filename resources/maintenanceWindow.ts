@@ -7,12 +7,10 @@
  * while it is active fails with an error saying so (and when it ends); the window stays in the
  * stack. An archived window reads as gone.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText, timestamp } from "../provider/inputs";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { keepDeclaredInstant } from "./schedule";
 import {
@@ -100,7 +98,6 @@ export const maintenanceWindowInputs = z.strictObject({
 });
 
 export type MaintenanceWindowInputs = z.infer<typeof maintenanceWindowInputs>;
-export interface MaintenanceWindowArgs extends ResourceArgs<z.input<typeof maintenanceWindowInputs>> {}
 export interface MaintenanceWindowComputed {
   /** The id of the lead (whichever way `lead` names them). */
   leadId: string;
@@ -277,6 +274,30 @@ export function validateMaintenanceWindow(args: MaintenanceWindowInputs): Proble
   return [{ path: ["endAt"], message: "must be after startAt", dependsOn: [["startAt"]] }];
 }
 
+/**
+ * A maintenance window (API v1): while it is active, alerts matching `alertConditionGroups` are
+ * held back, escalated to `escalationTargets` or attached to `incidentId`. The `lead` is a user by
+ * id, e-mail address or Slack user id.
+ *
+ * Deleting archives it; an active window cannot be archived, so destroy it once it has ended (or
+ * move `endAt` into the past first). Adopt an existing window with `adoptId`.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const migration = new incident.MaintenanceWindow("db-migration", {
+ *   name: "Database migration",
+ *   startAt: "2099-04-01T22:00:00Z",
+ *   endAt: "2099-04-02T02:00:00Z",
+ *   lead: { email: "ada@example.com" }, // or { id } or { slackUserId }
+ *   alertConditionGroups: [
+ *     { conditions: [{ subject: "alert.title", operation: "one_of", paramBindings: [{ arrayValue: [{ literal: "database" }] }] }] },
+ *   ],
+ *   resolveOnEnd: true,
+ * });
+ * ```
+ */
 export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMaintenanceWindow> = {
   kind: "MaintenanceWindow",
   title: "maintenance window",
@@ -347,19 +368,3 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
 };
 
 export const maintenanceWindowProvider = makeProvider(maintenanceWindowSpec);
-
-/**
- * A maintenance window (API v1): while it is active, alerts matching `alertConditionGroups` are
- * held back, escalated to `escalationTargets` or attached to `incidentId`. The `lead` is a user by
- * id, e-mail address or Slack user id.
- *
- * Deleting archives it; an active window cannot be archived, so destroy it once it has ended (or
- * move `endAt` into the past first). Adopt an existing window with `adoptId`.
- */
-export interface MaintenanceWindow
-  extends ResourceOutputs<MaintenanceWindowInputs & MaintenanceWindowComputed> {}
-export class MaintenanceWindow extends IncidentResource {
-  constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
-    super(maintenanceWindowSpec, name, args, opts);
-  }
-}

@@ -1,4 +1,54 @@
-import type * as pulumi from "@pulumi/pulumi";
+/**
+ * Manages an **on-call schedule** in one piece: its time zone, its rotations (each with layers,
+ * handovers, users, working intervals and a scheduling mode), changes scheduled ahead of time
+ * (rotation *versions* with an `effectiveFrom`), public holidays and owning teams.
+ *
+ * ### API version: v2, and why
+ *
+ * Both `/v2/schedules` and `/v3/schedules` are current (neither is deprecated). **v2** is used: a v2
+ * schedule carries its rotations and their future versions inline, so one resource declares and
+ * writes the whole schedule atomically. v3 schedules carry no rotations (they are a separate
+ * `/v3/schedules/{id}/rotations` sub-resource with its own rollout rules), which would need a second
+ * resource kind. Requests are wrapped in `{"schedule": …}`.
+ *
+ * A v2 update **replaces the whole configuration, future rotation versions included**. The provider
+ * therefore always sends every declared version, and fetches the schedule first so that a layer
+ * declared without an `id` is sent with the id it already has (overrides that point at it survive).
+ *
+ * ### Adoption
+ *
+ * `pulumi import` does not work for dynamic resources. Set `adoptId` to the schedule's id (dashboard
+ * URL or `GET /v2/schedules`): the first `pulumi up` takes it over and writes the declared
+ * configuration. Note that this replaces its rotations with the declared ones.
+ *
+ * ### Lookup: getSchedule({ name })
+ *
+ * `getSchedule` / `getScheduleOutput` find a schedule by exact name (`GET /v2/schedules`, every page)
+ * and answer `{ id, name, timezone, teamIds, rotations: [{ id, name }], permalink }`. They fail naming
+ * the name when there is none, and naming the ids when several share it.
+ *
+ * ### Normalisation rules (read-back that differs in form is not drift)
+ *
+ * | Rule | What the API does | What the provider does |
+ * |---|---|---|
+ * | timestamps by instant | answers timestamps in UTC (`…Z`) whatever offset was written | the declared text is kept when it is the same instant |
+ * | first version in effect from creation | stamps the write time on a version sent without `effectiveFrom` | the first version reads back unset when declared unset |
+ * | superseded versions | drops versions once a later version has taken effect | the dropped (past) declared versions read back as declared |
+ * | users by e-mail | answers full user objects | a user declared by e-mail reads back by e-mail when it is the same person; anyone else is reported by id |
+ * | server-assigned layer ids | gives a layer sent without id a server id | the id is not compared when not declared (and is kept on update) |
+ * | default scheduling mode | answers `sequential` when no mode was sent | read back as unset when declared unset |
+ * | omitted vs empty | answers `working_intervals: []` (and a deprecated `working_interval` mirror) | read back as omitted; the mirror is ignored |
+ * | holidays unmanaged when omitted | keeps holidays set in the dashboard when an update omits them (Terraform provider #271) | not drift when `holidaysPublicConfig` is not declared |
+ * | unordered sets | answers team ids in its own order | compared as a set, read back in the declared order |
+ *
+ * ### Rotation versions
+ * What the API does with versions (the reference, `ScheduleRotationV2.effective_from`): "each version
+ * applies from its effective_from until the next version's. A rotation's first version has no
+ * effective_from". So a first version without `effectiveFrom` is in effect from the start, and a later
+ * version whose `effectiveFrom` has passed is the one in effect: the declared intent is kept, the
+ * earlier version is superseded (and may no longer be answered: rule "superseded versions"). Timestamps
+ * are compared to the second (the API keeps no fraction).
+ */
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -10,7 +60,6 @@ import {
   timestamp as timestampSchema,
 } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import { isTimeZone } from "./escalationPath";
@@ -120,7 +169,6 @@ export const scheduleInputs = z.strictObject({
 
 export type ScheduleInputs = z.infer<typeof scheduleInputs>;
 export type ScheduleRotationVersion = z.infer<typeof rotationVersion>;
-export interface ScheduleArgs extends ResourceArgs<z.input<typeof scheduleInputs>> {}
 export interface ScheduleComputed {
   /** Link to the schedule in the dashboard. */
   permalink: string;
@@ -483,6 +531,52 @@ async function readSchedule(ctx: ApiContext, id: string): Promise<ApiSchedule | 
   }
 }
 
+/**
+ * An on-call schedule (API v2) with its rotations, their layers, handovers, users, working intervals
+ * and future versions, public holidays and owning teams. v2 rather than v3: both are current, but
+ * v3 schedules carry no rotations (they are a separate sub-resource), while v2 manages the whole
+ * schedule in one atomic write, which is what one resource here declares.
+ *
+ * Changing `timezone` replaces the schedule (the API cannot change it in place), creating the new one
+ * before deleting the old one (names need not be unique, so paging never loses its schedule). Adopt
+ * an existing schedule with `adoptId` (its id from the dashboard URL or `GET /v2/schedules`).
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const schedule = new incident.Schedule("primary", {
+ *   name: "Payments primary",
+ *   timezone: "Europe/London",
+ *   teamIds: ["01TEAMPAYMENTS"],
+ *   holidaysPublicConfig: { countryCodes: ["GB"] },
+ *   rotations: [
+ *     {
+ *       id: "primary", // chosen by you; escalation paths refer to it as selectedRotaId
+ *       name: "Primary",
+ *       versions: [
+ *         {
+ *           handoverStartAt: "2026-01-05T09:00:00Z",
+ *           handovers: [{ interval: 1, intervalType: "weekly" }],
+ *           users: [{ email: "ada@example.com" }, { id: "01USERBOB" }],
+ *           layers: [{ name: "Primary" }],
+ *           workingIntervals: [{ weekday: "monday", startTime: "09:00", endTime: "17:00" }],
+ *         },
+ *         {
+ *           // From March, daily shifts with a third person.
+ *           effectiveFrom: "2026-03-02T09:00:00Z",
+ *           handoverStartAt: "2026-03-02T09:00:00Z",
+ *           handovers: [{ interval: 1, intervalType: "daily" }],
+ *           users: [{ email: "ada@example.com" }, { id: "01USERBOB" }, { id: "01USERCAT" }],
+ *           layers: [{ name: "Primary" }],
+ *         },
+ *       ],
+ *     },
+ *   ],
+ * });
+ * export const primaryLayer = schedule.layerIds.apply((l) => l.primary?.Primary);
+ * ```
+ */
 export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   kind: "Schedule",
   title: "schedule",
@@ -562,23 +656,6 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
 };
 
 export const scheduleProvider = makeProvider(scheduleSpec);
-
-/**
- * An on-call schedule (API v2) with its rotations, their layers, handovers, users, working intervals
- * and future versions, public holidays and owning teams. v2 rather than v3: both are current, but
- * v3 schedules carry no rotations (they are a separate sub-resource), while v2 manages the whole
- * schedule in one atomic write, which is what one resource here declares.
- *
- * Changing `timezone` replaces the schedule (the API cannot change it in place), creating the new one
- * before deleting the old one (names need not be unique, so paging never loses its schedule). Adopt
- * an existing schedule with `adoptId` (its id from the dashboard URL or `GET /v2/schedules`).
- */
-export interface Schedule extends ResourceOutputs<ScheduleInputs & ScheduleComputed> {}
-export class Schedule extends IncidentResource {
-  constructor(name: string, args: ScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(scheduleSpec, name, args, opts);
-  }
-}
 
 // ---------- lookup ----------
 

@@ -10,11 +10,9 @@
  * them), so all rules on a target must declare the same `syncType`. Permanent members belong to
  * the rule alone. Deleting archives the rule.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { showOrGone } from "./shared/settings";
 
@@ -46,7 +44,6 @@ export const scheduleSyncRuleInputs = z.strictObject({
 });
 
 export type ScheduleSyncRuleInputs = z.infer<typeof scheduleSyncRuleInputs>;
-export interface ScheduleSyncRuleArgs extends ResourceArgs<z.input<typeof scheduleSyncRuleInputs>> {}
 export interface ScheduleSyncRuleComputed {
   /** The permanent members the rule has now (equals `permanentMemberUserIds` when that is set). */
   currentPermanentMemberUserIds: string[];
@@ -116,6 +113,25 @@ export function scheduleSyncRuleFromApi(
   };
 }
 
+/**
+ * A schedule sync rule (API v2): feeds a schedule's members (`syncType`) into a
+ * `ScheduleSyncTarget`'s Slack user group. Every rule on one target must declare the same
+ * `syncType` (the API propagates a change to all of them). Adopt an existing rule with `adoptId`
+ * (and its `scheduleId`).
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const group = new incident.ScheduleSyncTarget("platform-oncall", { slackUserGroupId: "S0123ABCD" });
+ * new incident.ScheduleSyncRule("primary-to-group", {
+ *   scheduleId: "01HSCHEDULEID", // e.g. a Schedule's id
+ *   scheduleSyncTargetId: group.id,
+ *   syncType: "on_call",
+ *   permanentMemberUserIds: [incident.getUserOutput({ email: "eve@example.com" }).id],
+ * });
+ * ```
+ */
 export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiScheduleSyncRule> = {
   kind: "ScheduleSyncRule",
   title: "schedule sync rule",
@@ -173,17 +189,3 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
 };
 
 export const scheduleSyncRuleProvider = makeProvider(scheduleSyncRuleSpec);
-
-/**
- * A schedule sync rule (API v2): feeds a schedule's members (`syncType`) into a
- * `ScheduleSyncTarget`'s Slack user group. Every rule on one target must declare the same
- * `syncType` (the API propagates a change to all of them). Adopt an existing rule with `adoptId`
- * (and its `scheduleId`).
- */
-export interface ScheduleSyncRule
-  extends ResourceOutputs<ScheduleSyncRuleInputs & ScheduleSyncRuleComputed> {}
-export class ScheduleSyncRule extends IncidentResource {
-  constructor(name: string, args: ScheduleSyncRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(scheduleSyncRuleSpec, name, args, opts);
-  }
-}

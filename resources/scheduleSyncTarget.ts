@@ -8,13 +8,11 @@
  * reaches every schedule syncing to the target: the API refuses it (403) when this key cannot
  * edit one of them. Deleting archives the target; the API refuses while sync rules use it.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";
 import { writeOnly } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { showOrGone } from "./shared/settings";
 
@@ -48,7 +46,6 @@ export const scheduleSyncTargetInputs = z.strictObject({
 });
 
 export type ScheduleSyncTargetInputs = z.infer<typeof scheduleSyncTargetInputs>;
-export interface ScheduleSyncTargetArgs extends ResourceArgs<z.input<typeof scheduleSyncTargetInputs>> {}
 export interface ScheduleSyncTargetComputed {
   /** The Slack id of the synced user group (also when the service made it). */
   userGroupId: string;
@@ -111,6 +108,23 @@ export function scheduleSyncTargetFromApi(
   };
 }
 
+/**
+ * A schedule sync target (API v2): a Slack user group kept in step with who is on call, fed by
+ * `ScheduleSyncRule`s. Give an existing group's id (`slackUserGroupId`) or have the service make
+ * one (`newSlackUserGroup`). Changing `addBotToGroup` affects every schedule syncing to it.
+ * Adopt an existing target with `adoptId`.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const group = new incident.ScheduleSyncTarget("platform-oncall", {
+ *   newSlackUserGroup: { name: "Platform on-call", handle: "platform-oncall", description: "Who is on call" },
+ *   // or slackUserGroupId: "S0123ABCD" for an existing group
+ * });
+ * export const userGroupId = group.userGroupId;
+ * ```
+ */
 export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiScheduleSyncTarget> = {
   kind: "ScheduleSyncTarget",
   title: "schedule sync target",
@@ -197,17 +211,3 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
 };
 
 export const scheduleSyncTargetProvider = makeProvider(scheduleSyncTargetSpec);
-
-/**
- * A schedule sync target (API v2): a Slack user group kept in step with who is on call, fed by
- * `ScheduleSyncRule`s. Give an existing group's id (`slackUserGroupId`) or have the service make
- * one (`newSlackUserGroup`). Changing `addBotToGroup` affects every schedule syncing to it.
- * Adopt an existing target with `adoptId`.
- */
-export interface ScheduleSyncTarget
-  extends ResourceOutputs<ScheduleSyncTargetInputs & ScheduleSyncTargetComputed> {}
-export class ScheduleSyncTarget extends IncidentResource {
-  constructor(name: string, args: ScheduleSyncTargetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(scheduleSyncTargetSpec, name, args, opts);
-  }
-}

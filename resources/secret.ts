@@ -7,7 +7,6 @@
  * output; changing it rotates the secret in place (a new version). Update changes metadata only.
  * Deleting a secret a workflow still uses is refused by the API: the error says so and what to do.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
@@ -15,7 +14,6 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 import { pickByName, showOrGone } from "./shared/settings";
 
@@ -42,7 +40,6 @@ export const secretInputs = z.strictObject({
 });
 
 export type SecretInputs = z.infer<typeof secretInputs>;
-export interface SecretArgs extends ResourceArgs<z.input<typeof secretInputs>> {}
 export interface SecretComputed {
   /** The last four characters of the current value (absent when the value has four or fewer). */
   lastFourChars: string | undefined;
@@ -108,6 +105,29 @@ async function listSecrets(client: ApiClient): Promise<ApiSecret[]> {
   return client.listAll<ApiSecret>("/v2/secrets", "secrets", "list secrets");
 }
 
+/**
+ * A secret (API v2): a named credential for workflows, e.g. the token of an outgoing webhook.
+ * `value` is write-only and secret; only `lastFourChars` and `version` are read back. Changing
+ * `value` rotates the secret in place. A rotation made elsewhere shows as drift on `value` (when its
+ * last four characters differ) and the next `up` rotates back to the declared value.
+ *
+ * Adopt an existing secret with `adoptId` (its id from `getSecret`); its value is rotated to the
+ * declared one (unless its last four characters already match).
+ *
+ * @example
+ * ```ts
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as incident from "pulumi-incident";
+ *
+ * const config = new pulumi.Config();
+ * const token = new incident.Secret("deploy-hook", {
+ *   name: "Deploy webhook token",
+ *   value: config.requireSecret("deployHookToken"), // changing it rotates the secret
+ *   owningTeamIds: [incident.getTeamOutput({ name: "Platform" }).id],
+ * });
+ * export const version = token.version;
+ * ```
+ */
 export const secretSpec: ResourceSpec<SecretInputs, ApiSecret> = {
   kind: "Secret",
   title: "secret",
@@ -173,24 +193,6 @@ export const secretSpec: ResourceSpec<SecretInputs, ApiSecret> = {
 };
 
 export const secretProvider = makeProvider(secretSpec);
-
-/**
- * A secret (API v2): a named credential for workflows, e.g. the token of an outgoing webhook.
- * `value` is write-only and secret; only `lastFourChars` and `version` are read back. Changing
- * `value` rotates the secret in place. A rotation made elsewhere shows as drift on `value` (when its
- * last four characters differ) and the next `up` rotates back to the declared value.
- *
- * Adopt an existing secret with `adoptId` (its id from `getSecret`); its value is rotated to the
- * declared one (unless its last four characters already match).
- */
-export interface Secret extends ResourceOutputs<SecretInputs & SecretComputed> {}
-export class Secret extends IncidentResource {
-  constructor(name: string, args: SecretArgs, opts?: pulumi.CustomResourceOptions) {
-    // The value is a secret input too (else the state's inputs would hold it in plaintext).
-    const value = args.value === undefined ? undefined : pulumi.secret(args.value);
-    super(secretSpec, name, { ...args, value }, opts);
-  }
-}
 
 // ---------- getSecret ----------
 

@@ -2,13 +2,11 @@
  * Severity: an incident severity (`GET/POST /v1/severities`, `GET/PUT/DELETE /v1/severities/{id}`;
  * flat bodies). API v1 is the only version of this family.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { pickByName, showOrGone } from "./shared/settings";
 
@@ -28,7 +26,6 @@ export const severityInputs = z.strictObject({
 });
 
 export type SeverityInputs = z.infer<typeof severityInputs>;
-export interface SeverityArgs extends ResourceArgs<z.input<typeof severityInputs>> {}
 export interface SeverityComputed {
   /** The rank the API holds now (equals `rank` when that is set). */
   currentRank: number;
@@ -70,6 +67,23 @@ async function listSeverities(client: ApiClient): Promise<ApiSeverity[]> {
   );
 }
 
+/**
+ * An incident severity (API v1), e.g. `Minor`, `Major`, `Critical`. Lower ranks are less severe.
+ *
+ * Adopt an existing severity: set `adoptId` to its id (from `getSeverity`); the first `pulumi up`
+ * takes it over and updates it to the declared configuration.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const major = new incident.Severity("major", {
+ *   name: "Major",
+ *   description: "Many customers notice",
+ *   rank: 2, // lower is less severe; leave it out to let the API rank it last
+ * });
+ * ```
+ */
 export const severitySpec: ResourceSpec<SeverityInputs, ApiSeverity> = {
   kind: "Severity",
   title: "severity",
@@ -111,19 +125,6 @@ export const severitySpec: ResourceSpec<SeverityInputs, ApiSeverity> = {
 };
 
 export const severityProvider = makeProvider(severitySpec);
-
-/**
- * An incident severity (API v1), e.g. `Minor`, `Major`, `Critical`. Lower ranks are less severe.
- *
- * Adopt an existing severity: set `adoptId` to its id (from `getSeverity`); the first `pulumi up`
- * takes it over and updates it to the declared configuration.
- */
-export interface Severity extends ResourceOutputs<SeverityInputs & SeverityComputed> {}
-export class Severity extends IncidentResource {
-  constructor(name: string, args: SeverityArgs, opts?: pulumi.CustomResourceOptions) {
-    super(severitySpec, name, args, opts);
-  }
-}
 
 // ---------- getSeverity ----------
 

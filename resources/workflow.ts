@@ -1,10 +1,45 @@
-import type * as pulumi from "@pulumi/pulumi";
+/**
+ * Manages a **workflow**: a trigger (e.g. `incident.updated`), condition groups that decide whether it
+ * runs, expressions that compute values, and the steps it runs (each step an engine step such as
+ * `slack.post_message` with its parameter bindings), plus when and on which incidents it runs.
+ *
+ * ### API version
+ *
+ * Workflows exist only as **API v2** (`/v2/workflows`), which the reference does not mark deprecated.
+ * `PUT /v2/workflows/{id}` is a full replacement: every update sends the whole declared workflow.
+ * `DELETE /v2/workflows/{id}` **archives** the workflow: it stops running and no longer lists or shows.
+ *
+ * ### Adoption
+ *
+ * `pulumi import` does not work for dynamic resources. To take over a workflow made in the dashboard,
+ * declare it with `adoptId: "<workflow id>"` (the id is in the dashboard URL, or in `GET /v2/workflows`).
+ * The first `up` reads it and updates it to your declaration (the trigger must match: it cannot change).
+ * A create whose response was lost (network failure) is recovered by finding the workflow by name and
+ * trigger instead of creating a duplicate.
+ *
+ * ### Normalisation rules (no false drift)
+ *
+ * | Rule | What the API does | What the provider does |
+ * |---|---|---|
+ * | padded param bindings (TF #205) | step parameter bindings come back with trailing empty bindings | trailing empty bindings are dropped (inner ones kept: they mean “parameter unset”) |
+ * | canonical JSON literals | JSON literals in bindings come back re-encoded (keys sorted, `>` as `\u003e`) | compared by meaning; your text is kept when the meaning is equal |
+ * | operation aliases (TF #289) | may answer `contains_one_of` for `one_of` (and back) | your spelling is kept |
+ * | engine labels | trigger, subjects, operations, binding values and once-for references come back as `{name/reference/value, label}` objects | read back as the plain reference you wrote; labels are dropped |
+ * | unordered sets | `onceFor`, `runsOnIncidentModes`, `owningTeamIds`, expressions come back in another order | compared as sets; your order is kept |
+ * | omitted vs empty | unset `owningTeamIds` reads back as `[]` | unset stays unset |
+ * | private incident scope | always answers both `private_incident_scope` and the derived, deprecated `include_private_incidents` | only the field you wrote is reported; unset scope and `none` are the same; an out-of-band scope change is still drift |
+ * | defaulted booleans | `include_private_escalations` is always answered | `false` reads back as unset when you left it unset |
+ *
+ * ### Step upgrades
+ * `skipStepUpgrades: true` sends the API's `skip_step_upgrades` with every update, so an update does not
+ * upgrade the workflow's steps to their latest versions (TF provider #165/#308). It is write-only: the
+ * state keeps what you declared.
+ */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
-import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
   bindingPayload,
@@ -119,7 +154,6 @@ export const workflowInputs = z.strictObject({
 });
 
 export type WorkflowInputs = z.infer<typeof workflowInputs>;
-export interface WorkflowArgs extends ResourceArgs<z.input<typeof workflowInputs>> {}
 
 /** Outputs beyond the inputs. */
 export interface WorkflowComputed {
@@ -382,6 +416,51 @@ const toLive = (body: ShowResult): LiveWorkflow => ({
   managementMeta: body.management_meta,
 });
 
+/**
+ * A workflow (API v2): a trigger, conditions, expressions and steps the platform runs on incidents.
+ * Changing `trigger` replaces the workflow (the API accepts it on create only); destroying it archives
+ * it. Adopt an existing workflow with `adoptId` (its id from the dashboard URL or `GET /v2/workflows`).
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const team = incident.getCustomFieldOutput({ name: "Affected Team" });
+ *
+ * new incident.Workflow("notify-critical", {
+ *   name: "Notify on critical incidents",
+ *   trigger: "incident.updated",
+ *   conditionGroups: [
+ *     {
+ *       conditions: [
+ *         {
+ *           subject: "incident.severity",
+ *           operation: "one_of",
+ *           paramBindings: [{ arrayValue: [{ literal: "01SEVCRITICAL" }] }],
+ *         },
+ *       ],
+ *     },
+ *   ],
+ *   steps: [
+ *     {
+ *       id: "post",
+ *       name: "slack.post_message",
+ *       paramBindings: [
+ *         { value: { reference: "incident.slack_channel" } },
+ *         { value: { literal: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) } },
+ *       ],
+ *     },
+ *   ],
+ *   onceFor: ["incident.url"],
+ *   runsOnIncidents: "newly_created_and_active",
+ *   runsOnIncidentModes: ["standard"],
+ *   delay: { forSeconds: 60, conditionsApplyOverDelay: true },
+ *   state: "active",
+ *   folder: "Paging",
+ *   privateIncidentScope: "none",
+ * });
+ * ```
+ */
 export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   kind: "Workflow",
   title: "workflow",
@@ -448,15 +527,3 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
 };
 
 export const workflowProvider = makeProvider(workflowSpec);
-
-/**
- * A workflow (API v2): a trigger, conditions, expressions and steps the platform runs on incidents.
- * Changing `trigger` replaces the workflow (the API accepts it on create only); destroying it archives
- * it. Adopt an existing workflow with `adoptId` (its id from the dashboard URL or `GET /v2/workflows`).
- */
-export interface Workflow extends ResourceOutputs<WorkflowInputs & WorkflowComputed> {}
-export class Workflow extends IncidentResource {
-  constructor(name: string, args: WorkflowArgs, opts?: pulumi.CustomResourceOptions) {
-    super(workflowSpec, name, args, opts);
-  }
-}

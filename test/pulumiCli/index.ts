@@ -83,6 +83,8 @@ interface Workspace {
   env: NodeJS.ProcessEnv;
   providerTrace: string;
   programTrace: string;
+  /** Pids of the provider hosts the engine started (see the plugin wrapper). */
+  providerPids: string;
 }
 
 const workspaces = new Map<string, Workspace>();
@@ -126,10 +128,14 @@ function workspace(o: CliOptions): Workspace {
   // plugin next to the CLI (the engine looks on PATH first).
   const providerTrace = path.join(dir, "provider-trace.jsonl");
   const programTrace = path.join(dir, "program-trace.jsonl");
+  // Each provider host the engine starts appends its pid (the plugin script keeps it and starts
+  // node as its child), so a test can kill the host the way a crash or an OOM kill would.
+  const providerPids = path.join(dir, "provider.pids");
   const plugin = fs.realpathSync(path.join(CLI_BIN, PROVIDER_PLUGIN));
   fs.writeFileSync(
     path.join(bin, PROVIDER_PLUGIN),
-    `#!/bin/sh\nINCIDENT_TRACE_FILE=${JSON.stringify(providerTrace)} exec ${JSON.stringify(plugin)} "$@"\n`,
+    `#!/bin/sh\necho $$ >> ${JSON.stringify(providerPids)}\n` +
+      `INCIDENT_TRACE_FILE=${JSON.stringify(providerTrace)} exec ${JSON.stringify(plugin)} "$@"\n`,
     { mode: 0o755 },
   );
   const env: NodeJS.ProcessEnv = {
@@ -145,7 +151,7 @@ function workspace(o: CliOptions): Workspace {
     NO_COLOR: "1",
   };
   delete env.PULUMI_ACCESS_TOKEN;
-  const ws: Workspace = { dir: projectDir, project: name, env, providerTrace, programTrace };
+  const ws: Workspace = { dir: projectDir, project: name, env, providerTrace, programTrace, providerPids };
   pulumiSync(ws, ["stack", "select", "--create", o.stack ?? "dev", "--non-interactive"]);
   workspaces.set(dir, ws);
   return ws;
@@ -228,7 +234,13 @@ async function run(
   if (o.expectNoChanges) args.push("--expect-no-changes");
   if (o.runProgram) args.push("--run-program");
   for (const t of o.target ?? []) args.push("--target", t);
+  fs.rmSync(ws.providerPids, { force: true });
+  let finished = false;
+  o.killHostWhen?.then(() => {
+    if (!finished) killProviderHosts(ws.providerPids);
+  });
   const { code, stdout, stderr } = await pulumiAsync(ws, args, o);
+  finished = true;
 
   const events = fs.existsSync(eventLog)
     ? fs
@@ -272,6 +284,33 @@ async function run(
   }
   result.durationMs = Date.now() - started;
   return result;
+}
+
+/** SIGKILL to every provider host still running (the plugin script and the node process it started). */
+function killProviderHosts(pidFile: string): void {
+  if (!fs.existsSync(pidFile)) return;
+  const roots = fs.readFileSync(pidFile, "utf8").split(/\s+/).filter(Boolean).map(Number);
+  // Children by parent, from /proc (the script does not exec node, so node is a child, not the pid).
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const kill = (pid: number): void => {
+    for (const child of children.get(pid) ?? []) kill(child);
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  for (const pid of roots) kill(pid);
 }
 
 /** Diagnostics carry the display's colour markup. */

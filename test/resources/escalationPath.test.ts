@@ -14,9 +14,7 @@ import { UNKNOWN } from "../../provider/unknowns";
 import {
   type ApiEscalationPath,
   canonicalEscalationPath,
-  type EscalationPathArgs,
   type EscalationPathInputs,
-  type EscalationPathNodeArgs,
   escalationPathFromApi,
   escalationPathInputs,
   escalationPathPayload,
@@ -25,6 +23,7 @@ import {
   getEscalationPath,
   targetsFromApi,
 } from "../../resources/escalationPath";
+import type { EscalationPathArgs, EscalationPathNodeArgs } from "../../resources/generated/escalationPath";
 import { scheduleInputs, scheduleProvider } from "../../resources/schedule";
 import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
 import { dashboardEscalationPath, dashboardSchedule } from "../support/dashboard";

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 
 /** `pulumi new typescript`'s compiler options: today's (nodenext, since templates 81e6522) and the older CommonJS one. */
@@ -58,22 +59,27 @@ export function asProgram(code: string): string {
 }
 
 /**
- * Writes each block to `dir/readme-<line>.ts` and type-checks them with the TypeScript installed
- * where `dir` resolves it, once per template tsconfig (plus `extraOptions`). Answers tsc's diagnostics
- * per tsconfig ("" = clean).
+ * Writes each block of the Markdown files to `dir/<file>-<line>.ts` and type-checks them with the
+ * TypeScript installed where `dir` resolves it, once per template tsconfig (plus `extraOptions`).
+ * Answers tsc's diagnostics per tsconfig ("" = clean).
  */
 export function typeCheckReadme(
-  readmeFile: string,
+  markdownFiles: string | string[],
   dir: string,
   extraOptions: Record<string, unknown> = {},
 ): Record<string, string> {
-  const blocks = typeScriptBlocks(fs.readFileSync(readmeFile, "utf8"));
-  if (blocks.length === 0) throw new Error(`${readmeFile} has no TypeScript blocks`);
-  const files = blocks.map((b) => {
-    const file = `readme-${b.line}.ts`;
-    fs.writeFileSync(path.join(dir, file), asProgram(b.code));
-    return file;
-  });
+  const files: string[] = [];
+  for (const markdown of typeof markdownFiles === "string" ? [markdownFiles] : markdownFiles) {
+    const blocks = typeScriptBlocks(fs.readFileSync(markdown, "utf8"));
+    if (blocks.length === 0 && typeof markdownFiles === "string")
+      throw new Error(`${markdown} has no TypeScript blocks`);
+    const stem = path.basename(markdown, ".md").replace(/\W/g, "_");
+    for (const b of blocks) {
+      const file = `${stem}-${b.line}.ts`;
+      fs.writeFileSync(path.join(dir, file), asProgram(b.code));
+      files.push(file);
+    }
+  }
   const tsc = require.resolve("typescript/bin/tsc", { paths: [dir] });
   const out: Record<string, string> = {};
   for (const [name, compilerOptions] of Object.entries(TEMPLATE_TSCONFIGS)) {
@@ -94,15 +100,35 @@ export function typeCheckReadme(
 }
 
 /**
- * The one known gap of the older CommonJS template (no `esModuleInterop`, no `skipLibCheck`): zod's
- * own declarations, reached through this package's, fail with TS1259. Answers the diagnostics that
- * are not that (what the README's blocks or this package's declarations get wrong).
+ * A user's project in a temporary directory: its node_modules links to `root` (the built package) and
+ * to root's SDK, compiler and Node types. Answers the directory; remove it when done.
  */
-export function beyondZodInterop(diagnostics: string): string[] {
-  return diagnostics
-    .split("\n")
-    .filter(
-      (l) =>
-        l.trim() !== "" && !/node_modules\/zod\/v4\/locales\/index\.d\.cts\(\d+,\d+\): error TS1259:/.test(l),
-    );
+export function userProject(root: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "user-project-"));
+  const link = (name: string, target: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
+    fs.symlinkSync(target, path.join(dir, "node_modules", name), "dir");
+  };
+  link("pulumi-incident", root);
+  for (const dep of ["@pulumi/pulumi", "typescript", "@types/node"])
+    link(dep, path.join(root, "node_modules", dep));
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "user-project", private: true }));
+  return dir;
+}
+
+/** Type-checks `files` (already in `dir`) under one template tsconfig: tsc's diagnostics, "" when clean. */
+export function typeCheckFiles(dir: string, files: string[], template: string): string {
+  const tsc = require.resolve("typescript/bin/tsc", { paths: [dir] });
+  const config = `tsconfig.${template}-${files.length}.json`;
+  fs.writeFileSync(
+    path.join(dir, config),
+    JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIGS[template], noEmit: true }, files }),
+  );
+  try {
+    execFileSync(process.execPath, [tsc, "-p", config], { cwd: dir, encoding: "utf8", stdio: "pipe" });
+    return "";
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    return `${err.stdout ?? ""}${err.stderr ?? ""}`.trim() || err.message;
+  }
 }
