@@ -11,7 +11,7 @@ import {
   incidentRoleProvider,
 } from "../../resources/incidentRole";
 import { expectShape } from "../emulator/support";
-import { checkFailures, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 
 const parse = (raw: Record<string, unknown>): IncidentRoleInputs => incidentRoleInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -34,8 +34,7 @@ describe("check (zero API calls)", () => {
     [{ name: "Comms", shortform: "c", instructions: null }, "instructions"],
     [{ name: "Comms", shortform: "c", required: true }, "required"],
   ])("%j fails at %s", async (inputs, property) => {
-    const failures = await checkFailures(ae, incidentRoleProvider.check!, inputs);
-    expect(failures.map((f) => f.property)).toContain(property);
+    await expectCheckFailure(ae, incidentRoleProvider.check!, inputs, property);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   incidentStatusUpdatePayload,
 } from "../../resources/incidentStatus";
 import { expectShape } from "../emulator/support";
-import { checkFailures, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 
 const parse = (raw: Record<string, unknown>): IncidentStatusInputs => incidentStatusInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -48,14 +48,7 @@ describe("check (zero API calls)", () => {
     [{ name: "S", category: "live", rank: 3 }, "rank", /./],
     [{ name: "", category: "live" }, "name", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
-    const failures = await checkFailures(ae, incidentStatusProvider.check!, inputs);
-    expect(failures.map((f) => f.property)).toContain(property);
-    expect(
-      failures
-        .filter((f) => f.property === property)
-        .map((f) => f.reason)
-        .join("\n"),
-    ).toMatch(reason);
+    await expectCheckFailure(ae, incidentStatusProvider.check!, inputs, property, reason);
   });
 });
 

@@ -5,6 +5,7 @@
  * is `<scheduleId>/<ruleId>`; `live` answers the rules under those ids.
  */
 import * as path from "node:path";
+import { scheduleBody } from "../fixtures/settings/emulator";
 import { describeLifecycle } from "../support/lifecycle";
 
 let scheduleId = "";
@@ -12,26 +13,7 @@ let scheduleId = "";
 describeLifecycle("ScheduleSyncRule", {
   program: path.join(__dirname, "../fixtures/scheduleSyncRule/program"),
   setup: async ({ call }) => {
-    scheduleId = (
-      await call("POST", "/v2/schedules", {
-        schedule: {
-          name: "Lifecycle primary",
-          timezone: "Europe/London",
-          config: {
-            rotations: [
-              {
-                id: "rota-1",
-                name: "Primary",
-                handover_start_at: "2026-01-01T09:00:00Z",
-                handovers: [{ interval: 1, interval_type: "weekly" }],
-                layers: [{ name: "Layer 1" }],
-                users: [{ id: "01USERADA" }, { id: "01USERBOB" }],
-              },
-            ],
-          },
-        },
-      })
-    ).schedule.id;
+    scheduleId = (await call("POST", "/v2/schedules", scheduleBody("Lifecycle primary"))).schedule.id;
     const targetId = (
       await call("POST", "/v2/schedule_sync_targets", {
         schedule_sync_target: { slack_user_group_id: "S0RULELIFE", add_bot_to_group: false },
