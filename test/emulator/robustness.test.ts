@@ -4,7 +4,7 @@
  */
 import * as net from "node:net";
 import { HttpError } from "../../emulator";
-import { expectErrorBody, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 
