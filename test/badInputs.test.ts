@@ -8,7 +8,7 @@ import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
 import { issue10Cases } from "./corpus/issue10";
 import type { BadInputCase } from "./corpus/types";
-import { startTestEmulator, type TestEmulator } from "./emulator/support";
+import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
 const corpus: BadInputCase[] = [...foundationCases, ...familyCases, ...issue10Cases];
 
