@@ -17,7 +17,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
-import * as harness from "../test/harness";
+import * as harness from "../tools/harness";
 
 const objects = Number(process.env.BENCH_OBJECTS ?? "2000");
 const burst = Number(process.env.BENCH_BURST ?? "1200");

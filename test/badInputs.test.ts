@@ -9,7 +9,7 @@ import { foundationCases } from "./corpus/foundation";
 import { issue10Cases } from "./corpus/issue10";
 import { issue12Cases } from "./corpus/issue12";
 import type { BadInputCase } from "./corpus/types";
-import { startTestEmulator, type TestEmulator } from "./emulator/support";
+import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
 const corpus: BadInputCase[] = [...foundationCases, ...familyCases, ...issue10Cases, ...issue12Cases];
 

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import type { RunResult } from "./harness";
+import type { RunResult } from "../tools/harness";
 import { driver, scenarioTimeoutMs } from "./support/driver";
 import { harnessFixture } from "./support/harnessFixture";
 

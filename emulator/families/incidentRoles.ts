@@ -11,6 +11,7 @@
  */
 import { defineFamily, operation } from "../family";
 import { throwIfProblems } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 import { blankProblems, liveRecord } from "./shared/settings";
 
@@ -52,6 +53,7 @@ const find = (store: Store, id: string) =>
 
 export const incidentRoles = defineFamily({
   name: "incident_roles",
+  roles: SETTINGS_ROLES,
   collections: [INCIDENT_ROLES],
   seed(store, { nowIso }) {
     const col = store.collection<StoredIncidentRole>(INCIDENT_ROLES);

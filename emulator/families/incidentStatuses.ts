@@ -15,6 +15,7 @@
  */
 import { defineFamily, operation } from "../family";
 import { throwIfProblems, validationFailed } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 import { blankProblems, liveRecord } from "./shared/settings";
 
@@ -67,6 +68,7 @@ function problems(store: Store, body: any, selfId?: string) {
 
 export const incidentStatuses = defineFamily({
   name: "incident_statuses",
+  roles: SETTINGS_ROLES,
   collections: [INCIDENT_STATUSES],
   seed(store, { nowIso }) {
     const col = store.collection<StoredIncidentStatus>(INCIDENT_STATUSES);

@@ -4,6 +4,7 @@
  * private one (`01TYPESECURITY`, "Security incident", owned by the Identity team).
  */
 import { defineFamily, operation } from "../family";
+import { SETTINGS_ROLES } from "../roles";
 import { liveRecord } from "./shared/settings";
 
 export const INCIDENT_TYPES = "incident_types";
@@ -43,6 +44,7 @@ const SEED: ReadonlyArray<Omit<StoredIncidentType, "created_at" | "updated_at">>
 
 export const incidentTypes = defineFamily({
   name: "incident_types",
+  roles: SETTINGS_ROLES,
   collections: [INCIDENT_TYPES],
   seed(store, { nowIso }) {
     const col = store.collection<StoredIncidentType>(INCIDENT_TYPES);

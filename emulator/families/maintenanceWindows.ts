@@ -19,6 +19,7 @@
  */
 import { defineFamily, operation, paginate } from "../family";
 import { conflict, notFound, throwIfProblems } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 import {
   bindingProblems,
@@ -129,6 +130,7 @@ function liveWindow(store: Store, id: string): StoredMaintenanceWindow {
 
 export const maintenanceWindows = defineFamily({
   name: "maintenance_windows",
+  roles: SETTINGS_ROLES,
   collections: [MAINTENANCE_WINDOWS],
   routes: [
     operation("MaintenanceWindowsV1List", "read", ({ store, query, now }) => {

@@ -26,7 +26,7 @@ import {
   type StoredSyncRule,
   type StoredSyncTarget,
 } from "./scheduleSyncTargets";
-import { findSchedule } from "./schedules";
+import { findSchedule, schedules } from "./schedules";
 import { liveRecords } from "./shared/settings";
 import { type StoredUser, USERS } from "./users";
 
@@ -70,6 +70,8 @@ function memberProblems(store: Store, ids: unknown, prefix: string) {
 
 export const scheduleSyncRules = defineFamily({
   name: "schedule_sync_rules",
+  // The schedules' row of the role table (sync targets and rules are part of on-call).
+  roles: schedules.roles,
   collections: [SCHEDULE_SYNC_RULES],
   routes: [
     operation("SchedulesV2ListScheduleSyncRules", "read", ({ store, params, query }) => {

@@ -106,6 +106,13 @@ function workflowsUsing(store: Store, secretId: string): StoredWorkflow[] {
 
 export const secrets = defineFamily({
   name: "secrets",
+  // Secrets have their own roles: secrets_use reads, secrets_manage writes (both also as team roles).
+  roles: {
+    read: ["secrets_use"],
+    write: ["secrets_manage"],
+    teamRead: ["secrets_use"],
+    teamWrite: ["secrets_manage"],
+  },
   collections: [SECRETS],
   routes: [
     operation("SecretsV2List", "read", ({ store, query }) => {

@@ -10,6 +10,7 @@
  */
 import { defineFamily, operation } from "../family";
 import { throwIfProblems } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 import { blankProblems, liveRecord } from "./shared/settings";
 
@@ -29,6 +30,7 @@ const find = (store: Store, id: string) => liveRecord<StoredSeverity>(store, SEV
 
 export const severities = defineFamily({
   name: "severities",
+  roles: SETTINGS_ROLES,
   collections: [SEVERITIES],
   routes: [
     operation("SeveritiesV1List", "read", ({ store }) => ({

@@ -10,8 +10,8 @@ import {
   incidentRolePayload,
   incidentRoleProvider,
 } from "../../resources/incidentRole";
-import { expectShape } from "../emulator/support";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): IncidentRoleInputs => incidentRoleInputs.parse(raw);
 const ae = useSettingsEmulator();

@@ -12,8 +12,8 @@ import {
   incidentStatusProvider,
   incidentStatusUpdatePayload,
 } from "../../resources/incidentStatus";
-import { expectShape } from "../emulator/support";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): IncidentStatusInputs => incidentStatusInputs.parse(raw);
 const ae = useSettingsEmulator();

@@ -13,8 +13,8 @@ import {
   maintenanceWindowProvider,
   userReferenceFromApi,
 } from "../../resources/maintenanceWindow";
-import { expectShape, T0 } from "../emulator/support";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape, T0 } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): MaintenanceWindowInputs => maintenanceWindowInputs.parse(raw);
 const canonical = maintenanceWindowProvider.spec.canonical!;

@@ -13,8 +13,8 @@ import {
   scheduleSyncRuleProvider,
   scheduleSyncRuleUpdatePayload,
 } from "../../resources/scheduleSyncRule";
-import { expectShape } from "../emulator/support";
 import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): ScheduleSyncRuleInputs => scheduleSyncRuleInputs.parse(raw);
 const canonical = scheduleSyncRuleProvider.spec.canonical!;

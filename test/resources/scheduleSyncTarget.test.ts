@@ -12,8 +12,8 @@ import {
   scheduleSyncTargetProvider,
   scheduleSyncTargetUpdatePayload,
 } from "../../resources/scheduleSyncTarget";
-import { expectShape } from "../emulator/support";
 import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): ScheduleSyncTargetInputs => scheduleSyncTargetInputs.parse(raw);
 const ae = useSettingsEmulator();

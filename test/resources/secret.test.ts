@@ -17,8 +17,8 @@ import {
   secretUpdatePayload,
   secretValueFromApi,
 } from "../../resources/secret";
-import { expectShape } from "../emulator/support";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): SecretInputs => secretInputs.parse(raw);
 const ae = useSettingsEmulator();

@@ -11,8 +11,8 @@ import {
   severityPayload,
   severityProvider,
 } from "../../resources/severity";
-import { expectShape } from "../emulator/support";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): SeverityInputs => severityInputs.parse(raw);
 const canonical = (args: SeverityInputs) => severityProvider.spec.canonical?.(args) ?? args;
