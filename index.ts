@@ -41,7 +41,14 @@ export {
   getAlertSourcesOutput,
 } from "./resources/alertSource";
 export { ApiKey, type ApiKeyArgs } from "./resources/apiKey";
-export { CustomField, type CustomFieldArgs } from "./resources/customField";
+export {
+  CustomField,
+  type CustomFieldArgs,
+  type GetCustomFieldArgs,
+  type GetCustomFieldResult,
+  getCustomField,
+  getCustomFieldOutput,
+} from "./resources/customField";
 export { CustomFieldOption, type CustomFieldOptionArgs } from "./resources/customFieldOption";
 export {
   EscalationPath,
@@ -52,12 +59,8 @@ export {
   getEscalationPathOutput,
 } from "./resources/escalationPath";
 export {
-  type GetCustomFieldArgs,
-  type GetCustomFieldResult,
   type GetUserArgs,
   type GetUserResult,
-  getCustomField,
-  getCustomFieldOutput,
   getUser,
   getUserOutput,
 } from "./resources/lookups";

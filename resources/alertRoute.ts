@@ -17,11 +17,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError } from "../provider/errors";
-import { makeProvider } from "../provider/factory";
+import { ApiError, unlessNotFound } from "../provider/errors";
+import { ADOPT_KEY, makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
-import { compact } from "../provider/naming";
+import { compact, type FieldRenames, pick } from "../provider/naming";
 import {
   canonicalJson,
   keepDeclaredOrder,
@@ -723,70 +723,32 @@ export function alertRouteLock(id: string) {
 
 /**
  * API field paths whose input path differs beyond case: the flattened `grouping_config.default`,
- * and the template's `name`/`summary` (inputs `title`/`description`).
+ * and the template's `name`/`summary` (inputs `title`/`description`, each one template string).
  */
-function renameApiField(field: string): string {
-  return field
-    .replace(/^grouping_config\.default(\.|$)/, "grouping_config$1")
-    .replace(/^incident_config\.template\.name(\.binding.*)?$/, "incident_config.template.title")
-    .replace(/^incident_config\.template\.summary(\.binding.*)?$/, "incident_config.template.description");
-}
+const alertRouteFieldRenames: FieldRenames = {
+  "grouping_config.default": "groupingConfig",
+  "incident_config.template.name": "incidentConfig.template.title",
+  "incident_config.template.name.binding.*": "incidentConfig.template.title",
+  "incident_config.template.summary": "incidentConfig.template.description",
+  "incident_config.template.summary.binding.*": "incidentConfig.template.description",
+};
 
-async function withApiErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.status === 403 && error.details.some((d) => d.code === "api_not_yet_available")) {
-      throw new ApiError(
-        {
-          operation: error.operation,
-          status: error.status,
-          type: error.type,
-          requestId: error.requestId,
-          details: error.details,
-        },
-        `${error.operation}: 403 api_not_yet_available: this account has not been migrated to the v3 alert routes API yet; AlertRoute needs it`,
-      );
-    }
-    if (error.details.some((d) => d.field)) {
-      throw new ApiError({
-        operation: error.operation,
-        status: error.status,
-        type: error.type,
-        requestId: error.requestId,
-        details: error.details.map((d) => (d.field ? { ...d, field: renameApiField(d.field) } : d)),
-        retryAfterSeconds: error.retryAfterSeconds,
-        outcomeUnknown: error.outcomeUnknown,
-      });
-    }
-    throw error;
-  }
-}
+/** The route, or undefined when it no longer exists. */
+const readRoute = (ctx: ApiContext, id: string): Promise<ApiAlertRouteV3 | undefined> =>
+  unlessNotFound(showRoute(ctx, id));
 
-async function readRoute(ctx: ApiContext, id: string): Promise<ApiAlertRouteV3 | undefined> {
-  try {
-    return (await ctx.client.get<{ alert_route: ApiAlertRouteV3 }>(routePath(id), "show alert route"))
-      .alert_route;
-  } catch (error) {
-    if (error instanceof ApiError && error.isNotFound) return undefined;
-    throw error;
-  }
+async function showRoute(ctx: ApiContext, id: string): Promise<ApiAlertRouteV3> {
+  return (await ctx.client.get<{ alert_route: ApiAlertRouteV3 }>(routePath(id), "show alert route"))
+    .alert_route;
 }
 
 /** The inputs part of a prior state (what the state last saw of the live route). */
 function priorInputs(olds: Props): AlertRouteInputs | undefined {
-  const parsed = alertRouteInputs.safeParse(pickInputs(olds));
+  const parsed = alertRouteInputs.safeParse(pick(olds, routeInputKeys));
   return parsed.success ? parsed.data : undefined;
 }
 
-function pickInputs(props: Props): Props {
-  const out: Props = {};
-  for (const key of Object.keys(alertRouteInputs.shape)) {
-    if (key !== "adoptId" && props[key] !== undefined) out[key] = props[key];
-  }
-  return out;
-}
+const routeInputKeys = Object.keys(alertRouteInputs.shape).filter((key) => key !== ADOPT_KEY);
 
 /**
  * Did someone change the live route since the state last saw it? `aliases`: answers the API gave to
@@ -799,22 +761,7 @@ function changedSince(
 ): boolean {
   if (!seen) return false;
   const mapped = restoreAliases(alertRouteFromApi(live, seen), seen, aliases);
-  const a = JSON.stringify(sortDeep(canonicalAlertRoute(mapped)));
-  const b = JSON.stringify(sortDeep(canonicalAlertRoute(seen)));
-  return a !== b;
-}
-
-function sortDeep(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortDeep);
-  if (v && typeof v === "object") {
-    return Object.fromEntries(
-      Object.keys(v)
-        .filter((k) => (v as Props)[k] !== undefined)
-        .sort()
-        .map((k) => [k, sortDeep((v as Props)[k])]),
-    );
-  }
-  return v;
+  return canonicalJson(canonicalAlertRoute(mapped)) !== canonicalJson(canonicalAlertRoute(seen));
 }
 
 /** How many 409s an update absorbs (each after a fresh read showing nobody else changed the route). */
@@ -891,38 +838,30 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
   toInputs: alertRouteFromApi,
   canonical: canonicalAlertRoute,
   computed: (live) => ({ version: live.version, createdAt: live.created_at, updatedAt: live.updated_at }),
+  fieldRenames: alertRouteFieldRenames,
   api: {
-    create: (ctx, args) =>
-      withApiErrors(async () => ({
-        live: (
-          await ctx.client.post<{ alert_route: ApiAlertRouteV3 }>(
-            BASE,
-            "create alert route",
-            alertRoutePayload(args),
-          )
-        ).alert_route,
-      })),
-    read: (ctx, id) => withApiErrors(() => readRoute(ctx, id)),
-    update: (ctx, id, args, olds) =>
-      withApiErrors(() =>
-        alertRouteLock(id).run(async () => ({
-          live: await updateAlertRouteWithVersion(ctx, id, args, olds),
-        })),
-      ),
-    delete: (ctx, id) =>
-      withApiErrors(() =>
-        alertRouteLock(id).run(() => ctx.client.delete(routePath(id), "delete alert route")),
-      ),
-    findCreated: (ctx, args) =>
-      withApiErrors(async () => {
-        const slim = await ctx.client.listAll<{ id: string; name: string }>(
+    create: async (ctx, args) => ({
+      live: (
+        await ctx.client.post<{ alert_route: ApiAlertRouteV3 }>(
           BASE,
-          "alert_routes",
-          "list alert routes",
-        );
-        const match = slim.filter((r) => r.name === args.name);
-        return match.length === 1 ? readRoute(ctx, (match[0] as { id: string }).id) : undefined;
-      }),
+          "create alert route",
+          alertRoutePayload(args),
+        )
+      ).alert_route,
+    }),
+    read: showRoute,
+    update: (ctx, id, args, olds) =>
+      alertRouteLock(id).run(async () => ({ live: await updateAlertRouteWithVersion(ctx, id, args, olds) })),
+    delete: (ctx, id) => alertRouteLock(id).run(() => ctx.client.delete(routePath(id), "delete alert route")),
+    async findCreated(ctx, args) {
+      const slim = await ctx.client.listAll<{ id: string; name: string }>(
+        BASE,
+        "alert_routes",
+        "list alert routes",
+      );
+      const match = slim.filter((r) => r.name === args.name);
+      return match.length === 1 ? readRoute(ctx, (match[0] as { id: string }).id) : undefined;
+    },
   },
 };
 

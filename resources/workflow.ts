@@ -416,12 +416,7 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
       return { live: toLive(body) };
     },
     async read(ctx, id) {
-      try {
-        return toLive(await ctx.client.get<ShowResult>(path(id), "show workflow"));
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return toLive(await ctx.client.get<ShowResult>(path(id), "show workflow"));
     },
     async update(ctx, id, args) {
       const body = await ctx.client.put<ShowResult>(
