@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { configure, currentClient } from "./credentials";
-import { changedKeys, toJson } from "./diff";
+import { type Change, changedKeys, inputChanges, toJson } from "./diff";
 import { ApiError, describeApiError, isNotFound, unlessNotFound } from "./errors";
 import { LIMITS, tooDeep } from "./inputs";
 import { PendingCreates } from "./journal";
@@ -32,6 +32,12 @@ export interface CheckFailure {
 export type IncidentProvider = pulumi.dynamic.ResourceProvider & {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
   spec: ResourceSpec;
+  /**
+   * What `diff` decides from: the changes of meaning from the stored state `olds` to the checked
+   * inputs `news` (normalised by the spec's `canonical` form), each at its nested input path. For
+   * review tools (a plan report of nested changes old → new).
+   */
+  changes(olds: Props, news: Props): Change[];
 };
 
 /** Turns a resource spec into the dynamic provider the host calls. */
@@ -72,6 +78,9 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     });
   };
 
+  const changes = (olds: Props, news: Props): Change[] =>
+    inputChanges(diffKeys, canonicalOrRaw(canonical, migrate(olds)), canonicalOrRaw(canonical, news));
+
   const migrate = (olds: Props): Props => {
     const version = typeof olds[SCHEMA_KEY] === "number" ? olds[SCHEMA_KEY] : 1;
     return version < spec.schemaVersion && spec.migrate ? spec.migrate(olds, version) : olds;
@@ -108,13 +117,11 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       return { inputs: { ...parsed, [PROVIDER_KEY]: provider }, failures };
     },
 
+    changes,
+
     async diff(_id, olds, news) {
-      const before = migrate(olds);
-      const changed = changedKeys(
-        diffKeys,
-        canonicalOrRaw(canonical, before),
-        canonicalOrRaw(canonical, news),
-      );
+      // Changed keys come from the changes found: an update always names what changes.
+      const changed = changedKeys(changes(olds, news));
       const replaces = changed.filter((k) => spec.replaceOnChanges.includes(k));
       return {
         changes: changed.length > 0,
