@@ -7,6 +7,7 @@ import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/n
 import { IncidentResource, type ResourceArgs, type ResourceOutputs } from "../provider/resource";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
+  type ApiBinding,
   bindingPayload,
   bindingsFromApi,
   canonicalBinding,
@@ -135,15 +136,6 @@ export interface WorkflowComputed {
   managedBy: string | undefined;
 }
 
-interface ApiBindingValue {
-  literal?: string;
-  reference?: string;
-  label?: string;
-}
-interface ApiBinding {
-  value?: ApiBindingValue;
-  array_value?: ApiBindingValue[];
-}
 interface ApiWorkflowV2 {
   id: string;
   name: string;
