@@ -8,7 +8,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { pickByName, showOrGone } from "./shared/settings";
+import { pickByName } from "./shared/settings";
 
 /** Inputs of an incident role (API v2). */
 export const incidentRoleInputs = z.strictObject({
@@ -100,7 +100,9 @@ export const incidentRoleSpec: ResourceSpec<IncidentRoleInputs, ApiIncidentRole>
       );
       return { live: body.incident_role };
     },
-    read: (ctx, id) => showOrGone(ctx.client, path(id), "incident_role", "show incident role"),
+    read: async (ctx, id) =>
+      (await ctx.client.get<{ incident_role: ApiIncidentRole }>(path(id), "show incident role"))
+        .incident_role,
     async update(ctx, id, args) {
       const body = await ctx.client.put<{ incident_role: ApiIncidentRole }>(
         path(id),

@@ -13,7 +13,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { pickByName, showOrGone } from "./shared/settings";
+import { pickByName } from "./shared/settings";
 
 /** The categories a status can be created with (the create payload's enum). */
 export const INCIDENT_STATUS_CATEGORIES = ["live", "learning", "closed"] as const;
@@ -127,7 +127,9 @@ export const incidentStatusSpec: ResourceSpec<IncidentStatusInputs, ApiIncidentS
       );
       return { live: body.incident_status };
     },
-    read: (ctx, id) => showOrGone(ctx.client, path(id), "incident_status", "show incident status"),
+    read: async (ctx, id) =>
+      (await ctx.client.get<{ incident_status: ApiIncidentStatus }>(path(id), "show incident status"))
+        .incident_status,
     async update(ctx, id, args, olds) {
       // Only reachable with another category when adopting (a category change is a replacement).
       if (typeof olds.category === "string" && olds.category !== args.category) {

@@ -1,11 +1,10 @@
 /**
- * Read-only lookups ("data sources") run in the Pulumi program: find an existing user (by e-mail,
- * Slack user id or id), a custom field by name, a team (by name or id) or an incident type (by
- * name, or the default one), to use their ids in resources. Each comes as `getX(args)` (a Promise) and
+ * Read-only lookups ("data sources") run in the Pulumi program: find an existing user by e-mail or a
+ * custom field by name, to use their ids in resources. Each comes as `getX(args)` (a Promise) and
  * `getXOutput(args)` (an Output).
  *
  * Read-only functions for Pulumi programs, to find the ids of objects this stack does not manage:
- * `getUser({ email })` and `getCustomField({ name })` (below), and, in their resources' sections,
+ * `getUser({ email })` (below), [`getCustomField({ name })`](customField.md), and, in their resources' sections,
  * [`getAlertAttribute({ name })`](#alertattribute), [`getAlertSources({ sourceType? })`](#alertsource),
  * [`getEscalationPath({ name })`](#escalationpath) and [`getSchedule({ name })`](#schedule). They
  * run in the program (not in the provider), with the stack's credentials (`incident:apiKey` /
@@ -28,19 +27,17 @@
  * | `role` | the API's deprecated base role (no longer updated since March 2023) |
  * | `slackUserId` | the user's id in the connected chat product, if any |
  *
- * ### getCustomField({ name })
+ * ### getTeam({ name } | { id })
  *
- * `GET /v2/custom_fields` (API v2; v1 is deprecated; unpaginated), exact name match (names are unique).
- * Fails with `getCustomField: no custom field named "…"`, suggesting a name that differs only in case or
- * surrounding spaces.
+ * `name`: `GET /v3/teams` (API v3, paginated, every page read), the exact name, suggesting a near
+ * one when there is none; `id`: `GET /v3/teams/{id}`. Answers `{ id, name, memberIds,
+ * catalogEntryId }`: the id goes into `teamIds` / `owningTeamIds` and API key team roles.
  *
- * | Result | Notes |
- * |---|---|
- * | `id` | use it in references: `incident.custom_field["<id>"]` |
- * | `name`, `description` | |
- * | `fieldType` | `single_select`, `multi_select`, `text`, `link` or `numeric` |
- * | `catalogTypeId` | for catalog-backed fields |
- * | `createdAt`, `updatedAt` | |
+ * ### getIncidentType({ name } | { default: true })
+ *
+ * `GET /v1/incident_types` (API v1, read-only in the public API, unpaginated): the type with that
+ * exact name, or the account's default type. Answers `{ id, name, description, isDefault,
+ * createInTriage, privateIncidentsOnly, owningTeamIds }`.
  *
  * Bad arguments (an empty name, an e-mail without `@`, an unknown argument) fail before any request.
  *
@@ -62,8 +59,9 @@
  */
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
+import { unlessNotFound } from "../provider/errors";
 import { defineLookup, LookupError } from "../provider/functions";
-import { pickByName, showOrGone } from "./shared/settings";
+import { pickByName } from "./shared/settings";
 
 // ---------- getUser ----------
 
@@ -148,14 +146,11 @@ export async function findUserBySlackId(client: ApiClient, slackUserId: string):
 
 /** Finds a user by id: `GET /v2/users/{id}`. */
 export async function findUserById(client: ApiClient, id: string): Promise<GetUserResult> {
-  try {
-    const body = await client.get<{ user: ApiUser }>(`/v2/users/${encodeURIComponent(id)}`, "show user");
-    return userResult(body.user);
-  } catch (error) {
-    if ((error as { isNotFound?: boolean }).isNotFound)
-      throw new LookupError("getUser", `no user with id ${JSON.stringify(id)}`);
-    throw error;
-  }
+  const body = await unlessNotFound(
+    client.get<{ user: ApiUser }>(`/v2/users/${encodeURIComponent(id)}`, "show user"),
+  );
+  if (!body) throw new LookupError("getUser", `no user with id ${JSON.stringify(id)}`);
+  return userResult(body.user);
 }
 
 const userResult = (u: ApiUser): GetUserResult => ({
@@ -181,76 +176,6 @@ const userLookup = defineLookup({
 export const getUser = userLookup.get;
 /** `getUser` taking Inputs and answering an Output. */
 export const getUserOutput = userLookup.getOutput;
-
-// ---------- getCustomField ----------
-
-/** Arguments of `getCustomField`. */
-export const getCustomFieldArgs = z.strictObject({
-  /** Exact name of the custom field (names are unique in an account). */
-  name: z.string().min(1, "must not be empty"),
-});
-export type GetCustomFieldArgs = z.input<typeof getCustomFieldArgs>;
-
-/** A custom field of the account. */
-export interface GetCustomFieldResult {
-  /** The field's id: use it in conditions (`incident.custom_field["<id>"]`) and workflow bindings. */
-  id: string;
-  name: string;
-  description: string;
-  /** `single_select`, `multi_select`, `text`, `link` or `numeric`. */
-  fieldType: string;
-  /** For catalog-backed fields, the catalog type. */
-  catalogTypeId: string | undefined;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface ApiCustomFieldV2 {
-  id: string;
-  name: string;
-  description: string;
-  field_type: string;
-  catalog_type_id?: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Finds a custom field by exact name: `GET /v2/custom_fields` (API v2; v1 is deprecated; unpaginated). */
-export async function findCustomFieldByName(client: ApiClient, name: string): Promise<GetCustomFieldResult> {
-  const body = await client.get<{ custom_fields: ApiCustomFieldV2[] }>(
-    "/v2/custom_fields",
-    "list custom fields",
-  );
-  const fields = body.custom_fields ?? [];
-  const field = fields.find((f) => f.name === name);
-  if (!field) {
-    const near = fields.find((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
-    throw new LookupError(
-      "getCustomField",
-      `no custom field named ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near.name)}?)` : ""}`,
-    );
-  }
-  return {
-    id: field.id,
-    name: field.name,
-    description: field.description,
-    fieldType: field.field_type,
-    catalogTypeId: field.catalog_type_id,
-    createdAt: field.created_at,
-    updatedAt: field.updated_at,
-  };
-}
-
-const customFieldLookup = defineLookup({
-  name: "getCustomField",
-  args: getCustomFieldArgs,
-  run: (client, args) => findCustomFieldByName(client, args.name),
-});
-
-/** Finds a custom field by name; fails when there is none. */
-export const getCustomField = customFieldLookup.get;
-/** `getCustomField` taking Inputs and answering an Output. */
-export const getCustomFieldOutput = customFieldLookup.getOutput;
 
 // ---------- getTeam ----------
 
@@ -296,12 +221,8 @@ export async function findTeam(
   args: { name?: string; id?: string },
 ): Promise<GetTeamResult> {
   if (args.id !== undefined) {
-    const team = await showOrGone<ApiTeam>(
-      client,
-      `/v3/teams/${encodeURIComponent(args.id)}`,
-      "team",
-      "show team",
-    );
+    const shown = client.get<{ team: ApiTeam }>(`/v3/teams/${encodeURIComponent(args.id)}`, "show team");
+    const team = (await unlessNotFound(shown))?.team;
     if (!team) throw new LookupError("getTeam", `no team with id ${JSON.stringify(args.id)}`);
     return teamResult(team);
   }

@@ -25,7 +25,6 @@ import {
   type ParamBinding,
   paramBinding,
 } from "./shared/engine";
-import { showOrGone } from "./shared/settings";
 
 /** A user named by exactly one of id, e-mail address or Slack user id. */
 const userReference = z
@@ -321,14 +320,12 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
       return { live: body.maintenance_window };
     },
     async read(ctx, id) {
-      const live = await showOrGone<ApiMaintenanceWindow>(
-        ctx.client,
+      const body = await ctx.client.get<{ maintenance_window: ApiMaintenanceWindow }>(
         path(id),
-        "maintenance_window",
         "show maintenance window",
       );
       // Archived (deleted) windows are still shown by the API: for the stack they are gone.
-      return live?.archived_at === undefined ? live : undefined;
+      return body.maintenance_window.archived_at === undefined ? body.maintenance_window : undefined;
     },
     async update(ctx, id, args) {
       const body = await ctx.client.put<{ maintenance_window: ApiMaintenanceWindow }>(

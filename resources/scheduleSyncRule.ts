@@ -14,7 +14,6 @@ import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { showOrGone } from "./shared/settings";
 
 export const SYNC_TYPES = ["all_users", "next_on_call", "on_call"] as const;
 
@@ -164,7 +163,9 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
       );
       return { live: body.schedule_sync_rule };
     },
-    read: (ctx, id) => showOrGone(ctx.client, path(id), "schedule_sync_rule", "show schedule sync rule"),
+    read: async (ctx, id) =>
+      (await ctx.client.get<{ schedule_sync_rule: ApiScheduleSyncRule }>(path(id), "show schedule sync rule"))
+        .schedule_sync_rule,
     async update(ctx, id, args) {
       const body = await ctx.client.put<{ schedule_sync_rule: ApiScheduleSyncRule }>(
         path(id),

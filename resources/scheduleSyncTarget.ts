@@ -14,7 +14,6 @@ import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";
 import { writeOnly } from "../provider/normalise";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { showOrGone } from "./shared/settings";
 
 const newSlackUserGroup = z.strictObject({
   /** Name of the new user group. */
@@ -164,7 +163,13 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
       );
       return { live: body.schedule_sync_target };
     },
-    read: (ctx, id) => showOrGone(ctx.client, path(id), "schedule_sync_target", "show schedule sync target"),
+    read: async (ctx, id) =>
+      (
+        await ctx.client.get<{ schedule_sync_target: ApiScheduleSyncTarget }>(
+          path(id),
+          "show schedule sync target",
+        )
+      ).schedule_sync_target,
     async update(ctx, id, args, olds) {
       // Only reachable with another group when adopting (a group change is a replacement).
       if (

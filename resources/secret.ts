@@ -15,7 +15,7 @@ import { defineLookup } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
-import { pickByName, showOrGone } from "./shared/settings";
+import { pickByName } from "./shared/settings";
 
 /** Inputs of a secret (API v2). */
 export const secretInputs = z.strictObject({
@@ -154,7 +154,7 @@ export const secretSpec: ResourceSpec<SecretInputs, ApiSecret> = {
       );
       return { live: body.secret };
     },
-    read: (ctx, id) => showOrGone(ctx.client, path(id), "secret", "show secret"),
+    read: async (ctx, id) => (await ctx.client.get<{ secret: ApiSecret }>(path(id), "show secret")).secret,
     async update(ctx, id, args, olds) {
       const body = await ctx.client.put<{ secret: ApiSecret }>(
         path(id),

@@ -8,7 +8,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { pickByName, showOrGone } from "./shared/settings";
+import { pickByName } from "./shared/settings";
 
 /** Inputs of a severity (API v1). */
 export const severityInputs = z.strictObject({
@@ -104,7 +104,8 @@ export const severitySpec: ResourceSpec<SeverityInputs, ApiSeverity> = {
       );
       return { live: body.severity };
     },
-    read: (ctx, id) => showOrGone(ctx.client, path(id), "severity", "show severity"),
+    read: async (ctx, id) =>
+      (await ctx.client.get<{ severity: ApiSeverity }>(path(id), "show severity")).severity,
     async update(ctx, id, args) {
       const body = await ctx.client.put<{ severity: ApiSeverity }>(
         path(id),

@@ -12,12 +12,6 @@ export interface GetUserOutputArgs {
   id?: pulumi.Input<string>;
 }
 
-/** The arguments of `getCustomFieldOutput`: each may be an Input. */
-export interface GetCustomFieldOutputArgs {
-  /** Exact name of the custom field (names are unique in an account). */
-  name: pulumi.Input<string>;
-}
-
 /** The arguments of `getTeamOutput`: each may be an Input. */
 export interface GetTeamOutputArgs {
   /** Exact name of the team, e.g. `Platform`. */
@@ -41,15 +35,6 @@ export function getUser(args: GetUserArgs): Promise<GetUserResult> {
 /** `getUser` taking Inputs and answering an Output. */
 export function getUserOutput(args: GetUserOutputArgs): pulumi.Output<GetUserResult> {
   return impl.getUserOutput(args as Parameters<typeof impl.getUserOutput>[0]);
-}
-
-/** Finds a custom field by name; fails when there is none. */
-export function getCustomField(args: GetCustomFieldArgs): Promise<GetCustomFieldResult> {
-  return impl.getCustomField(args);
-}
-/** `getCustomField` taking Inputs and answering an Output. */
-export function getCustomFieldOutput(args: GetCustomFieldOutputArgs): pulumi.Output<GetCustomFieldResult> {
-  return impl.getCustomFieldOutput(args as Parameters<typeof impl.getCustomFieldOutput>[0]);
 }
 
 /** Finds a team by name or id; fails when there is none. */
@@ -92,26 +77,6 @@ export interface GetUserResult {
   role: string;
   /** The user's id in the connected chat product, when there is one. */
   slackUserId: undefined | string;
-}
-
-/** The arguments of `getCustomField`. */
-export interface GetCustomFieldArgs {
-  /** Exact name of the custom field (names are unique in an account). */
-  name: string;
-}
-
-/** A custom field of the account. */
-export interface GetCustomFieldResult {
-  /** The field's id: use it in conditions (`incident.custom_field["<id>"]`) and workflow bindings. */
-  id: string;
-  name: string;
-  description: string;
-  /** `single_select`, `multi_select`, `text`, `link` or `numeric`. */
-  fieldType: string;
-  /** For catalog-backed fields, the catalog type. */
-  catalogTypeId: undefined | string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** The arguments of `getTeam`. */

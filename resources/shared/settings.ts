@@ -1,25 +1,8 @@
 /**
  * What the account-settings resources (severities, incident statuses and roles, maintenance windows,
- * secrets, schedule sync targets and rules) share: reading one object where a 404 means "gone",
- * and the by-name lookups' matching.
+ * secrets, schedule sync targets and rules) share: the by-name lookups' matching.
  */
-import type { ApiClient } from "../../provider/client";
 import { LookupError } from "../../provider/functions";
-
-/** `GET path` answering the object under `key`, or undefined on 404 (the object is gone). */
-export async function showOrGone<T>(
-  client: ApiClient,
-  path: string,
-  key: string,
-  operation: string,
-): Promise<T | undefined> {
-  try {
-    return (await client.get<Record<string, T>>(path, operation))[key];
-  } catch (error) {
-    if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-    throw error;
-  }
-}
 
 /**
  * The one object named exactly `name`, or a LookupError from `lookup` naming what was searched
