@@ -211,12 +211,7 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
       return { live: body.api_key, extraOutputs: { token: body.token, tokenAvailable: true } };
     },
     async read(ctx, id) {
-      try {
-        return (await ctx.client.get<{ api_key: ApiKeyV1 }>(path(id), "show API key")).api_key;
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return (await ctx.client.get<{ api_key: ApiKeyV1 }>(path(id), "show API key")).api_key;
     },
     async update(ctx, id, args, olds) {
       const body = await ctx.client.put<{ api_key: ApiKeyV1 }>(path(id), "update API key", payload(args));

@@ -7,14 +7,14 @@
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { optionValue } from "./customField";
+import { customFieldOptionValue } from "./shared/customFieldOptionValue";
 
 /** Inputs of one option of a select custom field (API v1), managed as its own resource. */
 export const customFieldOptionInputs = z.strictObject({
   /** The custom field this option belongs to. Changing it replaces the option. */
   customFieldId: z.string().min(1, "must not be empty"),
   /** The option's text: not empty, no surrounding whitespace. */
-  value: optionValue,
+  value: customFieldOptionValue,
   /** Position among the field's options (lower first). Unset = the API's default (1000) and not managed. */
   sortKey: z.number().int("must be a whole number").min(0).optional(),
   /** Id of an existing option to take over instead of creating one. */
@@ -76,14 +76,8 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
       return { live: body.custom_field_option };
     },
     async read(ctx, id) {
-      try {
-        return (
-          await ctx.client.get<{ custom_field_option: ApiOption }>(path(id), "show custom field option")
-        ).custom_field_option;
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return (await ctx.client.get<{ custom_field_option: ApiOption }>(path(id), "show custom field option"))
+        .custom_field_option;
     },
     async update(ctx, id, args, olds: Props) {
       // The API requires a sort key on update: keep the current one when the user does not manage it.

@@ -42,6 +42,7 @@ import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
+  type ApiBinding,
   bindingPayload,
   bindingsFromApi,
   canonicalBinding,
@@ -169,15 +170,6 @@ export interface WorkflowComputed {
   managedBy: string | undefined;
 }
 
-interface ApiBindingValue {
-  literal?: string;
-  reference?: string;
-  label?: string;
-}
-interface ApiBinding {
-  value?: ApiBindingValue;
-  array_value?: ApiBindingValue[];
-}
 interface ApiWorkflowV2 {
   id: string;
   name: string;
@@ -497,12 +489,7 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
       return { live: toLive(body) };
     },
     async read(ctx, id) {
-      try {
-        return toLive(await ctx.client.get<ShowResult>(path(id), "show workflow"));
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return toLive(await ctx.client.get<ShowResult>(path(id), "show workflow"));
     },
     async update(ctx, id, args) {
       const body = await ctx.client.put<ShowResult>(

@@ -23,7 +23,7 @@ import { startEmulator } from "../emulator";
 import { ApiClient } from "../provider/client";
 import { walkList } from "../provider/pagedReads";
 import { providers } from "../resources";
-import * as harness from "../test/harness";
+import * as harness from "../tools/harness";
 import { catalogBench } from "./bench/catalog";
 
 const objects = Number(process.env.BENCH_OBJECTS ?? "2000");

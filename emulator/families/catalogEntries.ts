@@ -23,7 +23,13 @@
 import { defineFamily, operation, paginate } from "../family";
 import { badRequest, type FieldProblem, notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
-import { CATALOG_TYPES, findCatalogType, renderCatalogType, type StoredCatalogType } from "./catalogTypes";
+import {
+  CATALOG_ROLES,
+  CATALOG_TYPES,
+  findCatalogType,
+  renderCatalogType,
+  type StoredCatalogType,
+} from "./catalogTypes";
 import { compact } from "./shared/records";
 
 type Json = any;
@@ -184,6 +190,7 @@ function externalIdTaken(store: Store, typeId: string, externalId: unknown, self
 
 export const catalogEntries = defineFamily({
   name: "catalog_entries",
+  roles: CATALOG_ROLES,
   collections: [CATALOG_ENTRIES],
   routes: [
     operation("CatalogV3ListEntries", "read", ({ store, query }) => {

@@ -18,6 +18,7 @@
  */
 import { defineFamily, operation } from "../family";
 import { conflict, type FieldProblem, notFound, throwIfProblems } from "../http/errors";
+import type { FamilyRoles } from "../roles";
 import type { Store } from "../store";
 import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
@@ -25,6 +26,13 @@ import { requireTeams } from "./teams";
 type Json = any;
 
 export const CATALOG_TYPES = "catalog_types";
+
+/** Catalog types and entries: read by viewer and catalog_viewer, written by catalog_editor (also as a team role). */
+export const CATALOG_ROLES: FamilyRoles = {
+  read: ["viewer", "catalog_viewer"],
+  write: ["catalog_editor"],
+  teamWrite: ["catalog_editor"],
+};
 
 export interface StoredCatalogAttribute {
   id: string;
@@ -173,6 +181,7 @@ function schemaProblems(store: Store, t: StoredCatalogType, attributes: Json[]):
 
 export const catalogTypes = defineFamily({
   name: "catalog_types",
+  roles: CATALOG_ROLES,
   collections: [CATALOG_TYPES],
   routes: [
     operation("CatalogV3ListTypes", "read", ({ store }) => ({

@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import * as harness from "../../test/harness";
+import * as harness from "../../tools/harness";
 
 const PAGE = 250;
 

@@ -3,7 +3,7 @@
  * (every 2xx body is checked against its type: responseProblems stays empty) and the family rules
  * listed in emulator/families/catalogTypes.ts and catalogEntries.ts.
  */
-import { startTestEmulator, type TestEmulator } from "./support";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 

@@ -25,8 +25,8 @@ import {
   findCatalogType,
 } from "../../resources/catalogType";
 import { catalogAttributeFromApi, catalogTypeAttributeProvider } from "../../resources/catalogTypeAttribute";
-import { expectShape } from "../emulator/support";
-import { useAlertEmulator } from "../fixtures/alertSource/emulator";
+import { useAlertEmulator } from "../support/alertEmulator";
+import { expectShape } from "../support/emulator";
 
 // The fake clock never refills the bucket: a burst large enough for the thousands of requests here.
 const ae = useAlertEmulator({

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Engine } from "./engine";
+import { Deployment } from "./deployment";
 import { loadSdk, ProviderHost, spawnHost } from "./host";
 import { loadState } from "./state";
 import { readTrace } from "./trace";
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     INCIDENT_TRACE_FILE: programTrace,
   });
 
-  let engine: Engine | undefined;
+  let deployment: Deployment | undefined;
   const result: RunResult = {
     operation: o.operation,
     ok: false,
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     if (loaded.project && loaded.project !== o.project) {
       result.warnings.push(`state was written for project ${loaded.project}, running as ${o.project}`);
     }
-    engine = new Engine(
+    deployment = new Deployment(
       sdk,
       {
         operation: o.operation,
@@ -118,9 +118,9 @@ async function main(): Promise<void> {
     const host = spawned;
     // refresh and destroy configure the provider from the config saved in the state by the last
     // `up`, not from the current config (the engine's EnsureProvider from the state).
-    const saved = Engine.savedConfig(loaded.resources);
+    const saved = Deployment.savedConfig(loaded.resources);
     const programless = o.operation === "refresh" || o.operation === "destroy";
-    engine.startHost(
+    deployment.startHost(
       () => {
         if (!host) throw new Error("the dynamic-provider host could not be started");
         return ProviderHost.connect(sdk, host);
@@ -146,27 +146,27 @@ async function main(): Promise<void> {
 
     switch (o.operation) {
       case "refresh":
-        await engine.refresh(true);
+        await deployment.refresh(true);
         break;
       case "destroy":
-        await engine.destroyAll();
+        await deployment.destroyAll();
         break;
       default: {
         const file = o.programFile;
         if (!file) throw new Error(`no program entry point found in ${o.programDir}`);
         // --refresh: the refresh pass completes before any registration is processed; the program
         // loads meanwhile (same order of effects as the CLI, less waiting).
-        const refreshed = o.refresh ? engine.refresh(false, refreshHost) : Promise.resolve();
+        const refreshed = o.refresh ? deployment.refresh(false, refreshHost) : Promise.resolve();
         // Observed below; marked handled now so that a program failing first (e.g. its provider
         // host was killed) does not leave it rejected unobserved, which would crash the runner.
         refreshed.catch(() => undefined);
-        engine.holdRegistrationsUntil(refreshed);
+        deployment.holdRegistrationsUntil(refreshed);
         if (o.tsNode) require(o.tsNode.path).register(o.tsNode.options);
         // A program whose registrations wait on a failed resource can stall with nothing left to
         // run (the SDK leaves their promises pending): the language host then exits and the engine
         // ends the update with the errors it has. `beforeExit` is that moment here.
         await Promise.race([
-          engine.runProgram(() => require(file)),
+          deployment.runProgram(() => require(file)),
           stalled.then(() => {
             // No deletes after this: the program did not finish registering what it declares.
             throw new Error(
@@ -175,19 +175,19 @@ async function main(): Promise<void> {
           }),
         ]);
         await refreshed;
-        await engine.deleteUnregistered();
+        await deployment.deleteUnregistered();
       }
     }
-    await engine.finish();
+    await deployment.finish();
   } catch (e) {
     result.errors.push({ kind: "engine", message: e instanceof Error ? e.message : String(e) });
     try {
-      await engine?.finish();
+      await deployment?.finish();
     } catch (e2) {
       result.errors.push({ kind: "engine", message: `writing the state failed: ${(e2 as Error).message}` });
     }
   } finally {
-    engine?.killHost();
+    deployment?.killHost();
     for (const h of extraHosts) {
       try {
         if (h.child.pid) process.kill(-h.child.pid, "SIGKILL");
@@ -204,15 +204,15 @@ async function main(): Promise<void> {
     }
   }
 
-  if (engine) {
-    result.steps = engine.steps;
-    result.errors = [...engine.errors, ...result.errors];
-    result.warnings.push(...engine.warnings);
-    Object.assign(timings, engine.timings);
-    const outputs: WireMap = engine.stackOutputs ?? {};
+  if (deployment) {
+    result.steps = deployment.steps;
+    result.errors = [...deployment.errors, ...result.errors];
+    result.warnings.push(...deployment.warnings);
+    Object.assign(timings, deployment.timings);
+    const outputs: WireMap = deployment.stackOutputs ?? {};
     result.outputs = masked(outputs);
     for (const [k, v] of Object.entries(outputs)) if (containsSecrets(v)) result.secretOutputs[k] = plain(v);
-    result.log = engine.hostLog();
+    result.log = deployment.hostLog();
   }
   result.apiCalls = [...readTrace(hostTrace, "provider"), ...readTrace(programTrace, "program")];
   for (const s of result.steps) {

@@ -1,5 +1,5 @@
 /**
- * Engine-faithful test harness: runs a Pulumi program with the engine's semantics, without the CLI.
+ * Engine-faithful harness (tests and scripts): runs a Pulumi program with the engine's semantics, without the CLI.
  * The program runs under the SDK runtime (mock monitor machinery) in a fresh child process; its
  * dynamic resources are driven through @pulumi/pulumi's real dynamic-provider host over gRPC.
  * See README.md for what is reproduced and what is not.

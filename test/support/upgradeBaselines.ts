@@ -1,5 +1,5 @@
 /**
- * Upgrade baselines (README.md here): which programs are recorded per release, how a recorded
+ * Upgrade baselines (test/upgrade/README.md): which programs are recorded per release, how a recorded
  * baseline is loaded, and the check every baseline must pass under the current code, written once
  * for both lanes (test/upgrade/upgrade.test.ts through the harness, test/engine/upgrade.test.ts
  * through the real Pulumi CLI).
@@ -10,12 +10,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import { providers } from "../../resources";
-import type { HarnessOptions, HarnessState, RunResult } from "../harness";
-import { Crypter, DEFAULT_PASSPHRASE, type ResourceState, StateWriter } from "../harness/state";
+import type { HarnessOptions, HarnessState, RunResult } from "../../tools/harness";
+import { Crypter, DEFAULT_PASSPHRASE, type ResourceState, StateWriter } from "../../tools/harness/state";
 import { exportedEntry } from "../pulumiCli";
-import type { Driver } from "../support/driver";
+import type { Driver } from "./driver";
 
-export const BASELINES_DIR = path.join(__dirname, "baselines");
+export const BASELINES_DIR = path.join(__dirname, "..", "upgrade", "baselines");
 
 export interface BaselineProgram {
   /** Directory name under `baselines/<release>/`. */

@@ -1,9 +1,33 @@
 /**
- * Shared by the emulator tests: an emulator on a free port with a controllable clock, and a tiny
- * HTTP client (undici) that returns status, headers and the parsed body.
+ * Shared by the emulator tests: an emulator on a free port with a controllable clock, a tiny
+ * HTTP client (undici) that returns status, headers and the parsed body, and the families on disk.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Agent, request } from "undici";
-import { checkResponse, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import {
+  checkResponse,
+  type EmulatorOptions,
+  type FamilyModule,
+  type RunningEmulator,
+  startEmulator,
+} from "../../emulator";
+import { isFamilyModule } from "../../emulator/family";
+
+/** emulator/families/ in the sources. */
+export const FAMILIES_DIR = path.join(__dirname, "..", "..", "emulator", "families");
+
+/**
+ * The families the files of emulator/families/ define, in file name order, read here from disk
+ * (not through the emulator's own discovery), so tests that name "every family" need no list.
+ */
+export function familiesOnDisk(): FamilyModule[] {
+  return fs
+    .readdirSync(FAMILIES_DIR)
+    .filter((f) => f.endsWith(".ts") && f !== "index.ts")
+    .sort()
+    .flatMap((f) => Object.values(require(path.join(FAMILIES_DIR, f)) as object).filter(isFamilyModule));
+}
 
 export interface Reply {
   status: number;

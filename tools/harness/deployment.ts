@@ -1,5 +1,6 @@
 /**
- * The engine half of the harness (runs inside the runner child process): a resource monitor object
+ * The deployment: the harness's stand-in for the Pulumi engine's deployment executor and step
+ * generator (runs inside the runner child process): a resource monitor object
  * for the SDK's mock machinery (`settings.setMockOptions`) that turns each RegisterResource of a
  * dynamic resource into the engine's steps against the real dynamic-provider host, the refresh
  * pass, the final deletes (dependents first) and the state snapshot.
@@ -35,7 +36,7 @@ import {
   type WireMap,
 } from "./wire";
 
-export interface EngineOptions {
+export interface DeploymentOptions {
   operation: Operation;
   project: string;
   stack: string;
@@ -80,7 +81,8 @@ const PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 const isDynamic = (type: string) => type.startsWith("pulumi-nodejs:dynamic");
 const unique = (xs: string[]) => [...new Set(xs.filter(Boolean))];
 
-export class Engine {
+/** One operation (up, preview, refresh, destroy) of one stack, played as the Pulumi engine plays it. */
+export class Deployment {
   readonly steps: Step[] = [];
   readonly errors: HarnessError[] = [];
   readonly warnings: string[] = [];
@@ -114,7 +116,7 @@ export class Engine {
 
   constructor(
     private readonly sdk: Sdk,
-    private readonly opts: EngineOptions,
+    private readonly opts: DeploymentOptions,
     loaded: LoadedState,
     crypter: Crypter,
     private readonly t0: number,
