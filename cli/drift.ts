@@ -8,11 +8,12 @@
 
 import * as fs from "node:fs";
 import { resolveSettings, type Settings } from "../provider/credentials";
-import { ADOPT_KEY } from "../provider/factory";
+import { ADOPT_KEY, readLiveObject } from "../provider/factory";
 import { restoreAliases } from "../provider/normalise";
+import { enablePagedReads, pagedReadsEnabled } from "../provider/pagedReads";
 import { type Props, type ResourceSpec, WRITE_ALIASES } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
-import { comparedInputs, kindOf, migrated, nameOf, specOf, TYPE_PREFIX } from "./kinds";
+import { comparedInputs, kindOf, migrated, nameOf, providerOf, TYPE_PREFIX } from "./kinds";
 import { code, count, heading, table } from "./markdown";
 import { progress as progressOn, type Tone } from "./progress";
 import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
@@ -109,6 +110,11 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
     options.client ?? new ReadOnlyClient({ ...driftSettings(options.configFile, env), notify: () => {} });
   const bar = options.progress ? progressOn(options.progress, env, "drift") : undefined;
   const objects: DriftedObject[] = new Array(managed.length);
+  // Read by page where a kind's list serves its reads (provider/pagedReads.ts), with pages of this
+  // run only: a cache left from an earlier check in this process is dropped first.
+  const pagedBefore = pagedReadsEnabled();
+  enablePagedReads(false);
+  enablePagedReads(true);
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -124,10 +130,15 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
       });
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(managed.length, 1)) }, worker),
-  );
-  bar?.finish();
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(options.concurrency ?? 4, Math.max(managed.length, 1)) }, worker),
+    );
+  } finally {
+    enablePagedReads(false);
+    enablePagedReads(pagedBefore);
+    bar?.finish();
+  }
   const counts: Record<DriftStatus, number> = {
     "in-sync": 0,
     "normalisation-only": 0,
@@ -156,8 +167,9 @@ async function checkOne(r: ExportedResource, client: ReadOnlyClient): Promise<Dr
     id: String(r.id),
     changes: [],
   };
-  const spec = specOf(r.type);
-  if (!spec)
+  const provider = providerOf(r.type);
+  const spec = provider?.spec;
+  if (!provider || !spec)
     return {
       ...base,
       status: "error",
@@ -170,12 +182,12 @@ async function checkOne(r: ExportedResource, client: ReadOnlyClient): Promise<Dr
     const declared = migrated(spec, decode(stored, secretPaths) as Props, outputs);
     // The provider's read takes the stored outputs (migrated) as its prior state.
     const prior = migrated(spec, outputs, outputs);
-    const live = await spec.api.read({ client }, String(r.id), prior);
+    const live = await readLiveObject(spec, { client }, String(r.id), prior);
     if (live === undefined) return { ...base, status: "deleted" };
     const opaque = Object.keys(declared).filter((k) => declared[k] === SECRET_TEXT);
     const readBack = readBackInputs(spec, live, declared, outputs);
     const [left, right] = [without(declared, opaque), without(readBack, opaque)];
-    const real = inputChanges(spec, left, right, secretPaths);
+    const real = inputChanges(provider, left, right, secretPaths);
     const notCompared = opaque.length ? { notCompared: opaque } : {};
     if (real.length > 0) return { ...base, status: "drifted", changes: real, ...notCompared };
     const apiForm = safe(() => spec.toInputs(live, undefined) as Props);

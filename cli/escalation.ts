@@ -3,7 +3,10 @@
  * nodes marked), and who gets paged, in which order, before and after a change — for each priority
  * the path's branches name, when they branch on `escalation.priority`.
  */
-import { differs } from "../provider/diff";
+import { changesBetween } from "../provider/diff";
+
+const differs = (a: unknown, b: unknown) => changesBetween(a, b).length > 0;
+
 import { conditionText, type Names, seconds, type TargetLike, targetText } from "./describe";
 
 /** A node in the canonical form (every node has an id), loosely typed: it comes from a document. */

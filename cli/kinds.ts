@@ -3,7 +3,7 @@
  * (`pulumi-nodejs:dynamic/incident:<Kind>`), and that kind's ResourceSpec (resources/index.ts): the
  * review tools take every rule from the spec, so a new kind needs no edit here.
  */
-import { ADOPT_KEY } from "../provider/factory";
+import { ADOPT_KEY, type IncidentProvider } from "../provider/factory";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { providers } from "../resources";
 
@@ -14,9 +14,13 @@ export function kindOf(type: string): string | undefined {
   return type.startsWith(TYPE_PREFIX) ? type.slice(TYPE_PREFIX.length) : undefined;
 }
 
-export function specOf(type: string): ResourceSpec | undefined {
+export function providerOf(type: string): IncidentProvider | undefined {
   const kind = kindOf(type);
-  return kind === undefined ? undefined : providers[kind]?.spec;
+  return kind === undefined ? undefined : providers[kind];
+}
+
+export function specOf(type: string): ResourceSpec | undefined {
+  return providerOf(type)?.spec;
 }
 
 /** The resource's name: the last part of its URN. */

@@ -11,7 +11,7 @@ import type { Path } from "../provider/unknowns";
 import type { Names, TargetLike } from "./describe";
 import { exportedResources } from "./drift";
 import { escalationFlowchart, type PathNode, pathMarks } from "./escalation";
-import { canonicalInputs, kindOf, migrated, nameOf, specOf } from "./kinds";
+import { canonicalInputs, kindOf, migrated, nameOf, providerOf } from "./kinds";
 import { code, count, heading, table } from "./markdown";
 import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
 import { changeSummary } from "./summaries";
@@ -150,7 +150,8 @@ function resourceChange(group: DigestStep[], names: Names, all: DigestStep[]): R
   const step = group.find((s) => s.op === "replace") ?? group[0]!;
   const op = OP_OF[step.op]!;
   const type = step.newState?.type ?? step.oldState?.type ?? step.urn.split("::")[2] ?? "";
-  const spec = specOf(type);
+  const provider = providerOf(type);
+  const spec = provider?.spec;
   const change: ResourceChange = {
     urn: step.urn,
     name: nameOf(step.urn),
@@ -169,15 +170,20 @@ function resourceChange(group: DigestStep[], names: Names, all: DigestStep[]): R
   const news = step.newState?.inputs
     ? (decode(withoutProvider(step.newState.inputs), secretPaths) as Props)
     : undefined;
-  if (!spec) {
+  if (!provider || !spec) {
     // Another provider's resource: its inputs compared as they are (no rules known for them).
     if (op !== "delete") change.changes = maskChanges(diffValues(olds ?? {}, news ?? {}), secretPaths);
     return change;
   }
   const before = olds && op !== "create" ? migrated(spec, olds, step.oldState?.outputs) : undefined;
   const after = news && op !== "delete" ? news : undefined;
-  if (before && after) change.changes = inputChanges(spec, before, after, secretPaths);
-  else if (after) change.changes = inputChanges(spec, {}, after, secretPaths);
+  // The provider's diff compares the stored outputs (the inputs as read back, and the schema
+  // version) with the new inputs, as the engine hands them to it; the report shows declared values.
+  const stored = step.oldState?.outputs
+    ? (decode(withoutProvider(step.oldState.outputs), secretPaths) as Props)
+    : before;
+  if (before && after && stored) change.changes = inputChanges(provider, stored, after, secretPaths, before);
+  else if (after) change.changes = inputChanges(provider, {}, after, secretPaths);
   const describe = {
     names,
     pendingTarget: (t: TargetLike) => pendingTarget(t, step, all),

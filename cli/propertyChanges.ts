@@ -1,53 +1,17 @@
 /**
- * The nested changes between two input objects, after the provider's normalisation (the spec's
- * `canonical`), as reviewers read them: path, kind, old → new.
- *
- * TODO(provider/diff.ts): provider/diff.ts is gaining a deep-diff `changedPaths` (path, kind, old,
- * new, after normalisation) for exactly this; use it here once it lands and drop `diffValues`.
+ * The nested changes between two input objects as reviewers read them (path, kind, old → new), from
+ * the provider's own diff (provider/diff.ts `Change`, `IncidentProvider.changes`: deep-diff after the
+ * spec's normalisation), with the declared values shown and secrets masked.
  */
-import { diff as deepDiff } from "deep-diff";
-import { toJson } from "../provider/diff";
-import type { Props, ResourceSpec } from "../provider/spec";
+import { type Change, changesBetween } from "../provider/diff";
+import type { IncidentProvider } from "../provider/factory";
+import type { Props } from "../provider/spec";
 import { formatPath, type Path } from "../provider/unknowns";
-import { canonicalInputs } from "./kinds";
 import { holdsSecret, printable, SECRET_TEXT, touchesSecret, UNKNOWN } from "./values";
 
-export interface PropertyChange {
-  /** Input path, e.g. `["path", 1, "ifElse", "conditions", 0]`. */
-  path: Path;
+export interface PropertyChange extends Change {
   /** `path[1].ifElse.conditions[0]`. */
   at: string;
-  kind: "added" | "removed" | "changed";
-  /** The value before (absent when added); `"[secret]"` for a secret. */
-  old?: unknown;
-  /** The value after (absent when removed); `"(known after apply)"` when unknown in a preview. */
-  new?: unknown;
-}
-
-/** Raw deep-diff of two JSON values: one entry per differing leaf or whole added/removed branch. */
-export function diffValues(before: unknown, after: unknown): PropertyChange[] {
-  const changes = deepDiff(toJson(before ?? {}), toJson(after ?? {})) ?? [];
-  const listed = changes.map((c) => {
-    let path: Path = [...(c.path ?? [])];
-    let kind = c.kind;
-    let lhs: unknown = (c as { lhs?: unknown }).lhs;
-    let rhs: unknown = (c as { rhs?: unknown }).rhs;
-    if (c.kind === "A") {
-      path = [...path, c.index];
-      kind = c.item.kind;
-      lhs = (c.item as { lhs?: unknown }).lhs;
-      rhs = (c.item as { rhs?: unknown }).rhs;
-    }
-    const change: PropertyChange = {
-      path,
-      at: formatPath(path),
-      kind: kind === "N" ? "added" : kind === "D" ? "removed" : "changed",
-    };
-    if (kind !== "N") change.old = lhs;
-    if (kind !== "D") change.new = rhs;
-    return change;
-  });
-  return listed.sort((a, b) => comparePaths(a.path, b.path));
 }
 
 /** Document order: keys as deep-diff found them, list positions by number. */
@@ -61,36 +25,40 @@ function comparePaths(a: Path, b: Path): number {
   return a.length - b.length;
 }
 
+function listed(changes: Change[]): PropertyChange[] {
+  return changes.map((c) => ({ ...c, at: formatPath(c.path) })).sort((a, b) => comparePaths(a.path, b.path));
+}
+
+/** Every difference between two JSON values, compared as they are (no normalisation). */
+export function diffValues(before: unknown, after: unknown): PropertyChange[] {
+  return listed(changesBetween(before ?? {}, after ?? {}));
+}
+
 /**
- * The changes between old and new inputs of one resource that the provider would act on: compared
- * in the spec's canonical form (form-only differences vanish), shown with the declared values where
- * the path exists in them, secrets masked (`secretPaths`, and every output the spec marks secret).
- * A key holding an unknown value is listed as changing to "(known after apply)".
+ * The changes the provider acts on, from the stored state `olds` (outputs, as the engine hands them
+ * to the provider's diff) to the inputs `news`: form-only differences never show. Values are shown
+ * as declared (`declaredOlds`, `news`) where the path exists there; secrets (`secretPaths`, and
+ * every output the spec marks secret) masked; a value known only after apply reads so.
  */
 export function inputChanges(
-  spec: ResourceSpec,
+  provider: IncidentProvider,
   olds: Props,
   news: Props,
   secretPaths: Path[] = [],
+  declaredOlds: Props = olds,
 ): PropertyChange[] {
-  const secrets = [...secretPaths, ...spec.secretOutputs.map((k) => [k])];
-  const canonOld = canonicalInputs(spec, olds);
-  const canonNew = canonicalInputs(spec, news);
-  const changes = diffValues(canonOld, canonNew)
-    .filter((c) => !isUnknownAgainstUnknown(c))
+  const secrets = [...secretPaths, ...provider.spec.secretOutputs.map((k) => [k])];
+  const changes = listed(provider.changes(olds, news))
+    .filter((c) => !(c.old === UNKNOWN && c.new === UNKNOWN))
     .map((c) => {
-      const declaredOld = valueAt(olds, c.path);
-      const declaredNew = valueAt(news, c.path);
       const shown: PropertyChange = { ...c };
-      if ("old" in c) shown.old = declaredOld.found ? declaredOld.value : c.old;
-      if ("new" in c) shown.new = declaredNew.found ? declaredNew.value : c.new;
+      const declaredOld = valueAt(declaredOlds, c.path);
+      const declaredNew = valueAt(news, c.path);
+      if ("old" in c && declaredOld.found) shown.old = declaredOld.value;
+      if ("new" in c && declaredNew.found) shown.new = declaredNew.value;
       return shown;
     });
   return maskChanges(changes, secrets);
-}
-
-function isUnknownAgainstUnknown(c: PropertyChange): boolean {
-  return c.old === UNKNOWN && c.new === UNKNOWN;
 }
 
 /** Changes as a report may show them: any value at, in or holding a secret path as "[secret]". */

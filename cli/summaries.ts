@@ -3,7 +3,10 @@
  * change said in a reviewer's words — each question answered before and after, only where the
  * answer changed. Read from the canonical inputs (form-only differences never show).
  */
-import { differs } from "../provider/diff";
+import { changesBetween } from "../provider/diff";
+
+const differs = (a: unknown, b: unknown) => changesBetween(a, b).length > 0;
+
 import type { Props } from "../provider/spec";
 import { attributeReference, bindingText, conditionGroupsText, type Names, named, seconds } from "./describe";
 import { type Describe, type PathNode, pagingChanges } from "./escalation";

@@ -3,7 +3,7 @@
  * current token and, after a rotation with a grace period, older tokens that expire.
  */
 import { HttpError } from "./http/errors";
-import { hashToken } from "./ids";
+import { hashToken, newId, newToken } from "./ids";
 import type { Caller } from "./roles";
 import type { Store } from "./store";
 
@@ -31,6 +31,89 @@ export interface StoredApiKey {
   tokens: StoredToken[];
   /** The key `startEmulator` made from `apiKey` (its token is kept in `store.meta`). */
   bootstrap?: boolean;
+}
+
+/** Role names as a key stores them: each once, sorted. */
+export function uniqueSorted(list: readonly string[]): string[] {
+  return [...new Set(list)].sort();
+}
+
+/** Each once, in the order given (team ids). */
+export function uniqueInOrder(list: readonly string[]): string[] {
+  return [...new Set(list)];
+}
+
+/** A key to store (`storeApiKey`): the API's create payload plus what only the emulator sets. */
+export interface NewKeyInput {
+  name: string;
+  role_names: readonly string[];
+  team_role_names?: readonly string[];
+  team_ids?: readonly string[];
+  comments?: string;
+  creator: Record<string, unknown>;
+  /** Use this token instead of a generated one (the bootstrap key). */
+  token?: string;
+  bootstrap?: boolean;
+}
+
+/** Stores a new key (no permission checks: callers decide). Returns it and its token. */
+export function storeApiKey(
+  store: Store,
+  input: NewKeyInput,
+  nowIso: string,
+): { key: StoredApiKey; token: string } {
+  const token = input.token ?? newToken();
+  const key: StoredApiKey = {
+    id: newId(),
+    name: input.name,
+    ...(input.comments !== undefined ? { comments: input.comments } : {}),
+    role_names: uniqueSorted(input.role_names),
+    team_role_names: uniqueSorted(input.team_role_names ?? []),
+    team_ids: uniqueInOrder(input.team_ids ?? []),
+    created_at: nowIso,
+    token_last_issued_at: nowIso,
+    creator: input.creator,
+    tokens: [{ hash: hashToken(token) }],
+    ...(input.bootstrap ? { bootstrap: true } : {}),
+  };
+  return { key: store.collection<StoredApiKey>(API_KEYS).set(key), token };
+}
+
+/**
+ * Makes sure the bootstrap key exists, has global access and answers to `token` (and only to it):
+ * `keep` is the key to keep (its id survives a reset); a new one gets `creator`.
+ */
+export function ensureBootstrapKey(
+  store: Store,
+  token: string,
+  nowIso: string,
+  creator: Record<string, unknown>,
+  keep?: StoredApiKey,
+): void {
+  const keys = store.collection<StoredApiKey>(API_KEYS);
+  const existing = keep ?? keys.find((k) => k.bootstrap === true);
+  if (existing) {
+    keys.set({ ...existing, role_names: ["global_access"], tokens: [{ hash: hashToken(token) }] });
+  } else {
+    storeApiKey(
+      store,
+      {
+        name: "Emulator bootstrap key",
+        role_names: ["global_access"],
+        creator,
+        token,
+        bootstrap: true,
+        comments: "Made by the emulator at start (global access)",
+      },
+      nowIso,
+    );
+  }
+  store.meta.bootstrap_token = token;
+}
+
+/** The bootstrap key, if there is one. */
+export function bootstrapKey(store: Store): StoredApiKey | undefined {
+  return store.collection<StoredApiKey>(API_KEYS).find((k) => k.bootstrap === true);
 }
 
 /** The caller view of a key. */

@@ -1,12 +1,13 @@
 /**
  * What a family module is made of (see README.md "Adding a family"): a name (its key in
- * reference.json's `operations` and in the role table), the store collections it owns, its routes
- * and optionally seed data. Routes are declared from reference.json by operationId, so the method,
+ * reference.json's `operations`), the roles that may read and write it, the store collections it
+ * owns, its routes, optionally seed data and what it lends the emulator's own dashboard. Routes are declared from reference.json by operationId, so the method,
  * path, request body type, query parameters, success status and response type all come from there;
  * the framework validates the body and query string before the handler runs, and checks the
  * handler's response against the response type.
  */
-import { type Access, type Caller, type FamilyRoles, ROLE_TABLE } from "./roles";
+import type { StoredApiKey } from "./auth";
+import type { Access, Caller, FamilyRoles } from "./roles";
 import type { EmulatorRuntime } from "./runtime";
 import { type QueryValues, type RefQueryParam, refOperation, successOf } from "./shapes";
 import type { Store } from "./store";
@@ -67,25 +68,47 @@ export interface SeedEnv {
   nowIso: string;
 }
 
+/**
+ * What a family lends the emulator for things made outside the API ("in the dashboard": the bootstrap
+ * key, `createApiKey`, `POST /_emulator/api_keys`), so the emulator needs no family's internals.
+ */
+export interface DashboardHooks {
+  /** The `creator` (`ActorV1`) of what the dashboard makes (users: the account owner). */
+  creator?(store: Store): Record<string, unknown> | undefined;
+  /** A key as the API answers it (`APIKeyV1`; api_keys). */
+  renderApiKey?(store: Store, key: StoredApiKey): Record<string, unknown>;
+}
+
 export interface FamilyModule {
   /** e.g. `custom_fields`: the reference.json family and the role table key. */
   name: string;
-  /** Who may read and write (default `ROLE_TABLE[name]`). */
+  /** Who may read and write (the family's row of the role table, roles.ts). */
   roles: FamilyRoles;
   /** Store collections this family owns (documentation, state dumps). */
   collections: readonly string[];
   routes: readonly RouteSpec[];
   /** Fills the store on a fresh start and on reset (only when seeding is on). */
   seed?(store: Store, env: SeedEnv): void;
+  dashboard?: DashboardHooks;
 }
 
-/** Declares a family; `roles` defaults to the role table's entry for `name`. */
-export function defineFamily(family: Omit<FamilyModule, "roles"> & { roles?: FamilyRoles }): FamilyModule {
-  const roles = family.roles ?? ROLE_TABLE[family.name];
-  if (!roles) throw new Error(`emulator: family ${family.name} has no roles (add it to ROLE_TABLE)`);
-  const out: FamilyModule = { ...family, roles };
+const FAMILY_MODULE = Symbol.for("pulumi-incident.emulator.family");
+
+/**
+ * Declares a family. Exported from a file of `families/`, it is served: families/index.ts finds it
+ * there (no list to edit).
+ */
+export function defineFamily(family: FamilyModule): FamilyModule {
+  if (!family.roles) throw new Error(`emulator: family ${family.name} declares no roles`);
+  const out: FamilyModule = { ...family };
+  Object.defineProperty(out, FAMILY_MODULE, { value: true });
   for (const r of out.routes) r.family = out;
   return out;
+}
+
+/** True for a value made by `defineFamily`. */
+export function isFamilyModule(value: unknown): value is FamilyModule {
+  return typeof value === "object" && value !== null && (value as any)[FAMILY_MODULE] === true;
 }
 
 /**

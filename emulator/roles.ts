@@ -1,7 +1,8 @@
 /**
  * Roles and what they allow. An API key holds account-level roles (`role_names`) and team-level
  * roles (`team_role_names`, for the teams in `team_ids`). Every route declares whether it reads or
- * writes; the family's entry in `ROLE_TABLE` says which roles allow that:
+ * writes; its family declares which roles allow that (`defineFamily({roles})`; `ROLE_TABLE` in
+ * index.ts is derived from the families served):
  *
  * - `global_access` allows everything;
  * - a role listed under `write` also allows reading;
@@ -23,6 +24,9 @@
  * | catalog_*                   | viewer, catalog_viewer                            | catalog_editor (account or team)        |
  * | severities, incident_roles, incident_statuses, incident_types, maintenance_windows | viewer | manage_settings |
  * | secrets                     | secrets_use (+team)                               | secrets_manage (account or team)        |
+ *
+ * The table is the API's (reference.json), including families the emulator does not serve yet: a new
+ * family declares its row in its own file (`SETTINGS_ROLES` for the "viewer / manage_settings" rows).
  */
 
 /** Which roles allow a family's reads and writes. */
@@ -37,65 +41,18 @@ export interface FamilyRoles {
   teamWrite?: readonly string[];
 }
 
-const config = (extraRead: string[] = []): FamilyRoles => ({
-  read: ["viewer", ...extraRead],
-  write: ["manage_settings"],
-});
+/** Settings families (custom fields, alerts, severities, incident types, …): `viewer` reads, `manage_settings` writes. */
+export const SETTINGS_ROLES: FamilyRoles = { read: ["viewer"], write: ["manage_settings"] };
 
-/** The role table, by family name (the `name` of a family module). */
-export const ROLE_TABLE: Record<string, FamilyRoles> = {
-  custom_fields: config(),
-  custom_field_options: config(),
-  api_keys: { read: [], write: ["api_keys_manage"], teamWrite: ["api_keys_manage"] },
-  identity: { read: "any_key", write: [] },
-  users: { read: "any_key", write: [] },
-  teams: { read: "any_key", write: [] },
-  // Families implemented later follow the same table.
-  alert_sources: config(),
-  alert_source_attributes: config(),
-  alert_attributes: config(),
-  alert_routes: config(),
-  escalation_paths: {
-    read: ["viewer", "on_call_viewer"],
-    write: ["on_call_editor"],
-    teamWrite: ["on_call_editor"],
-  },
-  schedules: {
-    read: ["viewer", "on_call_viewer", "schedules_reader"],
-    write: ["schedules_editor", "on_call_editor"],
-    teamRead: ["schedules_reader"],
-    teamWrite: ["schedules_editor", "on_call_editor"],
-  },
-  workflows: {
-    read: ["viewer", "workflows_viewer"],
-    write: ["workflows_editor", "private_workflows_editor"],
-    teamWrite: ["workflows_editor", "private_workflows_editor"],
-  },
-  catalog_types: {
-    read: ["viewer", "catalog_viewer"],
-    write: ["catalog_editor"],
-    teamWrite: ["catalog_editor"],
-  },
-  catalog_entries: {
-    read: ["viewer", "catalog_viewer"],
-    write: ["catalog_editor"],
-    teamWrite: ["catalog_editor"],
-  },
-  severities: config(),
-  incident_roles: config(),
-  incident_statuses: config(),
-  incident_types: config(),
-  maintenance_windows: config(),
-  secrets: {
-    read: ["secrets_use"],
-    write: ["secrets_manage"],
-    teamRead: ["secrets_use"],
-    teamWrite: ["secrets_manage"],
-  },
-};
-ROLE_TABLE.schedule_rotations = ROLE_TABLE.schedules!;
-ROLE_TABLE.schedule_sync_targets = ROLE_TABLE.schedules!;
-ROLE_TABLE.schedule_sync_rules = ROLE_TABLE.schedules!;
+/** Read-only families any valid key may read (identity, users, teams). */
+export const ANY_KEY_READS: FamilyRoles = { read: "any_key", write: [] };
+
+/** The role table of `families`, by family name: what each family module declares (`roles`). */
+export function roleTable(
+  families: readonly { name: string; roles: FamilyRoles }[],
+): Record<string, FamilyRoles> {
+  return Object.fromEntries(families.map((f) => [f.name, f.roles]));
+}
 
 /** Human descriptions of the account-level roles (`APIKeyRoleV1.description`). */
 export const ROLE_DESCRIPTIONS: Record<string, string> = {

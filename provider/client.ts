@@ -255,7 +255,7 @@ export class ApiClient {
             await this.wait(this.backoff(attempt), spec, attempts, `the API answered ${status}`);
           continue;
         }
-        throw new ApiError({ ...init, attempts, hint: this.hintFor(status) });
+        throw new ApiError({ ...init, attempts, hint: this.hintFor(init) });
       } catch (error) {
         if (error instanceof ApiError) throw error;
         this.bucket.calibrate();
@@ -309,8 +309,11 @@ export class ApiClient {
   }
 
   /** The setting to check for an answer that points at one. */
-  private hintFor(status: number): string | undefined {
+  private hintFor({ status, details }: ApiErrorInit): string | undefined {
     if (status === 401) return "check incident:apiKey / INCIDENT_API_KEY";
+    // The v3 alert routes API answers this to accounts not yet migrated to it (not a missing role).
+    if (status === 403 && details.some((d) => d.code === "api_not_yet_available"))
+      return "this account has not been migrated to this version of the API yet (v3 alert routes): use it once it has";
     if (status === 403)
       return "the API key lacks a role this needs: check incident:apiKey and the key's roles";
     if (status === 404 || status === 405)

@@ -171,7 +171,15 @@ export function clientFor(settings: Settings, extra: Partial<ClientOptions> = {}
   return client;
 }
 
-/** The client for the current credentials. */
+/** The client for the current credentials (the provider host's). */
 export function currentClient(extra: Partial<ClientOptions> = {}): ApiClient {
   return clientFor(resolveCredentials(), extra);
+}
+
+/**
+ * The client for a Pulumi program's own lookups: its stack config (`pulumi.Config("incident")`,
+ * keys without the `incident:` prefix), then the environment, resolved and checked as the provider's.
+ */
+export function programClient(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ApiClient {
+  return clientFor(resolveSettings((key) => config.get(key.replace(/^incident:/, "")), env));
 }

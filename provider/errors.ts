@@ -77,11 +77,33 @@ export class ApiError extends Error {
 }
 
 export function formatApiError(init: ApiErrorInit): string {
+  return `${init.operation} failed with ${describeApiError(init)}`;
+}
+
+/**
+ * What went wrong, without the operation: `422 validation_error: name: must be unique (request_id r1)
+ * (1 attempt)`. The one wording of a failure, used by `formatApiError` and by the provider's messages.
+ */
+export function describeApiError(init: ApiErrorInit): string {
   const head = init.status > 0 ? `${init.status} ${init.type}` : init.type;
-  const problems = init.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message));
+  const problems = init.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
   const requestId = init.requestId ? ` (request_id ${init.requestId})` : "";
-  const body = problems.length > 0 ? `: ${problems.join("; ")}` : "";
-  return `${init.operation} failed with ${head}${body}${requestId}${trailer(init)}`;
+  return `${head}${problems ? `: ${problems}` : ""}${requestId}${trailer(init)}`;
+}
+
+/** A NotFound answer (404): the object does not exist (any more). */
+export function isNotFound(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.isNotFound;
+}
+
+/** The result of a read, or undefined when the object does not exist (a 404). */
+export async function unlessNotFound<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
 }
 
 /** `(3 attempts; check incident:baseUrl)`: the attempts made and the setting to check. */

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { configure, currentClient } from "./credentials";
-import { changedKeys, toJson } from "./diff";
-import { ApiError, trailer } from "./errors";
+import { type Change, changedKeys, inputChanges, toJson } from "./diff";
+import { ApiError, describeApiError, isNotFound, unlessNotFound } from "./errors";
 import { LIMITS, tooDeep } from "./inputs";
 import { PendingCreates } from "./journal";
-import { inputPathForApiField } from "./naming";
+import { type FieldRenames, inputPathForApiField, pick } from "./naming";
 import { canonicalJson, isSlackChannelId, learnAliases, restoreAliases } from "./normalise";
+import { enablePagedReads, invalidateLists, readFromPages } from "./pagedReads";
 import type { IncidentProvider as PublicIncidentProvider } from "./resource";
 import {
   type ApiContext,
@@ -29,7 +30,30 @@ export interface CheckFailure {
   reason: string;
 }
 
-export type IncidentProvider = PublicIncidentProvider & { spec: ResourceSpec };
+export type IncidentProvider = PublicIncidentProvider & {
+  spec: ResourceSpec;
+  /**
+   * What `diff` decides from: the changes of meaning from the stored state `olds` to the checked
+   * inputs `news` (normalised by the spec's `canonical` form), each at its nested input path. For
+   * review tools (a plan report of nested changes old → new).
+   */
+  changes(olds: Props, news: Props): Change[];
+};
+
+/**
+ * The live object, or undefined when it is gone (a 404 or no answer): from this run's pages of the
+ * kind's list where it has one (provider/pagedReads.ts), else the resource's read (just the GET).
+ * The provider's read and the drift job (cli/drift.ts) read through it.
+ */
+export async function readLiveObject(
+  spec: ResourceSpec,
+  ctx: ApiContext,
+  id: string,
+  prior: Props | undefined,
+): Promise<unknown> {
+  const paged = spec.list ? await readFromPages(spec.list, ctx, id, prior) : undefined;
+  return paged ? paged.live : unlessNotFound(spec.api.read(ctx, id, prior));
+}
 
 /** Turns a resource spec into the dynamic provider the host calls. */
 export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): IncidentProvider {
@@ -69,18 +93,28 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     });
   };
 
+  const changes = (olds: Props, news: Props): Change[] =>
+    inputChanges(diffKeys, canonicalOrRaw(canonical, migrate(olds)), canonicalOrRaw(canonical, news));
+
   const migrate = (olds: Props): Props => {
     const version = typeof olds[SCHEMA_KEY] === "number" ? olds[SCHEMA_KEY] : 1;
     return version < spec.schemaVersion && spec.migrate ? spec.migrate(olds, version) : olds;
   };
 
   const context = () => ({ client: currentClient() });
+  // A write of this kind (whatever its outcome) makes these lists' cached pages stale (provider/pagedReads.ts).
+  const listsWritten = [...(spec.list ? [spec.list.path] : []), ...(spec.writesLists ?? [])];
+  const wrote = (ctx: ApiContext) => invalidateLists(ctx.client, listsWritten);
+  const readLive = (ctx: ApiContext, id: string, prior: Props | undefined) =>
+    readLiveObject(spec, ctx, id, prior);
 
   return {
     spec: spec as ResourceSpec,
 
     async configure(req) {
       configure(req);
+      // Only the provider host configures providers: one process per run, so cached pages are per run.
+      enablePagedReads();
     },
 
     async check(_olds, news) {
@@ -102,13 +136,11 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       return { inputs: { ...parsed, [PROVIDER_KEY]: provider }, failures };
     },
 
+    changes,
+
     async diff(_id, olds, news) {
-      const before = migrate(olds);
-      const changed = changedKeys(
-        diffKeys,
-        canonicalOrRaw(canonical, before),
-        canonicalOrRaw(canonical, news),
-      );
+      // Changed keys come from the changes found: an update always names what changes.
+      const changed = changedKeys(changes(olds, news));
       const replaces = changed.filter((k) => spec.replaceOnChanges.includes(k));
       return {
         changes: changed.length > 0,
@@ -123,7 +155,7 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       const adoptId = args[ADOPT_KEY as keyof Args] as string | undefined;
       try {
         if (adoptId) {
-          const existing = await spec.api.read(ctx, adoptId, undefined);
+          const existing = await readLive(ctx, adoptId, undefined);
           if (existing === undefined) {
             throw new Error(
               `${spec.kind}: adoptId ${JSON.stringify(adoptId)}: no ${spec.title} with that id exists`,
@@ -141,13 +173,15 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         if (error instanceof PartialCreateError) {
           // The object exists: hand the engine its id and state so nothing is orphaned.
           const outs = buildOutputs(error.live, args, undefined, error.extraOutputs);
-          throw Object.assign(explain(spec, "create", error.cause, args.name), {
+          throw Object.assign(explain(spec, "create", error.cause, args), {
             id: spec.idOf(error.live),
             properties: outs,
             reasons: [String((error.cause as Error)?.message ?? error.cause)],
           });
         }
-        throw explain(spec, "create", error, args.name);
+        throw explain(spec, "create", error, args);
+      } finally {
+        wrote(ctx);
       }
     },
 
@@ -156,8 +190,8 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       // Every state this provider wrote carries the schema version; props without it come from
       // `Xxx.get(name, id)` (nothing declared, nothing stored).
       const isGet = !(SCHEMA_KEY in props);
-      const live = await spec.api.read(context(), id, olds).catch((error) => {
-        throw explain(spec, "read", error, olds.name);
+      const live = await readLive(context(), id, olds).catch((error) => {
+        throw explain(spec, "read", error, olds);
       });
       if (live === undefined) {
         // The engine takes an empty id from a get as success with empty outputs; say what is wrong instead.
@@ -173,20 +207,26 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     async update(id, olds, news) {
       const before = migrate(olds);
       const args = stripInternal(news) as Args;
+      const ctx = context();
       try {
-        const updated = await spec.api.update(context(), id, args, before);
+        const updated = await spec.api.update(ctx, id, args, before);
         return { outs: buildOutputs(updated.live, args, before, updated.extraOutputs) };
       } catch (error) {
-        throw explain(spec, "update", error, args.name);
+        throw explain(spec, "update", error, args);
+      } finally {
+        wrote(ctx);
       }
     },
 
     async delete(id, props) {
+      const ctx = context();
       try {
-        await spec.api.delete(context(), id, migrate(props));
+        await spec.api.delete(ctx, id, migrate(props));
       } catch (error) {
-        if (error instanceof ApiError && error.isNotFound) return; // already gone: the goal is reached
-        throw explain(spec, "delete", error, props.name);
+        if (isNotFound(error)) return; // already gone: the goal is reached
+        throw explain(spec, "delete", error, props);
+      } finally {
+        wrote(ctx);
       }
     },
   };
@@ -229,7 +269,8 @@ async function createReconciled<Args extends Props>(
       if (found !== undefined) break;
       if (entry.createdId !== undefined) {
         // Answered, maybe never recorded. With other inputs this create is a replacement of it.
-        if (journal.sameInputs(entry)) found = await spec.api.read(ctx, entry.createdId, undefined);
+        if (journal.sameInputs(entry))
+          found = await unlessNotFound(spec.api.read(ctx, entry.createdId, undefined));
       } else if (spec.api.findCreated) {
         found = await spec.api.findCreated(ctx, args);
       }
@@ -431,19 +472,28 @@ function suggest(key: string, spec: ResourceSpec): string {
 /**
  * Rewrites an API error for the user: the resource (kind and name), the provider operation, the
  * API operation, each field as the user's input path, the request id, the attempts made and the
- * setting to check.
+ * setting to check. `props`: the inputs (or state) of the resource, for its name and field renames.
  */
-export function explain(spec: ResourceSpec, operation: string, error: unknown, name?: unknown): Error {
+export function explain(spec: ResourceSpec, operation: string, error: unknown, props?: Props): Error {
   if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
+  const renames = fieldRenames(spec, props);
   const details = error.details.map((d) =>
-    d.field ? { ...d, field: inputPathForApiField(d.field, spec.fieldRenames) } : d,
+    d.field ? { ...d, field: inputPathForApiField(d.field, renames) } : d,
   );
-  const problems = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
-  const requestId = error.requestId ? ` (request_id ${error.requestId})` : "";
-  const head = error.status > 0 ? `${error.status} ${error.type}` : error.type;
+  const name = props?.name;
   const who = typeof name === "string" && name !== "" ? `${spec.kind} ${JSON.stringify(name)}` : spec.kind;
-  const message = `${who} ${operation} failed: ${error.operation}: ${head}${problems ? `: ${problems}` : ""}${requestId}${trailer(error)}`;
+  const message = `${who} ${operation} failed: ${error.operation}: ${describeApiError({ ...error.init, details })}`;
   return new ApiError({ ...error.init, details }, message);
+}
+
+function fieldRenames(spec: ResourceSpec, props: Props | undefined): FieldRenames {
+  if (typeof spec.fieldRenames !== "function") return spec.fieldRenames ?? {};
+  try {
+    return spec.fieldRenames(props ?? {});
+  } catch {
+    // Inputs of another shape (an older state): the fields keep their API names, camelCased.
+    return {};
+  }
 }
 
 /**
@@ -476,10 +526,4 @@ function canonicalOrRaw(canonical: (p: Props) => Props, props: Props): Props {
 function stripInternal(props: Props): Props {
   const { [PROVIDER_KEY]: _p, [SCHEMA_KEY]: _s, ...rest } = props;
   return rest;
-}
-
-function pick(props: Props, keys: readonly string[]): Props {
-  const out: Props = {};
-  for (const key of keys) if (props[key] !== undefined) out[key] = props[key];
-  return out;
 }

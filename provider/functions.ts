@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ApiClient } from "./client";
-import { clientFor, resolveSettings } from "./credentials";
+import { programClient } from "./credentials";
 import { formatPath } from "./unknowns";
 
 /**
@@ -31,19 +31,13 @@ export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinitio
       );
       throw new Error(`${def.name}: ${problems.join("; ")}`);
     }
-    return def.run(programClient(), parsed.data);
+    return def.run(programClient(new pulumi.Config("incident")), parsed.data);
   };
   return {
     get,
     getOutput: (args) =>
       pulumi.output(args).apply((resolved) => get(resolved as z.input<A>)) as pulumi.Output<R>,
   };
-}
-
-/** The client a program's lookups use: the same settings as the provider's (provider/credentials.ts). */
-export function programClient(): ApiClient {
-  const config = new pulumi.Config("incident");
-  return clientFor(resolveSettings((key) => config.get(key.replace(/^incident:/, ""))));
 }
 
 // Declared in errors.ts, whose declarations the package root reaches without zod.

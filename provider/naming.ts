@@ -8,21 +8,43 @@ export function snakeCase(s: string): string {
 }
 
 /**
- * Maps an API `source.field` (`path.0.if_else.else_path.0.notify_channel`) to the user's input path
- * (`path[0].ifElse.elsePath[0].notifyChannel`). `renames` maps API names that differ beyond case
- * (e.g. `role_names` → `roles`).
+ * API field paths → input paths, where they differ beyond snake_case → camelCase. A key is an API
+ * path prefix, a value the input path that replaces it (dotted, indices as numbers): `role_names` →
+ * `roles` turns `role_names.2` into `roles.2`. A key ending in `.*` folds everything under it into
+ * that one input (an input the payload spreads over several API fields, e.g. a template sent as a
+ * rich-text binding). The longest matching key wins; an empty value drops the prefix (a wrapper).
  */
-export function inputPathForApiField(field: string, renames: Record<string, string> = {}): string {
-  const direct = renames[field];
-  if (direct) return direct;
+export type FieldRenames = Record<string, string>;
+
+const FOLD = ".*";
+
+/** Applies `renames` to an API field path (`schedule.config.rotations.3.id` style); the result stays dotted. */
+export function renameFieldPath(field: string, renames: FieldRenames = {}): string {
   const segments = field.split(/[.[\]/]+/).filter((s) => s !== "");
-  let out = "";
-  for (const seg of segments) {
-    if (/^\d+$/.test(seg)) out += `[${seg}]`;
-    else {
-      const name = renames[seg] ?? camelCase(seg);
-      out += out === "" ? name : `.${name}`;
+  for (let length = segments.length; length > 0; length--) {
+    const prefix = segments.slice(0, length).join(".");
+    const rest = segments.slice(length);
+    const folded = renames[prefix + FOLD];
+    const renamed = renames[prefix];
+    if (renamed !== undefined && (rest.length === 0 || folded === undefined)) {
+      return [...(renamed === "" ? [] : [renamed]), ...rest].join(".");
     }
+    if (folded !== undefined) return folded;
+  }
+  return segments.join(".");
+}
+
+/**
+ * Maps an API `source.field` (`path.0.if_else.else_path.0.notify_channel`) to the user's input path
+ * (`path[0].ifElse.elsePath[0].notifyChannel`), applying `renames` first.
+ */
+export function inputPathForApiField(field: string, renames: FieldRenames = {}): string {
+  let out = "";
+  for (const seg of renameFieldPath(field, renames)
+    .split(".")
+    .filter((s) => s !== "")) {
+    if (/^\d+$/.test(seg)) out += `[${seg}]`;
+    else out += out === "" ? camelCase(seg) : `.${camelCase(seg)}`;
   }
   return out;
 }
@@ -32,4 +54,11 @@ export function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
   return out as Partial<T>;
+}
+
+/** The keys of `props` that are set, among `keys`. */
+export function pick(props: Record<string, any>, keys: readonly string[]): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const key of keys) if (props[key] !== undefined) out[key] = props[key];
+  return out;
 }

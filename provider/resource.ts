@@ -77,6 +77,10 @@ export abstract class IncidentResource extends pulumi.dynamic.Resource {
       ...spec.computedOutputs,
     ];
     for (const key of [...outputs, "__schema"]) if (!(key in props)) props[key] = undefined;
+    // An input that is also a secret output (a Secret's value) is a secret input too: else the
+    // state's inputs would hold it in plaintext.
+    for (const key of spec.secretOutputs)
+      if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs];
     super(
       shimFor(spec.kind),

@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import type { ApiClient } from "./client";
+import type { FieldRenames } from "./naming";
+import type { ListSpec } from "./pagedReads";
 
 /** What a resource's API functions receive. */
 export interface ApiContext {
@@ -61,12 +63,28 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   secretOutputs: readonly string[];
   /** Inputs that configure the provider's own behaviour, not the API object: kept as declared on refresh. */
   localInputs?: readonly string[];
-  /** API field names that map to differently named inputs, for 422 errors (`role_names` → `roles`). */
-  fieldRenames?: Record<string, string>;
+  /**
+   * API field paths whose input path differs beyond case, for the fields an error names (422):
+   * prefix → input path (`role_names` → `roles`; provider/naming.ts). A function of the inputs when
+   * the payload reshapes them (a schedule's flattened rotations): given the operation's inputs, or
+   * the state on read and delete.
+   */
+  fieldRenames?: FieldRenames | ((inputs: Props) => FieldRenames);
   idOf(live: Live): string;
+  /**
+   * Reads by page (provider/pagedReads.ts): set only where the list endpoint answers what the show
+   * endpoint does; a refresh of many objects then walks the list once instead of one GET each.
+   * Where a kind leaves it out, its file says why the list cannot serve reads.
+   */
+  list?: ListSpec<Live>;
+  /** Other list paths whose contents this kind's writes change (their cached pages are dropped too). */
+  writesLists?: readonly string[];
   api: {
     create(ctx: ApiContext, args: Args): Promise<Created<Live>>;
-    /** Returns undefined when the object no longer exists. */
+    /**
+     * The live object: just the GET. A NotFound answer (404) means it no longer exists: the factory
+     * takes it as gone (as it does `undefined`).
+     */
     read(ctx: ApiContext, id: string, prior: Props | undefined): Promise<Live | undefined>;
     update(ctx: ApiContext, id: string, args: Args, olds: Props): Promise<Created<Live>>;
     delete(ctx: ApiContext, id: string, olds: Props): Promise<void>;

@@ -42,11 +42,8 @@ import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { nameText } from "../provider/inputs";
-import { namedMutex } from "../provider/mutex";
 import type { Props, ResourceSpec } from "../provider/spec";
-
-/** The lock every alert-configuration write (alert attributes, alert sources) runs under. */
-export const alertConfigLock = namedMutex("alert-config");
+import { alertConfigLock } from "./shared/alertConfigLock";
 
 /** Inputs of an alert attribute (API v2). */
 export const alertAttributeInputs = z.strictObject({
@@ -150,6 +147,8 @@ export const alertAttributeSpec: ResourceSpec<AlertAttributeInputs, ApiAlertAttr
   computedOutputs: [],
   canonical: (args) => ({ ...args, emoji: args.emoji === undefined ? undefined : stripColons(args.emoji) }),
   idOf: (live) => live.id,
+  // AlertAttributesV2List answers AlertAttributeV2, as show does (unpaginated).
+  list: { path: "/v2/alert_attributes", itemsKey: "alert_attributes", operation: "list alert attributes" },
   toInputs: alertAttributeFromApi,
   computed: () => ({}),
   api: {
@@ -163,14 +162,8 @@ export const alertAttributeSpec: ResourceSpec<AlertAttributeInputs, ApiAlertAttr
         return { live: body.alert_attribute };
       }),
     async read(ctx, id) {
-      try {
-        return (
-          await ctx.client.get<{ alert_attribute: ApiAlertAttribute }>(path(id), "show alert attribute")
-        ).alert_attribute;
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return (await ctx.client.get<{ alert_attribute: ApiAlertAttribute }>(path(id), "show alert attribute"))
+        .alert_attribute;
     },
     update: (ctx, id, args) =>
       alertConfigLock.run(async () => {

@@ -96,7 +96,7 @@ import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
-import { alertConfigLock } from "./alertAttribute";
+import { alertConfigLock } from "./shared/alertConfigLock";
 import {
   bindingFromApi,
   bindingPayload,
@@ -622,6 +622,8 @@ export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = 
   validate: validateAlertSource,
   canonical: canonicalAlertSource,
   idOf: (live) => live.id,
+  // AlertSourcesV2List answers AlertSourceV2, as show does (unpaginated).
+  list: { path: "/v2/alert_sources", itemsKey: "alert_sources", operation: "list alert sources" },
   toInputs: alertSourceFromApi,
   computed: (live) => ({
     secretToken: live.secret_token,
@@ -641,14 +643,7 @@ export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = 
         if (args.disabled === true) return { live: await put(ctx.client, body.alert_source.id, args) };
         return { live: body.alert_source };
       }),
-    async read(ctx, id) {
-      try {
-        return await show(ctx.client, id);
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
-    },
+    read: (ctx, id) => show(ctx.client, id),
     update: (ctx, id, args) => alertConfigLock.run(async () => ({ live: await put(ctx.client, id, args) })),
     delete: (ctx, id) => alertConfigLock.run(() => ctx.client.delete(path(id), "delete alert source")),
     async findCreated(ctx, args) {

@@ -178,6 +178,8 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
     teamIds: setOf(args.teamIds),
   }),
   idOf: (live) => live.id,
+  // APIKeysV1List answers APIKeyV1, as show does (paginated).
+  list: { path: "/v1/api_keys", itemsKey: "api_keys", operation: "list API keys", pageSize: 250 },
   toInputs: (live, declared) => ({
     name: live.name,
     roles: keepDeclaredSet(
@@ -209,12 +211,7 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
       return { live: body.api_key, extraOutputs: { token: body.token, tokenAvailable: true } };
     },
     async read(ctx, id) {
-      try {
-        return (await ctx.client.get<{ api_key: ApiKeyV1 }>(path(id), "show API key")).api_key;
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return (await ctx.client.get<{ api_key: ApiKeyV1 }>(path(id), "show API key")).api_key;
     },
     async update(ctx, id, args, olds) {
       const body = await ctx.client.put<{ api_key: ApiKeyV1 }>(path(id), "update API key", payload(args));

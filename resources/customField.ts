@@ -11,16 +11,16 @@
  * `adoptId` = the field's id (`GET /v2/custom_fields`).
  */
 import { z } from "zod";
-import { ApiError } from "../provider/errors";
+import type { ApiClient } from "../provider/client";
+import { ApiError, unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
-import { freeText, nameText, singleLine } from "../provider/inputs";
+import { defineLookup, LookupError } from "../provider/functions";
+import { freeText, nameText } from "../provider/inputs";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
+import { customFieldOptionValue } from "./shared/customFieldOptionValue";
 
 const FIELD_TYPES = ["link", "multi_select", "numeric", "single_select", "text"] as const;
 const SELECT_TYPES: ReadonlySet<string> = new Set(["single_select", "multi_select"]);
-
-/** An option value as the API accepts it: not empty, no surrounding whitespace. */
-export const optionValue = singleLine();
 
 /**
  * Inputs of a custom field (API v2; v1 is deprecated). Select options can be declared inline here
@@ -62,7 +62,7 @@ export const customFieldInputs = z.strictObject({
    * an update renames an option in place, adds and removes others, and never reorders or drops the
    * ones you keep. Unset = options are not managed here.
    */
-  options: z.array(optionValue).optional(),
+  options: z.array(customFieldOptionValue).optional(),
   /** Id of an existing custom field to take over instead of creating one (`pulumi import` does not work for dynamic resources). */
   adoptId: z.string().min(1).optional(),
 });
@@ -253,21 +253,12 @@ async function createOption(ctx: ApiContext, fieldId: string, value: string, sor
   }
 }
 
-async function readField(
-  ctx: ApiContext,
-  id: string,
-  withOptions: boolean,
-): Promise<LiveCustomField | undefined> {
-  try {
-    const body = await ctx.client.get<{ custom_field: ApiCustomField }>(
-      `/v2/custom_fields/${encodeURIComponent(id)}`,
-      "show custom field",
-    );
-    return { field: body.custom_field, options: withOptions ? await listOptions(ctx, id) : undefined };
-  } catch (error) {
-    if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-    throw error;
-  }
+async function readField(ctx: ApiContext, id: string, withOptions: boolean): Promise<LiveCustomField> {
+  const body = await ctx.client.get<{ custom_field: ApiCustomField }>(
+    `/v2/custom_fields/${encodeURIComponent(id)}`,
+    "show custom field",
+  );
+  return { field: body.custom_field, options: withOptions ? await listOptions(ctx, id) : undefined };
 }
 
 /**
@@ -313,6 +304,19 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
     return [];
   },
   idOf: (live) => live.field.id,
+  // CustomFieldsV2List answers CustomFieldV2, as show does (unpaginated); inline options are still
+  // listed per field, as a read always did.
+  list: {
+    path: "/v2/custom_fields",
+    itemsKey: "custom_fields",
+    operation: "list custom fields",
+    toLive: async (field: ApiCustomField, ctx, prior) => ({
+      field,
+      options: prior?.options !== undefined ? await listOptions(ctx, field.id) : undefined,
+    }),
+  },
+  // Inline options are written through the options endpoints.
+  writesLists: ["/v1/custom_field_options"],
   toInputs: customFieldFromApi,
   computed: (live) => ({
     createdAt: live.field.created_at,
@@ -336,7 +340,7 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
           error,
         );
       }
-      return { live: (await readField(ctx, field.id, true)) ?? { field } };
+      return { live: (await unlessNotFound(readField(ctx, field.id, true))) ?? { field } };
     },
     read: (ctx, id, prior) => readField(ctx, id, prior?.options !== undefined),
     async update(ctx, id, args) {
@@ -364,3 +368,73 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
 };
 
 export const customFieldProvider = makeProvider(customFieldSpec);
+
+// ---------- getCustomField ----------
+
+/** Arguments of `getCustomField`. */
+export const getCustomFieldArgs = z.strictObject({
+  /** Exact name of the custom field (names are unique in an account). */
+  name: z.string().min(1, "must not be empty"),
+});
+export type GetCustomFieldArgs = z.input<typeof getCustomFieldArgs>;
+
+/** A custom field of the account. */
+export interface GetCustomFieldResult {
+  /** The field's id: use it in conditions (`incident.custom_field["<id>"]`) and workflow bindings. */
+  id: string;
+  name: string;
+  description: string;
+  /** `single_select`, `multi_select`, `text`, `link` or `numeric`. */
+  fieldType: string;
+  /** For catalog-backed fields, the catalog type. */
+  catalogTypeId: string | undefined;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ApiCustomFieldV2 {
+  id: string;
+  name: string;
+  description: string;
+  field_type: string;
+  catalog_type_id?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Finds a custom field by exact name: `GET /v2/custom_fields` (API v2; v1 is deprecated; unpaginated). */
+export async function findCustomFieldByName(client: ApiClient, name: string): Promise<GetCustomFieldResult> {
+  const body = await client.get<{ custom_fields: ApiCustomFieldV2[] }>(
+    "/v2/custom_fields",
+    "list custom fields",
+  );
+  const fields = body.custom_fields ?? [];
+  const field = fields.find((f) => f.name === name);
+  if (!field) {
+    const near = fields.find((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
+    throw new LookupError(
+      "getCustomField",
+      `no custom field named ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near.name)}?)` : ""}`,
+    );
+  }
+  return {
+    id: field.id,
+    name: field.name,
+    description: field.description,
+    fieldType: field.field_type,
+    catalogTypeId: field.catalog_type_id,
+    createdAt: field.created_at,
+    updatedAt: field.updated_at,
+  };
+}
+
+const customFieldLookup = defineLookup({
+  name: "getCustomField",
+  args: getCustomFieldArgs,
+  run: (client, args) => findCustomFieldByName(client, args.name),
+});
+
+/** Finds a custom field by name; fails when there is none. */
+export const getCustomField = customFieldLookup.get;
+/** `getCustomField` taking Inputs and answering an Output. */
+export const getCustomFieldOutput = customFieldLookup.getOutput;

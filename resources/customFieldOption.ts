@@ -7,14 +7,14 @@
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { optionValue } from "./customField";
+import { customFieldOptionValue } from "./shared/customFieldOptionValue";
 
 /** Inputs of one option of a select custom field (API v1), managed as its own resource. */
 export const customFieldOptionInputs = z.strictObject({
   /** The custom field this option belongs to. Changing it replaces the option. */
   customFieldId: z.string().min(1, "must not be empty"),
   /** The option's text: not empty, no surrounding whitespace. */
-  value: optionValue,
+  value: customFieldOptionValue,
   /** Position among the field's options (lower first). Unset = the API's default (1000) and not managed. */
   sortKey: z.number().int("must be a whole number").min(0).optional(),
   /** Id of an existing option to take over instead of creating one. */
@@ -50,6 +50,15 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
   secretOutputs: [],
   computedOutputs: ["currentSortKey"],
   idOf: (live) => live.id,
+  // CustomFieldOptionsV1List answers CustomFieldOptionV1, as show does, one custom field at a time.
+  list: {
+    path: "/v1/custom_field_options",
+    itemsKey: "custom_field_options",
+    operation: "list custom field options",
+    pageSize: 250,
+    scope: (prior) =>
+      typeof prior?.customFieldId === "string" ? { custom_field_id: prior.customFieldId } : undefined,
+  },
   toInputs: (live, declared) => ({
     customFieldId: live.custom_field_id,
     value: live.value,
@@ -67,14 +76,8 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
       return { live: body.custom_field_option };
     },
     async read(ctx, id) {
-      try {
-        return (
-          await ctx.client.get<{ custom_field_option: ApiOption }>(path(id), "show custom field option")
-        ).custom_field_option;
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return (await ctx.client.get<{ custom_field_option: ApiOption }>(path(id), "show custom field option"))
+        .custom_field_option;
     },
     async update(ctx, id, args, olds: Props) {
       // The API requires a sort key on update: keep the current one when the user does not manage it.

@@ -75,6 +75,7 @@ import {
   conditionGroupsFromApi,
   conditionGroupsPayload,
 } from "./shared/engine";
+import { timeZone } from "./shared/timeZone";
 
 // ---------- the recursive path, as TypeScript types ----------
 
@@ -381,7 +382,7 @@ export const escalationPathInputs = z.strictObject({
         /** Label of the window. */
         name: nameText(),
         /** IANA time zone the intervals are in. */
-        timezone: z.string().min(1).refine(isTimeZone, "must be an IANA time zone such as Europe/London"),
+        timezone: timeZone(),
         /** The intervals. */
         weekdayIntervals: z.array(weekdayInterval).min(1, "needs at least one interval"),
       }),
@@ -397,15 +398,6 @@ export type EscalationPathInputs = z.infer<typeof escalationPathInputs>;
 export interface EscalationPathComputed {
   /** Users on call for this path right now. */
   currentResponders: { id: string; name: string; email?: string }[];
-}
-
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // ---------- node ids ----------
@@ -818,14 +810,9 @@ function formatPathText(path: Path): string {
 
 const pathOf = (id: string) => `/v2/escalation_paths/${encodeURIComponent(id)}`;
 
-async function readPath(ctx: ApiContext, id: string): Promise<ApiEscalationPath | undefined> {
-  try {
-    return (await ctx.client.get<{ escalation_path: ApiEscalationPath }>(pathOf(id), "show escalation path"))
-      .escalation_path;
-  } catch (error) {
-    if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-    throw error;
-  }
+async function readPath(ctx: ApiContext, id: string): Promise<ApiEscalationPath> {
+  return (await ctx.client.get<{ escalation_path: ApiEscalationPath }>(pathOf(id), "show escalation path"))
+    .escalation_path;
 }
 
 /**
@@ -895,6 +882,13 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
   validate: validateEscalationPath,
   canonical: canonicalEscalationPath,
   idOf: (live) => live.id,
+  // EscalationsV2ListPaths answers EscalationPathV2, as show does (paginated).
+  list: {
+    path: "/v2/escalation_paths",
+    itemsKey: "escalation_paths",
+    operation: "list escalation paths",
+    pageSize: 250,
+  },
   toInputs: escalationPathFromApi,
   computed: (live) => ({
     currentResponders: (live.current_responders ?? []).map((u) => ({

@@ -4,10 +4,21 @@ import { alertAttributeProvider } from "./alertAttribute";
 import { alertRouteProvider } from "./alertRoute";
 import { alertSourceProvider } from "./alertSource";
 import { apiKeyProvider } from "./apiKey";
+import { catalogEntriesProvider } from "./catalogEntries";
+import { catalogEntryProvider } from "./catalogEntry";
+import { catalogTypeProvider } from "./catalogType";
+import { catalogTypeAttributeProvider } from "./catalogTypeAttribute";
 import { customFieldProvider } from "./customField";
 import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
+import { incidentRoleProvider } from "./incidentRole";
+import { incidentStatusProvider } from "./incidentStatus";
+import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
+import { scheduleSyncRuleProvider } from "./scheduleSyncRule";
+import { scheduleSyncTargetProvider } from "./scheduleSyncTarget";
+import { secretProvider } from "./secret";
+import { severityProvider } from "./severity";
 import { workflowProvider } from "./workflow";
 
 /** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
@@ -16,9 +27,20 @@ export const providers: Record<string, IncidentProvider> = {
   AlertRoute: alertRouteProvider,
   AlertSource: alertSourceProvider,
   ApiKey: apiKeyProvider,
+  CatalogEntries: catalogEntriesProvider,
+  CatalogEntry: catalogEntryProvider,
+  CatalogType: catalogTypeProvider,
+  CatalogTypeAttribute: catalogTypeAttributeProvider,
   CustomField: customFieldProvider,
   CustomFieldOption: customFieldOptionProvider,
   EscalationPath: escalationPathProvider,
+  IncidentRole: incidentRoleProvider,
+  IncidentStatus: incidentStatusProvider,
+  MaintenanceWindow: maintenanceWindowProvider,
   Schedule: scheduleProvider,
+  ScheduleSyncRule: scheduleSyncRuleProvider,
+  ScheduleSyncTarget: scheduleSyncTargetProvider,
+  Secret: secretProvider,
+  Severity: severityProvider,
   Workflow: workflowProvider,
 };

@@ -4,7 +4,7 @@
  * `getXOutput(args)` (an Output).
  *
  * Read-only functions for Pulumi programs, to find the ids of objects this stack does not manage:
- * `getUser({ email })` and `getCustomField({ name })` (below), and, in their resources' sections,
+ * `getUser({ email })` (below), [`getCustomField({ name })`](customField.md), and, in their resources' sections,
  * [`getAlertAttribute({ name })`](#alertattribute), [`getAlertSources({ sourceType? })`](#alertsource),
  * [`getEscalationPath({ name })`](#escalationpath) and [`getSchedule({ name })`](#schedule). They
  * run in the program (not in the provider), with the stack's credentials (`incident:apiKey` /
@@ -27,19 +27,17 @@
  * | `role` | the API's deprecated base role (no longer updated since March 2023) |
  * | `slackUserId` | the user's id in the connected chat product, if any |
  *
- * ### getCustomField({ name })
+ * ### getTeam({ name } | { id })
  *
- * `GET /v2/custom_fields` (API v2; v1 is deprecated; unpaginated), exact name match (names are unique).
- * Fails with `getCustomField: no custom field named "…"`, suggesting a name that differs only in case or
- * surrounding spaces.
+ * `name`: `GET /v3/teams` (API v3, paginated, every page read), the exact name, suggesting a near
+ * one when there is none; `id`: `GET /v3/teams/{id}`. Answers `{ id, name, memberIds,
+ * catalogEntryId }`: the id goes into `teamIds` / `owningTeamIds` and API key team roles.
  *
- * | Result | Notes |
- * |---|---|
- * | `id` | use it in references: `incident.custom_field["<id>"]` |
- * | `name`, `description` | |
- * | `fieldType` | `single_select`, `multi_select`, `text`, `link` or `numeric` |
- * | `catalogTypeId` | for catalog-backed fields |
- * | `createdAt`, `updatedAt` | |
+ * ### getIncidentType({ name } | { default: true })
+ *
+ * `GET /v1/incident_types` (API v1, read-only in the public API, unpaginated): the type with that
+ * exact name, or the account's default type. Answers `{ id, name, description, isDefault,
+ * createInTriage, privateIncidentsOnly, owningTeamIds }`.
  *
  * Bad arguments (an empty name, an e-mail without `@`, an unknown argument) fail before any request.
  *
@@ -61,7 +59,9 @@
  */
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
+import { unlessNotFound } from "../provider/errors";
 import { defineLookup, LookupError } from "../provider/functions";
+import { pickByName } from "./shared/settings";
 
 // ---------- getUser ----------
 
@@ -146,14 +146,11 @@ export async function findUserBySlackId(client: ApiClient, slackUserId: string):
 
 /** Finds a user by id: `GET /v2/users/{id}`. */
 export async function findUserById(client: ApiClient, id: string): Promise<GetUserResult> {
-  try {
-    const body = await client.get<{ user: ApiUser }>(`/v2/users/${encodeURIComponent(id)}`, "show user");
-    return userResult(body.user);
-  } catch (error) {
-    if ((error as { isNotFound?: boolean }).isNotFound)
-      throw new LookupError("getUser", `no user with id ${JSON.stringify(id)}`);
-    throw error;
-  }
+  const body = await unlessNotFound(
+    client.get<{ user: ApiUser }>(`/v2/users/${encodeURIComponent(id)}`, "show user"),
+  );
+  if (!body) throw new LookupError("getUser", `no user with id ${JSON.stringify(id)}`);
+  return userResult(body.user);
 }
 
 const userResult = (u: ApiUser): GetUserResult => ({
@@ -180,72 +177,135 @@ export const getUser = userLookup.get;
 /** `getUser` taking Inputs and answering an Output. */
 export const getUserOutput = userLookup.getOutput;
 
-// ---------- getCustomField ----------
+// ---------- getTeam ----------
 
-/** Arguments of `getCustomField`. */
-export const getCustomFieldArgs = z.strictObject({
-  /** Exact name of the custom field (names are unique in an account). */
-  name: z.string().min(1, "must not be empty"),
+/** Arguments of `getTeam`. */
+export const getTeamArgs = z
+  .strictObject({
+    /** Exact name of the team, e.g. `Platform`. */
+    name: z.string().min(1, "must not be empty").optional(),
+    /** The team's id. */
+    id: z.string().min(1, "must not be empty").optional(),
+  })
+  .refine((a) => (a.name === undefined) !== (a.id === undefined), "give exactly one of name or id");
+export type GetTeamArgs = z.input<typeof getTeamArgs>;
+
+/** A team of the account. */
+export interface GetTeamResult {
+  /** The team's id: use it in `teamIds`, `owningTeamIds` and API key team roles. */
+  id: string;
+  name: string;
+  /** Ids of the team's members. */
+  memberIds: string[];
+  /** Id of the team's catalog entry. */
+  catalogEntryId: string;
+}
+
+interface ApiTeam {
+  id: string;
+  name: string;
+  members: { id: string }[];
+  catalog_entry: { id: string };
+}
+
+const teamResult = (t: ApiTeam): GetTeamResult => ({
+  id: t.id,
+  name: t.name,
+  memberIds: (t.members ?? []).map((m) => m.id),
+  catalogEntryId: t.catalog_entry?.id,
 });
-export type GetCustomFieldArgs = z.input<typeof getCustomFieldArgs>;
 
-/** A custom field of the account. */
-export interface GetCustomFieldResult {
-  /** The field's id: use it in conditions (`incident.custom_field["<id>"]`) and workflow bindings. */
-  id: string;
-  name: string;
-  description: string;
-  /** `single_select`, `multi_select`, `text`, `link` or `numeric`. */
-  fieldType: string;
-  /** For catalog-backed fields, the catalog type. */
-  catalogTypeId: string | undefined;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface ApiCustomFieldV2 {
-  id: string;
-  name: string;
-  description: string;
-  field_type: string;
-  catalog_type_id?: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Finds a custom field by exact name: `GET /v2/custom_fields` (API v2; v1 is deprecated; unpaginated). */
-export async function findCustomFieldByName(client: ApiClient, name: string): Promise<GetCustomFieldResult> {
-  const body = await client.get<{ custom_fields: ApiCustomFieldV2[] }>(
-    "/v2/custom_fields",
-    "list custom fields",
-  );
-  const fields = body.custom_fields ?? [];
-  const field = fields.find((f) => f.name === name);
-  if (!field) {
-    const near = fields.find((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
-    throw new LookupError(
-      "getCustomField",
-      `no custom field named ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near.name)}?)` : ""}`,
-    );
+/** Finds a team by exact name (`GET /v3/teams`, paginated) or by id (`GET /v3/teams/{id}`). */
+export async function findTeam(
+  client: ApiClient,
+  args: { name?: string; id?: string },
+): Promise<GetTeamResult> {
+  if (args.id !== undefined) {
+    const shown = client.get<{ team: ApiTeam }>(`/v3/teams/${encodeURIComponent(args.id)}`, "show team");
+    const team = (await unlessNotFound(shown))?.team;
+    if (!team) throw new LookupError("getTeam", `no team with id ${JSON.stringify(args.id)}`);
+    return teamResult(team);
   }
+  const all = await client.listAll<ApiTeam>("/v3/teams", "teams", "list teams");
+  return teamResult(pickByName(all, args.name!, "getTeam", "team"));
+}
+
+const teamLookup = defineLookup({ name: "getTeam", args: getTeamArgs, run: findTeam });
+
+/** Finds a team by name or id; fails when there is none. */
+export const getTeam = teamLookup.get;
+/** `getTeam` taking Inputs and answering an Output. */
+export const getTeamOutput = teamLookup.getOutput;
+
+// ---------- getIncidentType ----------
+
+/** Arguments of `getIncidentType`. */
+export const getIncidentTypeArgs = z
+  .strictObject({
+    /** Exact name of the incident type. */
+    name: z.string().min(1, "must not be empty").optional(),
+    /** `true`: the account's default incident type (the one used when none is given). */
+    default: z.literal(true).optional(),
+  })
+  .refine((a) => (a.name === undefined) !== (a.default === undefined), "give exactly one of name or default");
+export type GetIncidentTypeArgs = z.input<typeof getIncidentTypeArgs>;
+
+/** An incident type of the account (incident types are read-only in the public API). */
+export interface GetIncidentTypeResult {
+  /** The type's id: use it in conditions and workflow bindings. */
+  id: string;
+  name: string;
+  description: string;
+  /** Whether this is the account's default type. */
+  isDefault: boolean;
+  /** `always` or `optional`: whether its incidents must start in triage. */
+  createInTriage: string;
+  /** Whether all its incidents are private. */
+  privateIncidentsOnly: boolean;
+  /** Teams that own the type. */
+  owningTeamIds: string[];
+}
+
+interface ApiIncidentType {
+  id: string;
+  name: string;
+  description: string;
+  is_default: boolean;
+  create_in_triage: string;
+  private_incidents_only: boolean;
+  owning_team_ids?: string[];
+}
+
+/** Finds an incident type by exact name, or the default one: `GET /v1/incident_types` (unpaginated). */
+export async function findIncidentType(
+  client: ApiClient,
+  args: { name?: string; default?: true },
+): Promise<GetIncidentTypeResult> {
+  const all =
+    (await client.get<{ incident_types: ApiIncidentType[] }>("/v1/incident_types", "list incident types"))
+      .incident_types ?? [];
+  const found = args.default
+    ? all.find((t) => t.is_default)
+    : pickByName(all, args.name!, "getIncidentType", "incident type");
+  if (!found) throw new LookupError("getIncidentType", "the account has no default incident type");
   return {
-    id: field.id,
-    name: field.name,
-    description: field.description,
-    fieldType: field.field_type,
-    catalogTypeId: field.catalog_type_id,
-    createdAt: field.created_at,
-    updatedAt: field.updated_at,
+    id: found.id,
+    name: found.name,
+    description: found.description,
+    isDefault: found.is_default,
+    createInTriage: found.create_in_triage,
+    privateIncidentsOnly: found.private_incidents_only,
+    owningTeamIds: found.owning_team_ids ?? [],
   };
 }
 
-const customFieldLookup = defineLookup({
-  name: "getCustomField",
-  args: getCustomFieldArgs,
-  run: (client, args) => findCustomFieldByName(client, args.name),
+const incidentTypeLookup = defineLookup({
+  name: "getIncidentType",
+  args: getIncidentTypeArgs,
+  run: findIncidentType,
 });
 
-/** Finds a custom field by name; fails when there is none. */
-export const getCustomField = customFieldLookup.get;
-/** `getCustomField` taking Inputs and answering an Output. */
-export const getCustomFieldOutput = customFieldLookup.getOutput;
+/** Finds an incident type by name (or the default one); fails when there is none. */
+export const getIncidentType = incidentTypeLookup.get;
+/** `getIncidentType` taking Inputs and answering an Output. */
+export const getIncidentTypeOutput = incidentTypeLookup.getOutput;

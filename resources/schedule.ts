@@ -50,7 +50,7 @@
  * are compared to the second (the API keeps no fraction).
  */
 import { z } from "zod";
-import { ApiError } from "../provider/errors";
+import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import {
@@ -59,10 +59,11 @@ import {
   nameText,
   timestamp as timestampSchema,
 } from "../provider/inputs";
+import { type FieldRenames, renameFieldPath } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
-import { isTimeZone } from "./escalationPath";
+import { timeZone } from "./shared/timeZone";
 
 const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const INTERVAL_TYPES = ["hourly", "daily", "weekly"] as const;
@@ -137,7 +138,7 @@ export const scheduleInputs = z.strictObject({
   /** Name of the schedule. */
   name: nameText(),
   /** IANA time zone of the schedule. The API cannot change it: changing it replaces the schedule. */
-  timezone: z.string().min(1).refine(isTimeZone, "must be an IANA time zone such as Europe/London"),
+  timezone: timeZone(),
   /** The rotations. */
   rotations: z
     .array(
@@ -480,55 +481,40 @@ export function validateSchedule(args: ScheduleInputs): { path: Path; message: s
 // ---------- API calls ----------
 
 /**
- * Maps a 422 field of the wrapped, flattened payload (`schedule.config.rotations.3.handovers.0`) to
- * the input path (`rotations.1.versions.0.handovers.0`, shown as `rotations[1].versions[0].handovers[0]`).
+ * The API field paths of the wrapped, flattened payload as input paths: `schedule.config.rotations.3.handovers.0`
+ * → `rotations.1.versions.0.handovers.0` (each API rotation is one version of an input rotation).
  */
-export function scheduleFieldToInput(field: string, args: ScheduleInputs): string {
-  const flat: [number, number][] = args.rotations.flatMap((r, ri) =>
-    r.versions.map((_, vi) => [ri, vi] as [number, number]),
-  );
-  const rest = field.replace(/^schedule\./, "");
-  const m = /^config\.rotations\.(\d+)(?:\.(.*))?$/.exec(rest);
-  if (m) {
-    const at = flat[Number(m[1])];
-    if (!at) return "rotations";
-    const [ri, vi] = at;
-    const tail = m[2];
-    if (tail === "id" || tail === "name") return `rotations.${ri}.${tail}`;
-    return `rotations.${ri}.versions.${vi}${tail ? `.${tail}` : ""}`;
-  }
-  if (/^config(\.rotations)?$/.test(rest)) return "rotations";
-  if (rest.startsWith("holidays_public_config"))
-    return rest.replace("holidays_public_config", "holidaysPublicConfig");
-  return rest;
-}
-
-async function withInputFields<T>(args: ScheduleInputs, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.details.every((d) => !d.field)) throw error;
-    throw new ApiError({
-      operation: error.operation,
-      status: error.status,
-      type: error.type,
-      requestId: error.requestId,
-      details: error.details.map((d) => (d.field ? { ...d, field: scheduleFieldToInput(d.field, args) } : d)),
-      retryAfterSeconds: error.retryAfterSeconds,
-      outcomeUnknown: error.outcomeUnknown,
+export function scheduleFieldRenames(args: Pick<ScheduleInputs, "rotations">): FieldRenames {
+  const renames: FieldRenames = {
+    schedule: "",
+    holidays_public_config: "holidaysPublicConfig",
+    "schedule.holidays_public_config": "holidaysPublicConfig",
+  };
+  for (const root of ["schedule.config", "config"]) {
+    // A rotation the inputs do not have (or the whole list): the rotations.
+    renames[`${root}.*`] = "rotations";
+    let flat = 0;
+    (args.rotations ?? []).forEach((rotation, ri) => {
+      rotation.versions.forEach((_, vi) => {
+        const at = `${root}.rotations.${flat++}`;
+        renames[at] = `rotations.${ri}.versions.${vi}`;
+        renames[`${at}.id`] = `rotations.${ri}.id`;
+        renames[`${at}.name`] = `rotations.${ri}.name`;
+      });
     });
   }
+  return renames;
+}
+
+/** One API field path as the input path (dotted). */
+export function scheduleFieldToInput(field: string, args: ScheduleInputs): string {
+  return renameFieldPath(field, scheduleFieldRenames(args));
 }
 
 const pathOf = (id: string) => `/v2/schedules/${encodeURIComponent(id)}`;
 
-async function readSchedule(ctx: ApiContext, id: string): Promise<ApiSchedule | undefined> {
-  try {
-    return (await ctx.client.get<{ schedule: ApiSchedule }>(pathOf(id), "show schedule")).schedule;
-  } catch (error) {
-    if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-    throw error;
-  }
+async function readSchedule(ctx: ApiContext, id: string): Promise<ApiSchedule> {
+  return (await ctx.client.get<{ schedule: ApiSchedule }>(pathOf(id), "show schedule")).schedule;
 }
 
 /**
@@ -591,10 +577,14 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   deleteBeforeReplace: false,
   secretOutputs: [],
   computedOutputs: ["permalink", "createdAt", "updatedAt", "layerIds", "currentOnCallUserIds"],
-  // 422 fields (`schedule.config.rotations.N…`) are mapped to input paths by `withInputFields`.
+  // 422 fields (`schedule.config.rotations.N…`) named as input paths.
+  fieldRenames: (inputs) => scheduleFieldRenames(inputs as ScheduleInputs),
   validate: validateSchedule,
   canonical: canonicalSchedule,
   idOf: (live) => live.id,
+  // SchedulesV2List answers ScheduleV2, as show does; page size 25, as above it the list leaves out
+  // the current shifts (`currentOnCallUserIds`).
+  list: { path: "/v2/schedules", itemsKey: "schedules", operation: "list schedules", pageSize: 25 },
   toInputs: scheduleFromApi,
   computed: (live) => {
     // Layers of the version in effect now (the latest one whose effective_from has passed).
@@ -619,17 +609,22 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   },
   api: {
     async create(ctx, args) {
-      const body = await withInputFields(args, () =>
-        ctx.client.post<{ schedule: ApiSchedule }>("/v2/schedules", "create schedule", schedulePayload(args)),
+      const body = await ctx.client.post<{ schedule: ApiSchedule }>(
+        "/v2/schedules",
+        "create schedule",
+        schedulePayload(args),
       );
       return { live: body.schedule };
     },
     read: (ctx, id) => readSchedule(ctx, id),
     async update(ctx, id, args) {
       // v2 replaces the whole configuration: fetch first so layers keep their ids.
-      const live = await readSchedule(ctx, id);
-      const body = await withInputFields(args, () =>
-        ctx.client.put<{ schedule: ApiSchedule }>(pathOf(id), "update schedule", schedulePayload(args, live)),
+      // A schedule deleted meanwhile: the PUT says so.
+      const live = await unlessNotFound(readSchedule(ctx, id));
+      const body = await ctx.client.put<{ schedule: ApiSchedule }>(
+        pathOf(id),
+        "update schedule",
+        schedulePayload(args, live),
       );
       return { live: body.schedule };
     },

@@ -42,6 +42,7 @@ import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
+  type ApiBinding,
   bindingPayload,
   bindingsFromApi,
   canonicalBinding,
@@ -169,15 +170,6 @@ export interface WorkflowComputed {
   managedBy: string | undefined;
 }
 
-interface ApiBindingValue {
-  literal?: string;
-  reference?: string;
-  label?: string;
-}
-interface ApiBinding {
-  value?: ApiBindingValue;
-  array_value?: ApiBindingValue[];
-}
 interface ApiWorkflowV2 {
   id: string;
   name: string;
@@ -477,6 +469,8 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   validate: validateWorkflow,
   canonical: canonicalWorkflow,
   idOf: (live) => live.workflow.id,
+  // No reads by page (ResourceSpec.list): WorkflowsV2List answers WorkflowSlimV2 (no steps,
+  // conditions or expressions) and show adds `management_meta`.
   toInputs: workflowFromApi,
   computed: (live) => ({
     version: live.workflow.version,
@@ -495,12 +489,7 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
       return { live: toLive(body) };
     },
     async read(ctx, id) {
-      try {
-        return toLive(await ctx.client.get<ShowResult>(path(id), "show workflow"));
-      } catch (error) {
-        if ((error as { isNotFound?: boolean }).isNotFound) return undefined;
-        throw error;
-      }
+      return toLive(await ctx.client.get<ShowResult>(path(id), "show workflow"));
     },
     async update(ctx, id, args) {
       const body = await ctx.client.put<ShowResult>(

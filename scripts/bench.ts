@@ -9,6 +9,9 @@
  * code), the span of the requests, after the last one; the program's top-level time and the number
  * of state writes. Before each phase the bucket is left to refill, as the bound assumes.
  *   BENCH_OBJECTS=2000 BENCH_BURST=1200 BENCH_REFILL=20 npm run bench
+ * The refresh is also checked against issue 12's target for reads by page: per kind at most
+ * ⌈objects ÷ page size⌉ + 1 requests (an unpaginated list is one page). Then the catalog part
+ * (bench/catalog.ts: BENCH_CATALOG_ENTRIES=10000 entries of one CatalogEntries resource).
  * The program (bench/program.ts) yields to the event loop between declarations; BENCH_SYNC=1
  * declares everything in one synchronous loop instead (see there why that costs ≈6 ms per resource
  * before the first request).
@@ -17,7 +20,11 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
-import * as harness from "../test/harness";
+import { ApiClient } from "../provider/client";
+import { walkList } from "../provider/pagedReads";
+import { providers } from "../resources";
+import * as harness from "../tools/harness";
+import { catalogBench } from "./bench/catalog";
 
 const objects = Number(process.env.BENCH_OBJECTS ?? "2000");
 const burst = Number(process.env.BENCH_BURST ?? "1200");
@@ -74,6 +81,8 @@ async function main(): Promise<void> {
       `${name.padEnd(10)} ${wall.toFixed(1).padStart(6)}  ${String(requests).padStart(8)}  ${String(throttled).padStart(4)}  ${bound.toFixed(1).padStart(7)}  ${String(ratio).padStart(10)}  ${String(result.errors.length).padStart(8)} | ${seconds(first).padStart(11)}  ${seconds(last === undefined ? undefined : last - first!).padStart(10)}  ${seconds(last === undefined ? undefined : ended - started - last).padStart(7)}  ${seconds(result.timings.programCodeMs).padStart(9)}  ${String(result.timings.stateWrites ?? 0).padStart(12)}`,
     );
     if (result.errors.length) console.log(`  first error: ${result.errors[0]!.message}`);
+    if (name === "refresh")
+      await printPagedReads(result, new ApiClient({ apiKey: emulator.apiKey, baseUrl: emulator.url }));
     if (name === "create") {
       const state = harness.readState(options.stateFile);
       const resources = state.resources as { providerBytes?: number }[];
@@ -84,7 +93,24 @@ async function main(): Promise<void> {
       );
     }
   }
+  await catalogBench(emulator, burst, refill, rtt);
   await emulator.close();
+}
+
+/**
+ * Refresh requests per kind against ⌈objects ÷ page size⌉ + 1, where objects are all the account's
+ * objects of the kind (what a walk lists: the bench's, plus e.g. the emulator's own bootstrap key).
+ */
+async function printPagedReads(result: harness.RunResult, client: ApiClient): Promise<void> {
+  for (const kind of ["CustomField", "ApiKey"]) {
+    const list = providers[kind]!.spec.list!;
+    const count = (await walkList(client, list)).length;
+    const pages = list.pageSize === undefined ? 1 : Math.ceil(count / list.pageSize);
+    const requests = result.apiCalls.filter((c) => c.path.startsWith(list.path)).length;
+    console.log(
+      `  refresh ${kind}: ${count} in the account, ${requests} requests (target ≤ ${pages + 1} = ⌈${count} ÷ ${list.pageSize ?? "all"}⌉ + 1): ${requests <= pages + 1 ? "met" : "NOT met"}`,
+    );
+  }
 }
 
 async function roundTrip(url: string, key: string): Promise<number> {

@@ -19,8 +19,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as harness from "../test/harness";
 import { typeCheckReadme } from "../test/support/readmeBlocks";
+import * as harness from "../tools/harness";
 
 const root = path.join(__dirname, "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));

@@ -12,7 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
-import * as harness from "../test/harness";
+import * as harness from "../tools/harness";
 
 const root = path.join(__dirname, "..");
 const work = path.join(root, ".demo");

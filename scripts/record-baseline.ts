@@ -13,7 +13,7 @@
  *   program/             the program as it ran (sources, Pulumi.yaml, package.json)
  *   stack.json           project, stack, the stack config besides the credentials, the emulator's URL
  *   pulumi-export.json   `pulumi stack export` (secrets encrypted with the passphrase in stack.json)
- *   harness-state.json   the same state in the harness's state format (test/harness/state.ts)
+ *   harness-state.json   the same state in the harness's state format (tools/harness/state.ts)
  *   emulator-state.json  the emulator's `--state-file`: the objects the state refers to
  * and test/upgrade/baselines/<tag>/release.json (tag, commit, CLI version, when).
  */
@@ -21,16 +21,16 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { dashboardHttpSource } from "../test/fixtures/alertSource/emulator";
-import { DEFAULT_PASSPHRASE } from "../test/harness/state";
 import * as cli from "../test/pulumiCli";
+import { dashboardHttpSource } from "../test/support/alertEmulator";
 import { dashboardEscalationPath } from "../test/support/dashboard";
 import {
   BASELINE_PROGRAMS,
   BASELINES_DIR,
   type BaselineProgram,
   harnessStateFromExport,
-} from "../test/upgrade/support";
+} from "../test/support/upgradeBaselines";
+import { DEFAULT_PASSPHRASE } from "../tools/harness/state";
 
 const ROOT = path.resolve(__dirname, "..");
 

@@ -4,13 +4,21 @@
  */
 import { setCredentials } from "../provider/credentials";
 import { providers } from "../resources";
+import { catalogCases } from "./corpus/catalog";
 import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
 import { issue10Cases } from "./corpus/issue10";
+import { issue12Cases } from "./corpus/issue12";
 import type { BadInputCase } from "./corpus/types";
-import { startTestEmulator, type TestEmulator } from "./emulator/support";
+import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
-const corpus: BadInputCase[] = [...foundationCases, ...familyCases, ...issue10Cases];
+const corpus: BadInputCase[] = [
+  ...foundationCases,
+  ...familyCases,
+  ...issue10Cases,
+  ...issue12Cases,
+  ...catalogCases,
+];
 
 // Any API call would go to this closed port and fail the test loudly.
 beforeAll(() => setCredentials({ apiKey: "corpus", baseUrl: "http://127.0.0.1:9" }));

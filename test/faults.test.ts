@@ -24,7 +24,7 @@ import { ALERT_SOURCES } from "../emulator/families/alertSources";
 import { CUSTOM_FIELD_OPTIONS } from "../emulator/families/customFieldOptions";
 import { CUSTOM_FIELDS } from "../emulator/families/customFields";
 import { UNREADABLE_BODIES } from "../emulator/faults";
-import type * as harness from "./harness";
+import type * as harness from "../tools/harness";
 import { driver, driverLabel, scenarioTimeoutMs } from "./support/driver";
 
 const examples = path.join(__dirname, "..", "examples");

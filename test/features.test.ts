@@ -10,7 +10,7 @@ import { alertSourceProvider } from "../resources/alertSource";
 import { escalationPathProvider } from "../resources/escalationPath";
 import { findUserById, findUserBySlackId, getUserArgs } from "../resources/lookups";
 import { workflowProvider } from "../resources/workflow";
-import { useAlertEmulator } from "./fixtures/alertSource/emulator";
+import { useAlertEmulator } from "./support/alertEmulator";
 import { dashboardEscalationPath, dashboardSchedule } from "./support/dashboard";
 
 const ae = useAlertEmulator();

@@ -1,5 +1,5 @@
 /**
- * The harness itself (test/harness): a data-driven fixture program (test/fixtures/harness/program)
+ * The harness itself (tools/harness): a data-driven fixture program (test/fixtures/harness/program)
  * and a tiny fixture dynamic provider (test/fixtures/harness/provider.js) whose "remote objects"
  * live in a JSON file, driven through the real dynamic-provider host with the engine's semantics.
  * Each scenario has its own state, "remote" store and call log, so scenarios run concurrently.
@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as harness from "./harness";
+import * as harness from "../tools/harness";
 
 const program = path.join(__dirname, "fixtures", "harness", "program");
 

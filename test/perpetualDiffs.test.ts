@@ -12,7 +12,7 @@ import type { IncidentProvider } from "../provider/factory";
 import { apiKeyProvider } from "../resources/apiKey";
 import { scheduleProvider } from "../resources/schedule";
 import { workflowProvider } from "../resources/workflow";
-import { startTestEmulator, type TestEmulator } from "./emulator/support";
+import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
 let emu: TestEmulator;
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type RunningEmulator, startEmulator } from "../emulator";
 import { ALERT_SOURCES, type StoredAlertSource } from "../emulator/families/alertSources";
-import * as harness from "./harness";
+import * as harness from "../tools/harness";
 
 const program = path.join(__dirname, "..", "examples", "quickstart");
 const oncall = path.join(__dirname, "..", "examples", "oncall");

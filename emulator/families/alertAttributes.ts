@@ -11,6 +11,7 @@
 
 import { defineFamily, operation } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 
 type Json = any;
@@ -122,6 +123,7 @@ function findAlertAttribute(store: Store, id: string): StoredAlertAttribute | un
 
 export const alertAttributes = defineFamily({
   name: "alert_attributes",
+  roles: SETTINGS_ROLES,
   collections: [ALERT_ATTRIBUTES],
   routes: [
     operation("AlertAttributesV2List", "read", ({ store }) => ({

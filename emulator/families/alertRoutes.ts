@@ -20,6 +20,7 @@
  */
 import { defineFamily, operation, paginate } from "../family";
 import { conflict, notFound, throwIfProblems } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 import { ALERT_SOURCES, type StoredAlertSource } from "./alertSources";
 import { ESCALATION_PATHS, type StoredEscalationPath } from "./escalationPaths";
@@ -340,6 +341,7 @@ function routeWorld(store: Store): AlertRouteWorld {
 
 export const alertRoutes = defineFamily({
   name: "alert_routes",
+  roles: SETTINGS_ROLES,
   collections: [ALERT_ROUTES],
   routes: [
     operation("AlertRoutesV3List", "read", ({ store, query }) => {

@@ -12,7 +12,9 @@
  *   `auto_resolve_incident_alerts` are absent, `email_options` answers only the generated
  *   `email_address` (with empty `redactions`);
  * - sets come back in another order: `owning_team_ids`, `template.attributes`, `template.expressions`;
- * - binding JSON literals are re-encoded; binding values carry a `label`;
+ * - bindings and expressions are answered by the shared engine renderers (shared/engine.ts), with
+ *   every quirk listed there: JSON literals re-encoded, labelled values, operation aliases, padded
+ *   condition bindings, private Slack channels as catalog ids, expressions in another order;
  * - heartbeat options: omitted `failure_threshold` / `grace_period_seconds` are filled with server
  *   defaults (1 and 0) and a `ping_url` is added; omitted `merge_strategy` becomes `first_wins`;
  * - `secret_token` and `alert_events_url` are generated for webhook-style sources.
@@ -30,8 +32,10 @@ import { randomBytes } from "node:crypto";
 import { defineFamily, operation } from "../family";
 import { conflict, notFound, throwIfProblems } from "../http/errors";
 import type { Pipeline } from "../http/pipeline";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 import { ALERT_ATTRIBUTES, type StoredAlertAttribute } from "./alertAttributes";
+import { humanLabel, reencodeJson, renderBinding, renderExpressions } from "./shared/engine";
 import { requireTeams } from "./teams";
 
 type Json = any;
@@ -162,7 +166,7 @@ export function renderAlertSource(s: StoredAlertSource, baseUrl = "https://api.i
           merge_strategy: a.binding?.merge_strategy ?? "first_wins",
         },
       })),
-      expressions: [...(t.expressions ?? [])].reverse().map(renderExpression),
+      expressions: renderExpressions(t.expressions),
       is_private: t.is_private ?? false,
       ...(t.visible_to_teams ? { visible_to_teams: renderBinding(t.visible_to_teams) } : {}),
     },
@@ -203,7 +207,7 @@ export function markDashboardAuthored(s: StoredAlertSource): StoredAlertSource {
   return { ...s, dashboardAuthored: true };
 }
 
-// ---------- rich text and bindings ----------
+// ---------- rich text (bindings and expressions: the shared engine renderers) ----------
 
 function renderRichText(value: Json, envelope: boolean): Json {
   if (!value || typeof value.literal !== "string") return { label: value?.reference ?? "", ...value };
@@ -244,100 +248,6 @@ function plainText(node: Json): string {
   if (node.type === "lineBreak") return "\n";
   const parts = (node.content ?? []).map(plainText);
   return node.type === "doc" ? parts.join("\n\n") : parts.join("");
-}
-
-function renderBinding(b: Json): Json {
-  if (!b) return {};
-  return {
-    ...(b.value ? { value: renderValue(b.value) } : {}),
-    ...(b.array_value ? { array_value: b.array_value.map(renderValue) } : {}),
-  };
-}
-
-function renderValue(v: Json): Json {
-  if (typeof v.literal === "string") return { label: v.literal, literal: reencodeJson(v.literal) };
-  return { label: humanLabel(v.reference ?? ""), reference: v.reference };
-}
-
-function renderExpression(e: Json): Json {
-  const returns = { array: false, type: "String" };
-  return {
-    label: e.label,
-    reference: e.reference,
-    root_reference: e.root_reference,
-    returns,
-    operations: (e.operations ?? []).map((op: Json) => ({
-      operation_type: op.operation_type,
-      returns: op.branches?.returns ?? op.parse?.returns ?? op.cast?.returns ?? returns,
-      ...(op.branches
-        ? {
-            branches: {
-              returns: op.branches.returns,
-              branches: op.branches.branches.map((b: Json) => ({
-                condition_groups: (b.condition_groups ?? []).map((g: Json) => ({
-                  conditions: g.conditions.map((c: Json) => ({
-                    subject: { label: humanLabel(c.subject), reference: c.subject },
-                    operation: { label: c.operation, value: c.operation },
-                    param_bindings: (c.param_bindings ?? []).map(renderBinding),
-                  })),
-                })),
-                result: renderBinding(b.result),
-              })),
-            },
-          }
-        : {}),
-      ...(op.filter
-        ? {
-            filter: {
-              condition_groups: (op.filter.condition_groups ?? []).map((g: Json) => ({
-                conditions: g.conditions.map((c: Json) => ({
-                  subject: { label: humanLabel(c.subject), reference: c.subject },
-                  operation: { label: c.operation, value: c.operation },
-                  param_bindings: (c.param_bindings ?? []).map(renderBinding),
-                })),
-              })),
-            },
-          }
-        : {}),
-      ...(op.navigate
-        ? {
-            navigate: {
-              reference: op.navigate.reference,
-              reference_label: humanLabel(op.navigate.reference),
-            },
-          }
-        : {}),
-      ...(op.parse ? { parse: { source: op.parse.source, returns: op.parse.returns } } : {}),
-    })),
-    ...(e.else_branch ? { else_branch: { result: renderBinding(e.else_branch.result) } } : {}),
-  };
-}
-
-/** JSON text re-encoded as the API stores it: keys sorted, `>` `<` `&` escaped. Non-JSON as written. */
-export function reencodeJson(text: string): string {
-  try {
-    return JSON.stringify(sortKeys(JSON.parse(text)))
-      .replace(/>/g, "\\u003e")
-      .replace(/</g, "\\u003c")
-      .replace(/&/g, "\\u0026");
-  } catch {
-    return text;
-  }
-}
-
-function sortKeys(v: Json): Json {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object") {
-    const out: Json = {};
-    for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
-    return out;
-  }
-  return v;
-}
-
-function humanLabel(reference: string): string {
-  const last = reference.split(".").pop() ?? reference;
-  return last.replace(/_/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 }
 
 // ---------- the account's one alert configuration ----------
@@ -415,6 +325,7 @@ function worldOf(store: Store): AlertSourceWorld {
 
 export const alertSources = defineFamily({
   name: "alert_sources",
+  roles: SETTINGS_ROLES,
   collections: [ALERT_SOURCES],
   routes: [
     operation("AlertSourcesV2List", "read", ({ store, runtime }) => ({

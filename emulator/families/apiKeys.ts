@@ -16,10 +16,17 @@
  * `roles` / `team_roles` come back as `{name, description}` sorted by name; `token` only in the
  * create and rotate responses; `creator` is the calling key (`{api_key: {id, name}}`).
  */
-import { API_KEYS, type StoredApiKey, type StoredToken } from "../auth";
+import {
+  API_KEYS,
+  type StoredApiKey,
+  type StoredToken,
+  storeApiKey,
+  uniqueInOrder,
+  uniqueSorted,
+} from "../auth";
 import { defineFamily, type HandlerContext, operation, paginate } from "../family";
 import { type FieldProblem, forbidden, notFound, throwIfProblems, validationFailed } from "../http/errors";
-import { hashToken, newId, newToken } from "../ids";
+import { hashToken, newToken } from "../ids";
 import { type Caller, ROLE_DESCRIPTIONS, TEAM_ROLE_DESCRIPTIONS } from "../roles";
 import type { Store } from "../store";
 import { requireTeams } from "./teams";
@@ -28,14 +35,6 @@ export { API_KEYS, type StoredApiKey } from "../auth";
 
 /** The longest grace period a rotation accepts (minutes). */
 export const MAX_GRACE_MINUTES = 60;
-
-function uniqueSorted(list: readonly string[]): string[] {
-  return [...new Set(list)].sort();
-}
-
-function uniqueInOrder(list: readonly string[]): string[] {
-  return [...new Set(list)];
-}
 
 /** `APIKeyV1`. */
 export function renderApiKey(store: Store, k: StoredApiKey): Record<string, unknown> {
@@ -55,41 +54,6 @@ export function renderApiKey(store: Store, k: StoredApiKey): Record<string, unkn
     })),
     token_last_issued_at: k.token_last_issued_at,
   };
-}
-
-export interface NewKeyInput {
-  name: string;
-  role_names: readonly string[];
-  team_role_names?: readonly string[];
-  team_ids?: readonly string[];
-  comments?: string;
-  creator: Record<string, unknown>;
-  /** Use this token instead of a generated one (the bootstrap key). */
-  token?: string;
-  bootstrap?: boolean;
-}
-
-/** Stores a new key (no permission checks: callers decide). Returns it and its token. */
-export function insertApiKey(
-  store: Store,
-  input: NewKeyInput,
-  nowIso: string,
-): { key: StoredApiKey; token: string } {
-  const token = input.token ?? newToken();
-  const key: StoredApiKey = {
-    id: newId(),
-    name: input.name,
-    ...(input.comments !== undefined ? { comments: input.comments } : {}),
-    role_names: uniqueSorted(input.role_names),
-    team_role_names: uniqueSorted(input.team_role_names ?? []),
-    team_ids: uniqueInOrder(input.team_ids ?? []),
-    created_at: nowIso,
-    token_last_issued_at: nowIso,
-    creator: input.creator,
-    tokens: [{ hash: hashToken(token) }],
-    ...(input.bootstrap ? { bootstrap: true } : {}),
-  };
-  return { key: store.collection<StoredApiKey>(API_KEYS).set(key), token };
 }
 
 function isAccountManager(caller: Caller): boolean {
@@ -186,7 +150,9 @@ function holdsAllRolesOf(caller: Caller, key: StoredApiKey): boolean {
 
 export const apiKeys = defineFamily({
   name: "api_keys",
+  roles: { read: [], write: ["api_keys_manage"], teamWrite: ["api_keys_manage"] },
   collections: [API_KEYS],
+  dashboard: { renderApiKey },
   routes: [
     operation("APIKeysV1List", "read", (ctx) => {
       const all = ctx.store.collection<StoredApiKey>(API_KEYS).filter((k) => visible(ctx.caller, k));
@@ -207,7 +173,7 @@ export const apiKeys = defineFamily({
           },
         ]);
       }
-      const { key, token } = insertApiKey(
+      const { key, token } = storeApiKey(
         ctx.store,
         {
           name: body.name,

@@ -13,6 +13,7 @@
  */
 import { defineFamily, operation, paginate } from "../family";
 import { badRequest, type FieldProblem, notFound, throwIfProblems } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 import { findCustomField, onCustomFieldDeleted, type StoredCustomField } from "./customFields";
 
@@ -63,6 +64,7 @@ onCustomFieldDeleted.push((store, fieldId) => {
 
 export const customFieldOptions = defineFamily({
   name: "custom_field_options",
+  roles: SETTINGS_ROLES,
   collections: [CUSTOM_FIELD_OPTIONS],
   routes: [
     operation("CustomFieldOptionsV1List", "read", ({ store, query }) => {

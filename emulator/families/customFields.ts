@@ -11,6 +11,7 @@
  */
 import { defineFamily, operation } from "../family";
 import { type FieldProblem, notFound, throwIfProblems } from "../http/errors";
+import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
 
 export const CUSTOM_FIELDS = "custom_fields";
@@ -78,6 +79,7 @@ export const onCustomFieldDeleted: ((store: Store, fieldId: string) => void)[] =
 
 export const customFields = defineFamily({
   name: "custom_fields",
+  roles: SETTINGS_ROLES,
   collections: [CUSTOM_FIELDS],
   routes: [
     operation("CustomFieldsV2List", "read", ({ store }) => ({

@@ -266,6 +266,7 @@ function findPath(store: Store, id: string): StoredEscalationPath | undefined {
 
 export const escalationPaths = defineFamily({
   name: "escalation_paths",
+  roles: { read: ["viewer", "on_call_viewer"], write: ["on_call_editor"], teamWrite: ["on_call_editor"] },
   collections: [ESCALATION_PATHS],
   routes: [
     operation("EscalationsV2ListPaths", "read", ({ store, query }) => {

@@ -5,10 +5,12 @@
 import { API_KEYS, type StoredApiKey } from "../auth";
 import { defineFamily, operation } from "../family";
 import { notFound } from "../http/errors";
+import { ANY_KEY_READS } from "../roles";
 import { type StoredTeam, TEAMS } from "./teams";
 
 export const identity = defineFamily({
   name: "identity",
+  roles: ANY_KEY_READS,
   collections: [],
   routes: [
     operation("UtilitiesV1Identity", "any_key", ({ store, caller, runtime }) => {

@@ -279,6 +279,12 @@ const secondsIso = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z");
 
 export const schedules = defineFamily({
   name: "schedules",
+  roles: {
+    read: ["viewer", "on_call_viewer", "schedules_reader"],
+    write: ["schedules_editor", "on_call_editor"],
+    teamRead: ["schedules_reader"],
+    teamWrite: ["schedules_editor", "on_call_editor"],
+  },
   collections: [SCHEDULES],
   routes: [
     operation("SchedulesV2List", "read", ({ store, query, now }) => {

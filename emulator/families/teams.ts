@@ -4,6 +4,7 @@
  */
 import { defineFamily, operation, paginate } from "../family";
 import { badRequest, notFound } from "../http/errors";
+import { ANY_KEY_READS } from "../roles";
 import type { Store } from "../store";
 import { renderUserV3, type StoredUser, USERS } from "./users";
 
@@ -64,6 +65,7 @@ export function renderTeam(store: Store, t: StoredTeam): Record<string, unknown>
 
 export const teams = defineFamily({
   name: "teams",
+  roles: ANY_KEY_READS,
   collections: [TEAMS],
   seed(store) {
     const c = store.collection<StoredTeam>(TEAMS);

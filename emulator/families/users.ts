@@ -8,6 +8,7 @@
 import { defineFamily, operation, paginate } from "../family";
 import { notFound } from "../http/errors";
 import { registerLocalShapes } from "../localTypes";
+import { ANY_KEY_READS } from "../roles";
 import type { Store } from "../store";
 
 registerLocalShapes();
@@ -75,7 +76,14 @@ export function accountOwner(store: Store): StoredUser | undefined {
 
 export const users = defineFamily({
   name: "users",
+  roles: ANY_KEY_READS,
   collections: [USERS],
+  dashboard: {
+    creator(store) {
+      const owner = accountOwner(store);
+      return owner ? { user: renderUser(owner) } : undefined;
+    },
+  },
   seed(store) {
     const c = store.collection<StoredUser>(USERS);
     for (const u of SEED_USERS) c.set(u);

@@ -200,6 +200,11 @@ function findWorkflow(store: Store, id: string): StoredWorkflow | undefined {
 
 export const workflows = defineFamily({
   name: "workflows",
+  roles: {
+    read: ["viewer", "workflows_viewer"],
+    write: ["workflows_editor", "private_workflows_editor"],
+    teamWrite: ["workflows_editor", "private_workflows_editor"],
+  },
   collections: [WORKFLOWS],
   routes: [
     operation("WorkflowsV2ListWorkflows", "read", ({ store }) => ({

@@ -47,6 +47,12 @@ export interface CustomFieldFixedFilterArgs {
   values: pulumi.Input<pulumi.Input<string>[]>;
 }
 
+/** The arguments of `getCustomFieldOutput`: each may be an Input. */
+export interface GetCustomFieldOutputArgs {
+  /** Exact name of the custom field (names are unique in an account). */
+  name: pulumi.Input<string>;
+}
+
 /**
  * A custom field (API v2) with, optionally, its select options managed inline.
  *
@@ -97,6 +103,15 @@ export class CustomField extends IncidentResource {
   }
 }
 
+/** Finds a custom field by name; fails when there is none. */
+export function getCustomField(args: GetCustomFieldArgs): Promise<GetCustomFieldResult> {
+  return impl.getCustomField(args);
+}
+/** `getCustomField` taking Inputs and answering an Output. */
+export function getCustomFieldOutput(args: GetCustomFieldOutputArgs): pulumi.Output<GetCustomFieldResult> {
+  return impl.getCustomFieldOutput(args as Parameters<typeof impl.getCustomFieldOutput>[0]);
+}
+
 /** For catalog fields: only offer entries whose attribute matches another custom field's value. */
 export interface CustomFieldFilterBy {
   /** Attribute of this field's catalog type that points at the other field's catalog type. */
@@ -111,4 +126,24 @@ export interface CustomFieldFixedFilter {
   catalogAttributeId: string;
   /** Catalog entry ids the attribute must reference. */
   values: string[];
+}
+
+/** The arguments of `getCustomField`. */
+export interface GetCustomFieldArgs {
+  /** Exact name of the custom field (names are unique in an account). */
+  name: string;
+}
+
+/** A custom field of the account. */
+export interface GetCustomFieldResult {
+  /** The field's id: use it in conditions (`incident.custom_field["<id>"]`) and workflow bindings. */
+  id: string;
+  name: string;
+  description: string;
+  /** `single_select`, `multi_select`, `text`, `link` or `numeric`. */
+  fieldType: string;
+  /** For catalog-backed fields, the catalog type. */
+  catalogTypeId: undefined | string;
+  createdAt: string;
+  updatedAt: string;
 }

@@ -48,10 +48,10 @@ export interface EscalationTargetArgs {
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode?: pulumi.Input<
     | "all_users"
+    | "next_on_call"
     | "all_users_for_rota"
     | "currently_on_call"
     | "currently_on_call_for_rota"
-    | "next_on_call"
     | "next_on_call_for_rota"
   >;
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
@@ -304,10 +304,10 @@ export interface EscalationTarget {
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode?:
     | "all_users"
+    | "next_on_call"
     | "all_users_for_rota"
     | "currently_on_call"
     | "currently_on_call_for_rota"
-    | "next_on_call"
     | "next_on_call_for_rota";
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: string;

@@ -12,10 +12,20 @@ export interface GetUserOutputArgs {
   id?: pulumi.Input<string>;
 }
 
-/** The arguments of `getCustomFieldOutput`: each may be an Input. */
-export interface GetCustomFieldOutputArgs {
-  /** Exact name of the custom field (names are unique in an account). */
-  name: pulumi.Input<string>;
+/** The arguments of `getTeamOutput`: each may be an Input. */
+export interface GetTeamOutputArgs {
+  /** Exact name of the team, e.g. `Platform`. */
+  name?: pulumi.Input<string>;
+  /** The team's id. */
+  id?: pulumi.Input<string>;
+}
+
+/** The arguments of `getIncidentTypeOutput`: each may be an Input. */
+export interface GetIncidentTypeOutputArgs {
+  /** Exact name of the incident type. */
+  name?: pulumi.Input<string>;
+  /** `true`: the account's default incident type (the one used when none is given). */
+  default?: pulumi.Input<true>;
 }
 
 /** Finds a user of the account by e-mail address, Slack user id or id; fails when there is none. */
@@ -27,13 +37,22 @@ export function getUserOutput(args: GetUserOutputArgs): pulumi.Output<GetUserRes
   return impl.getUserOutput(args as Parameters<typeof impl.getUserOutput>[0]);
 }
 
-/** Finds a custom field by name; fails when there is none. */
-export function getCustomField(args: GetCustomFieldArgs): Promise<GetCustomFieldResult> {
-  return impl.getCustomField(args);
+/** Finds a team by name or id; fails when there is none. */
+export function getTeam(args: GetTeamArgs): Promise<GetTeamResult> {
+  return impl.getTeam(args);
 }
-/** `getCustomField` taking Inputs and answering an Output. */
-export function getCustomFieldOutput(args: GetCustomFieldOutputArgs): pulumi.Output<GetCustomFieldResult> {
-  return impl.getCustomFieldOutput(args as Parameters<typeof impl.getCustomFieldOutput>[0]);
+/** `getTeam` taking Inputs and answering an Output. */
+export function getTeamOutput(args: GetTeamOutputArgs): pulumi.Output<GetTeamResult> {
+  return impl.getTeamOutput(args as Parameters<typeof impl.getTeamOutput>[0]);
+}
+
+/** Finds an incident type by name (or the default one); fails when there is none. */
+export function getIncidentType(args: GetIncidentTypeArgs): Promise<GetIncidentTypeResult> {
+  return impl.getIncidentType(args);
+}
+/** `getIncidentType` taking Inputs and answering an Output. */
+export function getIncidentTypeOutput(args: GetIncidentTypeOutputArgs): pulumi.Output<GetIncidentTypeResult> {
+  return impl.getIncidentTypeOutput(args as Parameters<typeof impl.getIncidentTypeOutput>[0]);
 }
 
 /** The arguments of `getUser`. */
@@ -60,22 +79,45 @@ export interface GetUserResult {
   slackUserId: undefined | string;
 }
 
-/** The arguments of `getCustomField`. */
-export interface GetCustomFieldArgs {
-  /** Exact name of the custom field (names are unique in an account). */
-  name: string;
+/** The arguments of `getTeam`. */
+export interface GetTeamArgs {
+  /** Exact name of the team, e.g. `Platform`. */
+  name?: string;
+  /** The team's id. */
+  id?: string;
 }
 
-/** A custom field of the account. */
-export interface GetCustomFieldResult {
-  /** The field's id: use it in conditions (`incident.custom_field["<id>"]`) and workflow bindings. */
+/** A team of the account. */
+export interface GetTeamResult {
+  /** The team's id: use it in `teamIds`, `owningTeamIds` and API key team roles. */
+  id: string;
+  name: string;
+  /** Ids of the team's members. */
+  memberIds: string[];
+  /** Id of the team's catalog entry. */
+  catalogEntryId: string;
+}
+
+/** The arguments of `getIncidentType`. */
+export interface GetIncidentTypeArgs {
+  /** Exact name of the incident type. */
+  name?: string;
+  /** `true`: the account's default incident type (the one used when none is given). */
+  default?: true;
+}
+
+/** An incident type of the account (incident types are read-only in the public API). */
+export interface GetIncidentTypeResult {
+  /** The type's id: use it in conditions and workflow bindings. */
   id: string;
   name: string;
   description: string;
-  /** `single_select`, `multi_select`, `text`, `link` or `numeric`. */
-  fieldType: string;
-  /** For catalog-backed fields, the catalog type. */
-  catalogTypeId: undefined | string;
-  createdAt: string;
-  updatedAt: string;
+  /** Whether this is the account's default type. */
+  isDefault: boolean;
+  /** `always` or `optional`: whether its incidents must start in triage. */
+  createInTriage: string;
+  /** Whether all its incidents are private. */
+  privateIncidentsOnly: boolean;
+  /** Teams that own the type. */
+  owningTeamIds: string[];
 }

@@ -39,12 +39,14 @@ export const paramBinding = z
   .refine((b) => !(b.value !== undefined && b.arrayValue !== undefined), "set value or arrayValue, not both");
 export type ParamBinding = z.infer<typeof paramBinding>;
 
-interface ApiBindingValue {
+/** EngineParamBindingValueV2 as the API answers it. */
+export interface ApiBindingValue {
   literal?: string;
   reference?: string;
   label?: string;
 }
-interface ApiBinding {
+/** EngineParamBindingV2 as the API answers it. */
+export interface ApiBinding {
   value?: ApiBindingValue;
   array_value?: ApiBindingValue[];
 }

@@ -232,9 +232,16 @@ describe("drift: examples/quickstart (custom fields, options, an API key whose t
     // As `pulumi stack export` keeps it: the token is ciphertext.
     expect(fs.readFileSync(exported, "utf8")).not.toContain(token);
     const json = path.join(work, "quickstart-report.json");
+    const mark = h.emu.requests.length;
     const clean = await run(["drift", exported, "--json", json], env());
     expect(clean.code).toBe(0);
+    // By page where the kind allows: the second custom field comes from one walk of the list
+    // (provider/pagedReads.ts), not its own GET.
+    const reads = h.emu.requests.slice(mark).map((r) => `${r.method} ${r.path}`);
+    expect(reads).toContain("GET /v2/custom_fields");
+    expect(reads.filter((r) => r.startsWith("GET /v2/custom_fields/"))).toHaveLength(1);
     const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    expect(report.objects.filter((o) => o.kind === "CustomField")).toHaveLength(2);
     expect(new Set(report.objects.map((o) => o.kind))).toEqual(
       new Set(["CustomField", "CustomFieldOption", "ApiKey"]),
     );

@@ -203,6 +203,8 @@ describe("plan-report: normalisation, secrets, other resources", () => {
     news.teamIds = ["T1", "T2"];
     news.path[0].level.timeToAckSeconds = 420; // the one real change
     step.newState.inputs = news;
+    // The provider's diff reads the stored outputs: they hold the inputs as stored.
+    step.oldState.outputs = { ...step.oldState.outputs, ...olds };
     const report = planReport({ steps: [step] });
     expect(report.resources[0]!.changes.map((c) => [c.at, c.old, c.new])).toEqual([
       ["path[0].level.timeToAckSeconds", 300, 420],
@@ -231,6 +233,7 @@ describe("plan-report: normalisation, secrets, other resources", () => {
     news.path.splice(3, 1); // the repeat goes
     news.path.push({ id: "lead", level: { targets: [{ type: "user", id: "01USERBOB", urgency: "low" }] } });
     step.newState.inputs = news;
+    step.oldState.outputs = { ...step.oldState.outputs, ...olds };
     const [change] = planReport({ steps: [step] }).resources;
     expect(change!.summary).toEqual([
       'Node node-1 — before: if alert.title contains DB "primary" <down>; after: if alert.title contains DB',
@@ -255,7 +258,13 @@ describe("plan-report: normalisation, secrets, other resources", () => {
       type,
       id: "src-1",
       inputs: { name: "Payments monitoring", sourceType: "http", template: { title: "T", description: "D" } },
-      outputs: { secretToken: "tok-PLAINTEXT-OLD", __schema: 1 },
+      outputs: {
+        name: "Payments monitoring",
+        sourceType: "http",
+        template: { title: "T", description: "D" },
+        secretToken: "tok-PLAINTEXT-OLD",
+        __schema: 1,
+      },
     };
     source.newState = {
       type,
@@ -337,24 +346,33 @@ describe("the pulumi-incident bin: plan-report", () => {
 });
 
 describe("plan-report: every kind the package registers", () => {
+  /** Pairs of values tried in turn, for the kind's first input that takes both. */
+  const PAIRS: [unknown, unknown][] = [
+    ["Before", "After"],
+    [false, true],
+    [1, 2],
+  ];
   test.each(
     Object.keys(providers),
   )("%s: an update's nested change, read through the kind's own spec", (kind) => {
     const type = `pulumi-nodejs:dynamic/incident:${kind}`;
     const urn = `urn:pulumi:dev::p::${type}::thing`;
-    // The kind's first text input (`name`, or an option's `value`).
     const shape = providers[kind]!.spec.inputs.shape as Record<
       string,
       { safeParse(v: unknown): { success: boolean } }
     >;
-    const key = Object.keys(shape).find((k) => k !== "adoptId" && shape[k]!.safeParse("Before").success)!;
+    const [key, [before, after]] = Object.keys(shape)
+      .filter((k) => k !== "adoptId")
+      .flatMap((k) =>
+        PAIRS.filter((p) => p.every((v) => shape[k]!.safeParse(v).success)).map((p) => [k, p] as const),
+      )[0]!;
     const report = planReport({
       steps: [
         {
           op: "update",
           urn,
-          oldState: { type, id: "old-id", inputs: { __provider: "serialized", [key]: "Before" } },
-          newState: { type, inputs: { __provider: "serialized", [key]: "After" } },
+          oldState: { type, id: "old-id", inputs: { __provider: "serialized", [key]: before } },
+          newState: { type, inputs: { __provider: "serialized", [key]: after } },
         },
       ],
     });
@@ -362,7 +380,7 @@ describe("plan-report: every kind the package registers", () => {
       expect.objectContaining({
         kind,
         op: "update",
-        changes: [{ path: [key], at: key, kind: "changed", old: "Before", new: "After" }],
+        changes: [{ path: [key], at: key, kind: "changed", old: before, new: after }],
       }),
     ]);
     expect(planReportMarkdown(report)).not.toContain("serialized");

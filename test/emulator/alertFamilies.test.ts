@@ -170,6 +170,65 @@ describe("alert sources v2", () => {
     expect(badUpdate.status).toBe(400);
     expect(badUpdate.body.errors[0].code).toBe("invalid_reference");
   });
+
+  // Before issue 11 the family had renderers of its own that skipped the shared quirks.
+  test("bindings and expressions through the shared engine renderers: aliases, padding, private channels, literals, returns", async () => {
+    const body = source({ name: "Engine read-back" });
+    body.template.attributes[0].binding = { value: { literal: "1.50" } };
+    body.template.expressions = [
+      {
+        label: "Channel",
+        reference: "channel",
+        root_reference: "alert",
+        operations: [
+          {
+            operation_type: "branches",
+            branches: {
+              branches: [
+                {
+                  condition_groups: [
+                    {
+                      conditions: [
+                        {
+                          subject: "alert.title",
+                          operation: "one_of",
+                          param_bindings: [{ array_value: [{ literal: "Disk full" }] }],
+                        },
+                      ],
+                    },
+                  ],
+                  result: { value: { literal: "C0PRIVATE42" } },
+                },
+              ],
+              returns: { type: "SlackChannel", array: false },
+            },
+          },
+        ],
+      },
+    ];
+    const created = await call("POST", "/v2/alert_sources", body);
+    expect(created.status).toBe(200);
+    const template = created.body.alert_source.template;
+    // A literal that is not a JSON object or array is answered as written ("canonical JSON literals").
+    expect(template.attributes[0].binding.value).toEqual({ literal: "1.50", label: "1.50" });
+    const [expression] = template.expressions;
+    // The expression returns what its last operation returns.
+    expect(expression.returns).toEqual({ type: "SlackChannel", array: false });
+    const branch = expression.operations[0].branches.branches[0];
+    const condition = branch.condition_groups[0].conditions[0];
+    expect(condition.operation).toEqual({ value: "contains_one_of", label: "One of" }); // "operation aliases"
+    expect(condition.subject).toEqual({ reference: "alert.title", label: "Title" });
+    // "padded param bindings": the written binding, then the API's trailing empty ones.
+    expect(condition.param_bindings).toEqual([
+      { array_value: [{ literal: "Disk full", label: "Disk full" }] },
+      {},
+      { array_value: [] },
+    ]);
+    // "private channels as catalog ids": a private Slack channel comes back as its catalog entry id.
+    expect(branch.result.value.label).toBe("C0PRIVATE42");
+    expect(branch.result.value.literal).toMatch(/^01K[0-9A-HJKMNP-TV-Z]{23}$/);
+    expect((await call("DELETE", `/v2/alert_sources/${created.body.alert_source.id}`)).status).toBe(204);
+  });
 });
 
 describe("the account's one alert configuration (installAlertConfigGate)", () => {

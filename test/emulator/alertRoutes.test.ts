@@ -4,9 +4,9 @@
  * paginated slim lists, roles, and reference-shaped responses. The provider's side is in
  * test/resources/alertRoute.test.ts.
  */
-import { dashboardHttpSource } from "../fixtures/alertSource/emulator";
+import { dashboardHttpSource } from "../support/alertEmulator";
 import { dashboardEscalationPath } from "../support/dashboard";
-import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 let sourceId = "";

@@ -3,7 +3,7 @@
  * period (on the fake clock), and team-scoped managers.
  */
 import { SEED_TEAMS } from "../../emulator";
-import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 

@@ -2,7 +2,7 @@
  * The seed's behaviour, status by status: authentication, roles, routing, content negotiation, body
  * limits, validation, deletes, and the error body format.
  */
-import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 

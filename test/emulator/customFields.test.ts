@@ -2,7 +2,7 @@
  * Custom fields (v2) and custom field options (v1): CRUD, server-side rules, and every response
  * checked against its reference type.
  */
-import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 

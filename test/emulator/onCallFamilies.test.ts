@@ -3,7 +3,7 @@
  * workflows. CRUD through HTTP with the bootstrap key, 422 with `source.field` on bad payloads, every
  * response checked against its reference type.
  */
-import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { startTestEmulator, T0, type TestEmulator } from "./support";
+import { startTestEmulator, T0, type TestEmulator } from "../support/emulator";
 
 let dir: string;
 let file: string;

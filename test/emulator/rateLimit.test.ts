@@ -4,7 +4,7 @@
  */
 import { limitHeader, RateLimiter } from "../../emulator";
 import { parseLimitHeader } from "../../provider/client";
-import { expectErrorBody, startTestEmulator, T0, type TestEmulator } from "./support";
+import { expectErrorBody, startTestEmulator, T0, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 

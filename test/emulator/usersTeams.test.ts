@@ -3,7 +3,7 @@
  * by any valid key.
  */
 import { SEED_TEAMS, SEED_USERS } from "../../emulator";
-import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "./support";
+import { expectErrorBody, expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 

@@ -15,7 +15,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { HarnessOptions, HarnessState, RunResult } from "../harness";
+import type { HarnessOptions, HarnessState, RunResult } from "../../tools/harness";
 import { cliDriver, type Driver, harnessDriver } from "../support/driver";
 
 const program = path.join(__dirname, "..", "fixtures", "harness", "program");

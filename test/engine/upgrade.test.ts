@@ -9,7 +9,7 @@
  */
 import * as cli from "../pulumiCli";
 import { cliDriver, scenarioTimeoutMs } from "../support/driver";
-import { describeBaselines, readRepointed } from "../upgrade/support";
+import { describeBaselines, readRepointed } from "../support/upgradeBaselines";
 
 describeBaselines(
   cliDriver,

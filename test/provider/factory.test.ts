@@ -330,3 +330,73 @@ describe("create / read / update / delete", () => {
     expect(error.message).toContain('Thing "invalid" create failed');
   });
 });
+
+describe("a read is just the GET: a 404 from it means gone, everywhere the factory reads", () => {
+  /** The fixture with a read that answers 404 for an id the store does not hold, as the API does. */
+  function fixtureWith404() {
+    const f = fixture();
+    const spec: ResourceSpec = {
+      ...f.spec,
+      api: {
+        ...f.spec.api,
+        async read(_ctx, id) {
+          f.calls.push("read");
+          const live = f.store.get(id);
+          if (!live)
+            throw new ApiError({ operation: "show thing", status: 404, type: "not_found", details: [] });
+          return live;
+        },
+      },
+    } as ResourceSpec;
+    return { ...f, provider: makeProvider(spec) };
+  }
+
+  test("refresh of a deleted object drops it (empty id)", async () => {
+    const { provider, store } = fixtureWith404();
+    const { id, outs } = await provider.create({ name: "n", kind: "a", tags: [] });
+    store.delete(id);
+    expect(await provider.read!(id, outs)).toEqual({ id: "" });
+  });
+
+  test("Xxx.get of an id that does not exist says so", async () => {
+    const { provider } = fixtureWith404();
+    await expect(provider.read!("nope", {})).rejects.toThrow('Thing.get: no thing with id "nope" exists');
+  });
+
+  test("adopting an id that does not exist fails clearly and creates nothing", async () => {
+    const { provider, store } = fixtureWith404();
+    await expect(provider.create({ name: "x", kind: "a", tags: [], adoptId: "nope" })).rejects.toThrow(
+      'Thing: adoptId "nope": no thing with that id exists',
+    );
+    expect(store.size).toBe(0);
+  });
+
+  test("any other read failure is reported, named", async () => {
+    const f = fixture();
+    const spec = {
+      ...f.spec,
+      api: {
+        ...f.spec.api,
+        read: async () => {
+          throw new ApiError({ operation: "show thing", status: 500, type: "api_error", details: [] });
+        },
+      },
+    } as ResourceSpec;
+    await expect(makeProvider(spec).read!("1", { name: "n", __schema: 2 })).rejects.toThrow(
+      'Thing "n" read failed: show thing: 500 api_error',
+    );
+  });
+});
+
+describe("changes: what diff decides from, at nested input paths (for plan reports)", () => {
+  test("nested paths with old and new, after the canonical form; diff names exactly their keys", async () => {
+    const { provider } = fixture();
+    const olds = { name: "n", kind: "a", tags: ["x", "y"], nested: { level: { items: [{ type: "x" }] } } };
+    const news = { name: "n", kind: "a", tags: ["y", "x"], nested: { level: { items: [{ type: "y" }] } } };
+    expect(provider.changes({ ...olds, serial: 1, __schema: 2 }, news)).toEqual([
+      { path: ["nested", "level", "items", 0, "type"], kind: "changed", old: "x", new: "y" },
+    ]);
+    expect((await provider.diff!("1", olds, news)).changes).toBe(true);
+    expect(provider.changes(olds, { ...olds, tags: ["y", "x"] })).toEqual([]);
+  });
+});

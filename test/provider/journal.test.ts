@@ -11,8 +11,8 @@ import { currentClient, setCredentials } from "../../provider/credentials";
 import { canonicalJson } from "../../provider/normalise";
 import { customFieldProvider } from "../../resources/customField";
 import { escalationPathProvider } from "../../resources/escalationPath";
-import { startTestEmulator, type TestEmulator } from "../emulator/support";
 import { dashboardEscalationPath } from "../support/dashboard";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -16,8 +16,8 @@ import {
   alertAttributeProvider,
   findAlertAttributeByName,
 } from "../../resources/alertAttribute";
-import { expectShape } from "../emulator/support";
-import { useAlertEmulator } from "../fixtures/alertSource/emulator";
+import { useAlertEmulator } from "../support/alertEmulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>) => alertAttributeInputs.parse(raw);
 const canonical = alertAttributeProvider.spec.canonical!;

@@ -20,9 +20,9 @@ import {
   alertRouteProvider,
   canonicalAlertRoute,
 } from "../../resources/alertRoute";
-import { expectShape } from "../emulator/support";
-import { dashboardHttpSource, useAlertEmulator } from "../fixtures/alertSource/emulator";
+import { dashboardHttpSource, useAlertEmulator } from "../support/alertEmulator";
 import { dashboardEscalationPath } from "../support/dashboard";
+import { expectShape } from "../support/emulator";
 
 const JSON_LITERAL = '{"service": "payments", "threshold": "> 5"}';
 

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { ALERT_ROUTES, type StoredAlertRoute } from "../../emulator/families/alertRoutes";
-import { dashboardHttpSource } from "../fixtures/alertSource/emulator";
+import { dashboardHttpSource } from "../support/alertEmulator";
 import { dashboardEscalationPath } from "../support/dashboard";
 import { describeLifecycle, type LifecycleApi } from "../support/lifecycle";
 

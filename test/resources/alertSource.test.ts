@@ -28,8 +28,8 @@ import {
   findAlertSources,
 } from "../../resources/alertSource";
 import { templateToRichText } from "../../resources/shared/richText";
-import { expectShape } from "../emulator/support";
-import { useAlertEmulator } from "../fixtures/alertSource/emulator";
+import { useAlertEmulator } from "../support/alertEmulator";
+import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): AlertSourceInputs => alertSourceInputs.parse(raw);
 const canonical = alertSourceProvider.spec.canonical!;

@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { ALERT_SOURCES, type StoredAlertSource } from "../../emulator/families/alertSources";
 import { templateToRichText } from "../../resources/shared/richText";
-import { dashboardHttpSource } from "../fixtures/alertSource/emulator";
+import { dashboardHttpSource } from "../support/alertEmulator";
 import { describeLifecycle } from "../support/lifecycle";
 
 /** The attribute the program looks up by name, made through the API in `setup`. */

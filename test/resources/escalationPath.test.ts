@@ -1,6 +1,6 @@
 /**
  * EscalationPath: mapping, normalisation rules, check failures with deep paths, and the provider
- * against the real in-process emulator (test/emulator/support.ts). The emulator reproduces the API's
+ * against the real in-process emulator (test/support/emulator.ts). The emulator reproduces the API's
  * read-back (user targets answered twice, `schedule_mode: ""`, labelled conditions with operation
  * aliases, re-encoded JSON literals and padded bindings, `working_hours: []`, sorted team ids), so
  * every rule below is exercised on what the API answers, and every request and response is checked
@@ -25,8 +25,8 @@ import {
 } from "../../resources/escalationPath";
 import type { EscalationPathArgs, EscalationPathNodeArgs } from "../../resources/generated/escalationPath";
 import { scheduleInputs, scheduleProvider } from "../../resources/schedule";
-import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
 import { dashboardEscalationPath, dashboardSchedule } from "../support/dashboard";
+import { expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 const user = (id: string) => ({ type: "user" as const, id, urgency: "high" as const });
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));

@@ -4,7 +4,7 @@
  * destroy leaves them alone, and an id that does not exist fails the run naming the kind and the id.
  */
 import * as path from "node:path";
-import { destroy, up } from "../harness";
+import { destroy, up } from "../../tools/harness";
 import { harnessFixture } from "../support/harnessFixture";
 
 describe("Xxx.get(name, id)", () => {

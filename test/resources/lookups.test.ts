@@ -2,13 +2,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiClient } from "../../provider/client";
 import { ENV_API_KEY, ENV_BASE_URL } from "../../provider/credentials";
-import {
-  findCustomFieldByName,
-  findUserByEmail,
-  getCustomField,
-  getCustomFieldOutput,
-  getUser,
-} from "../../resources/lookups";
+import { findCustomFieldByName, getCustomField, getCustomFieldOutput } from "../../resources/customField";
+import { findUserByEmail, getUser } from "../../resources/lookups";
 
 /**
  * A stub of the two list endpoints the lookups read (`GET /v2/users`, paginated with `after`, and

@@ -1,6 +1,6 @@
 /**
  * Schedule: mapping, normalisation rules, check failures with paths, and the provider against the
- * real in-process emulator (test/emulator/support.ts). The emulator reproduces the API's read-back
+ * real in-process emulator (test/support/emulator.ts). The emulator reproduces the API's read-back
  * (UTC timestamps, the write time stamped on a first version, full user objects, server layer ids,
  * `scheduling_mode: "sequential"`, `working_intervals: []`, superseded versions dropped, sorted team
  * ids), so every rule below is exercised on what the API answers, and every request and response is
@@ -21,8 +21,8 @@ import {
   schedulePayload,
   scheduleProvider,
 } from "../../resources/schedule";
-import { expectShape, startTestEmulator, type TestEmulator } from "../emulator/support";
 import { dashboardSchedule } from "../support/dashboard";
+import { expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -1,6 +1,6 @@
 /**
  * Workflow: mapping, normalisation rules, check failures with paths, and the provider against the
- * real in-process emulator (test/emulator/support.ts). The emulator reproduces the API's read-back
+ * real in-process emulator (test/support/emulator.ts). The emulator reproduces the API's read-back
  * (step and condition bindings padded with trailing empty bindings, JSON literals re-encoded,
  * `one_of` answered as `contains_one_of`, trigger / subjects / values / once-for answered as labelled
  * objects, once-for, modes, owning teams and expressions in another order, no owning teams answered as
@@ -27,7 +27,7 @@ import {
   recordOffShapeRequests,
   startTestEmulator,
   type TestEmulator,
-} from "../emulator/support";
+} from "../support/emulator";
 
 /** A declared workflow using every feature (as check would return it). */
 const declared: WorkflowInputs = workflowInputs.parse({

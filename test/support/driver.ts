@@ -1,11 +1,11 @@
 /**
  * Which engine runs the Pulumi programs of the shared scenarios (lifecycles, examples): the harness
- * (test/harness, the fast lane, default) or the real Pulumi CLI (test/pulumiCli, the engine lane:
+ * (tools/harness, the fast lane, default) or the real Pulumi CLI (test/pulumiCli, the engine lane:
  * `npm run test:engine` sets PULUMI_DRIVER=cli). Both take the same options and answer the same
  * results, so a scenario is written once.
  */
 import * as fs from "node:fs";
-import * as harness from "../harness";
+import * as harness from "../../tools/harness";
 import * as cli from "../pulumiCli";
 
 export interface Driver {

@@ -8,9 +8,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "../emulator/support";
-import type { HarnessOptions, RunResult, Step } from "../harness";
+import type { HarnessOptions, RunResult, Step } from "../../tools/harness";
 import { type Driver, driver as defaultDriver } from "./driver";
+import { startTestEmulator, type TestEmulator } from "./emulator";
 
 export interface HarnessFixture {
   /** What runs the program: the harness, or the real CLI in the engine lane. */

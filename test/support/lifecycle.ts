@@ -10,9 +10,10 @@
  *
  * Every emulator response of the run must match its reference type (emu.responseProblems stays empty).
  */
-import type { TestEmulator } from "../emulator/support";
-import type { RunResult } from "../harness";
+
+import type { RunResult } from "../../tools/harness";
 import { driverLabel, scenarioTimeoutMs } from "./driver";
+import type { TestEmulator } from "./emulator";
 import { harnessFixture } from "./harnessFixture";
 
 export interface LifecycleSpec {

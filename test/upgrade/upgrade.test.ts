@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import { harnessDriver } from "../support/driver";
-import { describeBaselines, readRepointed } from "./support";
+import { describeBaselines, readRepointed } from "../support/upgradeBaselines";
 
 describeBaselines(
   harnessDriver,

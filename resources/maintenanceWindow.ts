@@ -1,0 +1,367 @@
+/**
+ * MaintenanceWindow: a time span in which matching alerts are held back, escalated elsewhere or
+ * attached to an incident (`GET/POST /v1/maintenance_windows`, `GET/PUT/DELETE
+ * /v1/maintenance_windows/{id}`; flat bodies). API v1 is the only version.
+ *
+ * Deleting archives the window, and the API "cannot archive active windows": destroying a window
+ * while it is active fails with an error saying so (and when it ends); the window stays in the
+ * stack. An archived window reads as gone.
+ */
+import { z } from "zod";
+import { ApiError } from "../provider/errors";
+import { makeProvider } from "../provider/factory";
+import { freeText, nameText, timestamp } from "../provider/inputs";
+import type { Problem, Props, ResourceSpec } from "../provider/spec";
+import { keepDeclaredInstant } from "./schedule";
+import {
+  bindingFromApi,
+  bindingPayload,
+  type ConditionGroup,
+  canonicalBinding,
+  canonicalConditionGroups,
+  conditionGroup,
+  conditionGroupsFromApi,
+  conditionGroupsPayload,
+  type ParamBinding,
+  paramBinding,
+} from "./shared/engine";
+
+/** A user named by exactly one of id, e-mail address or Slack user id. */
+const userReference = z
+  .strictObject({
+    /** The user's id. */
+    id: z.string().min(1, "must not be empty").optional(),
+    /** The user's e-mail address (compared case-insensitively). */
+    email: z.string().includes("@", { message: "must be an e-mail address" }).optional(),
+    /** The user's Slack user id, e.g. `U02ABCDEF`. */
+    slackUserId: z.string().min(1, "must not be empty").optional(),
+  })
+  .refine(
+    (r) => [r.id, r.email, r.slackUserId].filter((v) => v !== undefined).length === 1,
+    "give exactly one of id, email or slackUserId",
+  );
+export type UserReference = z.infer<typeof userReference>;
+
+const escalationTarget = z
+  .strictObject({
+    /** Escalation paths to escalate matching alerts to (a binding of escalation path ids). */
+    escalationPaths: paramBinding.optional(),
+    /** Users to escalate matching alerts to (a binding of user ids). */
+    users: paramBinding.optional(),
+  })
+  .refine((t) => t.escalationPaths !== undefined || t.users !== undefined, "set escalationPaths or users");
+
+const notifyChannel = z.strictObject({
+  /** The channel's id in the chat product, e.g. a Slack channel id `C0123ABCD`. */
+  channelId: z.string().min(1, "must not be empty"),
+  /** The type of channel, e.g. `public` or `private`. */
+  channelType: z.string().min(1, "must not be empty"),
+  /** Human-readable name of the channel. */
+  channelName: z.string().optional(),
+});
+
+const minutes = z.number().int("must be a whole number").min(0);
+
+/** Inputs of a maintenance window (API v1). */
+export const maintenanceWindowInputs = z.strictObject({
+  /** Human-readable name, e.g. `Database migration`. */
+  name: nameText(),
+  /** When the window starts (RFC 3339, e.g. `2026-03-01T22:00:00Z`). */
+  startAt: timestamp(),
+  /** When the window ends (RFC 3339); must be after `startAt`. */
+  endAt: timestamp(),
+  /** Who leads the maintenance: a user by `id`, `email` or `slackUserId` (exactly one). */
+  lead: userReference,
+  /** Whether the window shows in the dashboard sidebar while active. */
+  showInSidebar: z.boolean().default(true),
+  /** Which alerts the window applies to: any one group whose conditions all hold. */
+  alertConditionGroups: z.array(conditionGroup),
+  /** Where matching alerts are escalated instead, if anywhere. */
+  escalationTargets: z.array(escalationTarget).optional(),
+  /** Id of an incident matching alerts are attached to, if any. */
+  incidentId: z.string().min(1, "must not be empty").optional(),
+  /** Custom message included in the notifications about the window. */
+  notificationMessage: freeText().optional(),
+  /** Channels told when the window starts and ends. */
+  notifyChannels: z.array(notifyChannel).optional(),
+  /** Minutes before the start to notify the channels. */
+  notifyStartMinutesBefore: minutes.optional(),
+  /** Minutes before the end to notify the channels. */
+  notifyEndMinutesBefore: minutes.optional(),
+  /** Retrigger firing alerts through alert routing when the window ends. */
+  rerouteOnEnd: z.boolean().default(false),
+  /** Resolve the firing alerts that matched the window when it ends. */
+  resolveOnEnd: z.boolean().default(false),
+  /** Id of an existing (not archived) maintenance window to take over instead of creating one. */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type MaintenanceWindowInputs = z.infer<typeof maintenanceWindowInputs>;
+export interface MaintenanceWindowComputed {
+  /** The id of the lead (whichever way `lead` names them). */
+  leadId: string;
+}
+
+interface ApiUser {
+  id: string;
+  email?: string;
+  slack_user_id?: string;
+}
+/** MaintenanceWindowV1 (the parts mapped). */
+export interface ApiMaintenanceWindow {
+  id: string;
+  name: string;
+  start_at: string;
+  end_at: string;
+  lead: { user?: ApiUser };
+  show_in_sidebar: boolean;
+  alert_condition_groups: any[];
+  escalation_targets?: { escalation_paths?: any; users?: any }[];
+  incident_id?: string;
+  notification_message?: string;
+  notify_channels?: {
+    channel_id: string;
+    channel_type: string;
+    channel_name?: string;
+    is_private?: boolean;
+  }[];
+  notify_start_minutes_before?: number;
+  notify_end_minutes_before?: number;
+  reroute_on_end: boolean;
+  resolve_on_end: boolean;
+  archived_at?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const path = (id: string) => `/v1/maintenance_windows/${encodeURIComponent(id)}`;
+
+/**
+ * Rule "user reference by any key": the API answers the lead as the full user; a declared reference
+ * by id, e-mail (any case) or Slack user id that names that user reads back as declared. Another
+ * user reads back by id (drift).
+ */
+export function userReferenceFromApi(
+  live: ApiUser | undefined,
+  declared: UserReference | undefined,
+): UserReference {
+  if (!live) return declared ?? {};
+  const same =
+    declared !== undefined &&
+    ((declared.id !== undefined && declared.id === live.id) ||
+      (declared.email !== undefined && declared.email.toLowerCase() === (live.email ?? "").toLowerCase()) ||
+      (declared.slackUserId !== undefined && declared.slackUserId === live.slack_user_id));
+  return same ? declared : { id: live.id };
+}
+
+/** MaintenanceWindowsCreatePayloadV1 / MaintenanceWindowsUpdatePayloadV1 (same shape). */
+export function maintenanceWindowPayload(args: MaintenanceWindowInputs): Props {
+  const lead = args.lead;
+  return {
+    name: args.name,
+    start_at: args.startAt,
+    end_at: args.endAt,
+    lead:
+      lead.id !== undefined
+        ? { id: lead.id }
+        : lead.email !== undefined
+          ? { email: lead.email }
+          : { slack_user_id: lead.slackUserId },
+    show_in_sidebar: args.showInSidebar,
+    alert_condition_groups: conditionGroupsPayload(args.alertConditionGroups),
+    ...(args.escalationTargets !== undefined
+      ? {
+          escalation_targets: args.escalationTargets.map((t) => ({
+            ...(t.escalationPaths ? { escalation_paths: bindingPayload(t.escalationPaths) } : {}),
+            ...(t.users ? { users: bindingPayload(t.users) } : {}),
+          })),
+        }
+      : {}),
+    ...(args.incidentId !== undefined ? { incident_id: args.incidentId } : {}),
+    ...(args.notificationMessage !== undefined ? { notification_message: args.notificationMessage } : {}),
+    ...(args.notifyChannels !== undefined
+      ? {
+          notify_channels: args.notifyChannels.map((c) => ({
+            channel_id: c.channelId,
+            channel_type: c.channelType,
+            ...(c.channelName !== undefined ? { channel_name: c.channelName } : {}),
+          })),
+        }
+      : {}),
+    ...(args.notifyStartMinutesBefore !== undefined
+      ? { notify_start_minutes_before: args.notifyStartMinutesBefore }
+      : {}),
+    ...(args.notifyEndMinutesBefore !== undefined
+      ? { notify_end_minutes_before: args.notifyEndMinutesBefore }
+      : {}),
+    reroute_on_end: args.rerouteOnEnd,
+    resolve_on_end: args.resolveOnEnd,
+  };
+}
+
+const bindingOrUndefined = (live: any, declared: ParamBinding | undefined) =>
+  live ? bindingFromApi(live, declared) : undefined;
+
+export function maintenanceWindowFromApi(
+  live: ApiMaintenanceWindow,
+  declared: MaintenanceWindowInputs | undefined,
+): MaintenanceWindowInputs {
+  const targets = live.escalation_targets;
+  const channels = live.notify_channels;
+  return {
+    name: live.name,
+    startAt: keepDeclaredInstant(live.start_at, declared?.startAt) ?? live.start_at,
+    endAt: keepDeclaredInstant(live.end_at, declared?.endAt) ?? live.end_at,
+    lead: userReferenceFromApi(live.lead?.user, declared?.lead),
+    showInSidebar: live.show_in_sidebar,
+    alertConditionGroups: conditionGroupsFromApi(live.alert_condition_groups, declared?.alertConditionGroups),
+    // Omitted and empty mean the same: an unset list reads back unset.
+    escalationTargets:
+      targets === undefined || (targets.length === 0 && declared?.escalationTargets === undefined)
+        ? declared?.escalationTargets === undefined
+          ? undefined
+          : []
+        : targets.map((t, i) => {
+            const mine = declared?.escalationTargets?.[i];
+            return {
+              escalationPaths: bindingOrUndefined(t.escalation_paths, mine?.escalationPaths),
+              users: bindingOrUndefined(t.users, mine?.users),
+            };
+          }),
+    incidentId: live.incident_id,
+    notificationMessage: live.notification_message,
+    notifyChannels:
+      channels === undefined || (channels.length === 0 && declared?.notifyChannels === undefined)
+        ? declared?.notifyChannels === undefined
+          ? undefined
+          : []
+        : channels.map((c) => ({
+            channelId: c.channel_id,
+            channelType: c.channel_type,
+            channelName: c.channel_name,
+          })),
+    notifyStartMinutesBefore: live.notify_start_minutes_before,
+    notifyEndMinutesBefore: live.notify_end_minutes_before,
+    rerouteOnEnd: live.reroute_on_end,
+    resolveOnEnd: live.resolve_on_end,
+  };
+}
+
+/** Canonical form for diffs: timestamps by instant, engine blocks by meaning, e-mail addresses in any case. */
+function canonicalMaintenanceWindow(args: MaintenanceWindowInputs): Props {
+  const iso = (t: string) =>
+    Number.isNaN(Date.parse(t)) ? t : new Date(Math.floor(Date.parse(t) / 1000) * 1000).toISOString();
+  return {
+    ...args,
+    startAt: iso(args.startAt),
+    endAt: iso(args.endAt),
+    lead: args.lead?.email !== undefined ? { email: args.lead.email.toLowerCase() } : args.lead,
+    alertConditionGroups: canonicalConditionGroups(args.alertConditionGroups as ConditionGroup[]),
+    escalationTargets:
+      args.escalationTargets?.length === 0
+        ? undefined
+        : args.escalationTargets?.map((t) => ({
+            escalationPaths: t.escalationPaths && canonicalBinding(t.escalationPaths),
+            users: t.users && canonicalBinding(t.users),
+          })),
+    notifyChannels: args.notifyChannels?.length === 0 ? undefined : args.notifyChannels,
+  };
+}
+
+export function validateMaintenanceWindow(args: MaintenanceWindowInputs): Problem[] {
+  if (Date.parse(args.endAt) > Date.parse(args.startAt)) return [];
+  return [{ path: ["endAt"], message: "must be after startAt", dependsOn: [["startAt"]] }];
+}
+
+/**
+ * A maintenance window (API v1): while it is active, alerts matching `alertConditionGroups` are
+ * held back, escalated to `escalationTargets` or attached to `incidentId`. The `lead` is a user by
+ * id, e-mail address or Slack user id.
+ *
+ * Deleting archives it; an active window cannot be archived, so destroy it once it has ended (or
+ * move `endAt` into the past first). Adopt an existing window with `adoptId`.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const migration = new incident.MaintenanceWindow("db-migration", {
+ *   name: "Database migration",
+ *   startAt: "2099-04-01T22:00:00Z",
+ *   endAt: "2099-04-02T02:00:00Z",
+ *   lead: { email: "ada@example.com" }, // or { id } or { slackUserId }
+ *   alertConditionGroups: [
+ *     { conditions: [{ subject: "alert.title", operation: "one_of", paramBindings: [{ arrayValue: [{ literal: "database" }] }] }] },
+ *   ],
+ *   resolveOnEnd: true,
+ * });
+ * ```
+ */
+export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMaintenanceWindow> = {
+  kind: "MaintenanceWindow",
+  title: "maintenance window",
+  schemaVersion: 1,
+  inputs: maintenanceWindowInputs,
+  validate: validateMaintenanceWindow,
+  replaceOnChanges: [],
+  secretOutputs: [],
+  computedOutputs: ["leadId"],
+  canonical: canonicalMaintenanceWindow,
+  idOf: (live) => live.id,
+  toInputs: maintenanceWindowFromApi,
+  computed: (live) => ({ leadId: live.lead?.user?.id }),
+  api: {
+    async create(ctx, args) {
+      const body = await ctx.client.post<{ maintenance_window: ApiMaintenanceWindow }>(
+        "/v1/maintenance_windows",
+        "create maintenance window",
+        maintenanceWindowPayload(args),
+      );
+      return { live: body.maintenance_window };
+    },
+    async read(ctx, id) {
+      const body = await ctx.client.get<{ maintenance_window: ApiMaintenanceWindow }>(
+        path(id),
+        "show maintenance window",
+      );
+      // Archived (deleted) windows are still shown by the API: for the stack they are gone.
+      return body.maintenance_window.archived_at === undefined ? body.maintenance_window : undefined;
+    },
+    async update(ctx, id, args) {
+      const body = await ctx.client.put<{ maintenance_window: ApiMaintenanceWindow }>(
+        path(id),
+        "update maintenance window",
+        maintenanceWindowPayload(args),
+      );
+      return { live: body.maintenance_window };
+    },
+    async delete(ctx, id, olds) {
+      try {
+        await ctx.client.delete(path(id), "delete maintenance window");
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) {
+          throw new ApiError({
+            ...error.init,
+            hint: `an active maintenance window cannot be archived: it is active until ${String(olds.endAt)}; destroy it after that, or first set endAt to a time already past and run \`pulumi up\``,
+          });
+        }
+        throw error;
+      }
+    },
+    async findCreated(ctx, args) {
+      const all = await ctx.client.listAll<ApiMaintenanceWindow>(
+        "/v1/maintenance_windows",
+        "maintenance_windows",
+        "list maintenance windows",
+      );
+      const start = Date.parse(args.startAt);
+      return all
+        .filter((w) => w.name === args.name && Date.parse(w.start_at) === Math.floor(start / 1000) * 1000)
+        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+        .pop();
+    },
+    recoveryKey: (args) => `${args.name}@${args.startAt}`,
+  },
+};
+
+export const maintenanceWindowProvider = makeProvider(maintenanceWindowSpec);

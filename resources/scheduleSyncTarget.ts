@@ -1,0 +1,218 @@
+/**
+ * ScheduleSyncTarget: the link to one Slack user group whose membership follows who is on call
+ * (`GET/POST /v2/schedule_sync_targets`, `GET/PUT/DELETE /v2/schedule_sync_targets/{id}`). The
+ * create body is wrapped (`{"schedule_sync_target": …}`), the update body is flat.
+ *
+ * The user group is chosen at creation (an existing group's id, or a new group to make) and cannot
+ * change: changing it replaces the target. Only `addBotToGroup` updates in place, and that change
+ * reaches every schedule syncing to the target: the API refuses it (403) when this key cannot
+ * edit one of them. Deleting archives the target; the API refuses while sync rules use it.
+ */
+import { z } from "zod";
+import { ApiError } from "../provider/errors";
+import { makeProvider } from "../provider/factory";
+import { freeText, nameText } from "../provider/inputs";
+import { writeOnly } from "../provider/normalise";
+import type { Props, ResourceSpec } from "../provider/spec";
+
+const newSlackUserGroup = z.strictObject({
+  /** Name of the new user group. */
+  name: nameText(),
+  /** Handle of the new user group (what people type after `@`), e.g. `platform-oncall`. */
+  handle: nameText(),
+  /** Description of the new user group. */
+  description: freeText(),
+  /** Slack workspace to make it in; needed for Enterprise Grid organisations with several workspaces. */
+  slackTeamId: z.string().min(1, "must not be empty").optional(),
+});
+
+/** Inputs of a schedule sync target (API v2). */
+export const scheduleSyncTargetInputs = z.strictObject({
+  /**
+   * The Slack id of an existing user group to sync (starts with `S`; not its @-handle). Set this or
+   * `newSlackUserGroup`. Changing it replaces the target.
+   */
+  slackUserGroupId: z
+    .string()
+    .regex(/^S[A-Z0-9]+$/, "must be a Slack user group id starting with S (e.g. S0123ABCD), not its @-handle")
+    .optional(),
+  /** A user group for the service to make in Slack. Set this or `slackUserGroupId`. Changing it replaces the target. */
+  newSlackUserGroup: newSlackUserGroup.optional(),
+  /** Whether the service's bot is added to the group (some Slack setups need it to manage the group). */
+  addBotToGroup: z.boolean().default(false),
+  /** Id of an existing sync target to take over (its user group must be the declared one). */
+  adoptId: z.string().min(1).optional(),
+});
+
+export type ScheduleSyncTargetInputs = z.infer<typeof scheduleSyncTargetInputs>;
+export interface ScheduleSyncTargetComputed {
+  /** The Slack id of the synced user group (also when the service made it). */
+  userGroupId: string;
+  /** The Slack workspace the group lives in. */
+  slackTeamId: string;
+  /** Ids of the schedules with an active sync rule on this target. */
+  linkedScheduleIds: string[];
+}
+
+/** ScheduleSyncTargetResourceV2. */
+export interface ApiScheduleSyncTarget {
+  id: string;
+  slack_user_group_id: string;
+  slack_team_id: string;
+  add_bot_to_group: boolean;
+  linked_schedules: { id: string; name: string; team_ids: string[] }[];
+  created_at: string;
+  updated_at: string;
+}
+
+const path = (id: string) => `/v2/schedule_sync_targets/${encodeURIComponent(id)}`;
+
+/** ScheduleSyncTargetsCreatePayloadV2: wrapped. */
+export function scheduleSyncTargetCreatePayload(args: ScheduleSyncTargetInputs): Props {
+  const group = args.newSlackUserGroup;
+  return {
+    schedule_sync_target: {
+      add_bot_to_group: args.addBotToGroup,
+      ...(args.slackUserGroupId !== undefined ? { slack_user_group_id: args.slackUserGroupId } : {}),
+      ...(group !== undefined
+        ? {
+            new_slack_user_group: {
+              name: group.name,
+              handle: group.handle,
+              description: group.description,
+              ...(group.slackTeamId !== undefined ? { slack_team_id: group.slackTeamId } : {}),
+            },
+          }
+        : {}),
+    },
+  };
+}
+
+/** ScheduleSyncTargetsUpdatePayloadV2: flat, only the bot flag. */
+export const scheduleSyncTargetUpdatePayload = (args: ScheduleSyncTargetInputs): Props => ({
+  add_bot_to_group: args.addBotToGroup,
+});
+
+export function scheduleSyncTargetFromApi(
+  live: ApiScheduleSyncTarget,
+  declared: ScheduleSyncTargetInputs | undefined,
+): ScheduleSyncTargetInputs {
+  const madeByService = declared?.newSlackUserGroup !== undefined;
+  return {
+    // A group the service made is known by its own id only as an output (`userGroupId`).
+    slackUserGroupId: madeByService ? undefined : live.slack_user_group_id,
+    // Rule "write-only value": the API never answers the new group's details.
+    newSlackUserGroup: writeOnly(declared?.newSlackUserGroup),
+    addBotToGroup: live.add_bot_to_group,
+  };
+}
+
+/**
+ * A schedule sync target (API v2): a Slack user group kept in step with who is on call, fed by
+ * `ScheduleSyncRule`s. Give an existing group's id (`slackUserGroupId`) or have the service make
+ * one (`newSlackUserGroup`). Changing `addBotToGroup` affects every schedule syncing to it.
+ * Adopt an existing target with `adoptId`.
+ *
+ * @example
+ * ```ts
+ * import * as incident from "pulumi-incident";
+ *
+ * const group = new incident.ScheduleSyncTarget("platform-oncall", {
+ *   newSlackUserGroup: { name: "Platform on-call", handle: "platform-oncall", description: "Who is on call" },
+ *   // or slackUserGroupId: "S0123ABCD" for an existing group
+ * });
+ * export const userGroupId = group.userGroupId;
+ * ```
+ */
+export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiScheduleSyncTarget> = {
+  kind: "ScheduleSyncTarget",
+  title: "schedule sync target",
+  schemaVersion: 1,
+  inputs: scheduleSyncTargetInputs,
+  validate(args) {
+    if ((args.slackUserGroupId === undefined) !== (args.newSlackUserGroup === undefined)) return [];
+    return [
+      {
+        path: ["slackUserGroupId"],
+        message:
+          "set exactly one of slackUserGroupId (an existing group) and newSlackUserGroup (a group to make)",
+        dependsOn: [["newSlackUserGroup"]],
+      },
+    ];
+  },
+  replaceOnChanges: ["slackUserGroupId", "newSlackUserGroup"],
+  // One target per user group: the old target must go before its replacement takes the group.
+  deleteBeforeReplace: true,
+  secretOutputs: [],
+  computedOutputs: ["userGroupId", "slackTeamId", "linkedScheduleIds"],
+  // The create body's wrapper is no input: `schedule_sync_target.add_bot_to_group` is `addBotToGroup`.
+  fieldRenames: { schedule_sync_target: "" },
+  idOf: (live) => live.id,
+  toInputs: scheduleSyncTargetFromApi,
+  computed: (live) => ({
+    userGroupId: live.slack_user_group_id,
+    slackTeamId: live.slack_team_id,
+    linkedScheduleIds: live.linked_schedules.map((s) => s.id),
+  }),
+  api: {
+    async create(ctx, args) {
+      const body = await ctx.client.post<{ schedule_sync_target: ApiScheduleSyncTarget }>(
+        "/v2/schedule_sync_targets",
+        "create schedule sync target",
+        scheduleSyncTargetCreatePayload(args),
+      );
+      return { live: body.schedule_sync_target };
+    },
+    read: async (ctx, id) =>
+      (
+        await ctx.client.get<{ schedule_sync_target: ApiScheduleSyncTarget }>(
+          path(id),
+          "show schedule sync target",
+        )
+      ).schedule_sync_target,
+    async update(ctx, id, args, olds) {
+      // Only reachable with another group when adopting (a group change is a replacement).
+      if (
+        args.slackUserGroupId !== undefined &&
+        typeof olds.slackUserGroupId === "string" &&
+        olds.slackUserGroupId !== args.slackUserGroupId
+      ) {
+        throw new Error(
+          `ScheduleSyncTarget: adoptId ${JSON.stringify(id)} syncs user group ${olds.slackUserGroupId}, not ${args.slackUserGroupId}: the group of a target cannot change`,
+        );
+      }
+      const body = await ctx.client.put<{ schedule_sync_target: ApiScheduleSyncTarget }>(
+        path(id),
+        "update schedule sync target",
+        scheduleSyncTargetUpdatePayload(args),
+      );
+      return { live: body.schedule_sync_target };
+    },
+    async delete(ctx, id) {
+      try {
+        await ctx.client.delete(path(id), "delete schedule sync target");
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) {
+          throw new ApiError({
+            ...error.init,
+            hint: "sync rules still use this target: delete them first (a ScheduleSyncRule that refers to this target's id is deleted before it by Pulumi)",
+          });
+        }
+        throw error;
+      }
+    },
+    recoveryKey: (args) => args.slackUserGroupId ?? `new:${args.newSlackUserGroup?.handle}`,
+    async findCreated(ctx, args) {
+      // A group the service made has an id no one knows yet: such a lost create cannot be found.
+      if (args.slackUserGroupId === undefined) return undefined;
+      const all = await ctx.client.listAll<ApiScheduleSyncTarget>(
+        "/v2/schedule_sync_targets",
+        "schedule_sync_targets",
+        "list schedule sync targets",
+      );
+      return all.find((t) => t.slack_user_group_id === args.slackUserGroupId);
+    },
+  },
+};
+
+export const scheduleSyncTargetProvider = makeProvider(scheduleSyncTargetSpec);

@@ -1,0 +1,161 @@
+/** Bad inputs for the account-settings kinds (issue 12): severities, incident statuses and roles, secrets, maintenance windows, schedule sync targets and rules. */
+import type { BadInputCase } from "./types";
+
+const window = {
+  name: "Migration",
+  startAt: "2026-03-01T22:00:00Z",
+  endAt: "2026-03-01T23:00:00Z",
+  lead: { email: "ada@example.com" },
+  alertConditionGroups: [],
+};
+const rule = { scheduleId: "01SCHEDULE", scheduleSyncTargetId: "01TARGET", syncType: "on_call" };
+
+export const issue12Cases: BadInputCase[] = [
+  { kind: "Severity", title: "missing name", inputs: { description: "d" }, property: "name" },
+  {
+    kind: "Severity",
+    title: "fractional rank",
+    inputs: { name: "S", rank: 1.5 },
+    property: "rank",
+    reason: /whole number/,
+  },
+  { kind: "Severity", title: "negative rank", inputs: { name: "S", rank: -1 }, property: "rank" },
+  { kind: "Severity", title: "unknown property", inputs: { name: "S", colour: "red" }, property: "colour" },
+  {
+    kind: "IncidentStatus",
+    title: "triage category",
+    inputs: { name: "S", category: "triage" },
+    property: "category",
+    reason: /triage statuses are managed by the service and cannot be created or modified/,
+  },
+  {
+    kind: "IncidentStatus",
+    title: "declined category",
+    inputs: { name: "S", category: "declined" },
+    property: "category",
+    reason: /declined statuses are managed/,
+  },
+  {
+    kind: "IncidentStatus",
+    title: "unknown category",
+    inputs: { name: "S", category: "open" },
+    property: "category",
+  },
+  {
+    kind: "IncidentStatus",
+    title: "rank is server-computed",
+    inputs: { name: "S", category: "live", rank: 1 },
+    property: "rank",
+  },
+  { kind: "IncidentRole", title: "missing shortform", inputs: { name: "Comms" }, property: "shortform" },
+  {
+    kind: "IncidentRole",
+    title: "v1 `required` is not in v2",
+    inputs: { name: "C", shortform: "c", required: true },
+    property: "required",
+  },
+  { kind: "Secret", title: "missing value", inputs: { name: "S" }, property: "value" },
+  {
+    kind: "Secret",
+    title: "empty value",
+    inputs: { name: "S", value: "" },
+    property: "value",
+    reason: /must not be empty/,
+  },
+  { kind: "Secret", title: "value is a number", inputs: { name: "S", value: 1234 }, property: "value" },
+  {
+    kind: "Secret",
+    title: "version is read-only",
+    inputs: { name: "S", value: "x", version: 2 },
+    property: "version",
+  },
+  {
+    kind: "Secret",
+    title: "owning team ids not a list",
+    inputs: { name: "S", value: "x", owningTeamIds: "01TEAMPLATFORM" },
+    property: "owningTeamIds",
+  },
+  {
+    kind: "MaintenanceWindow",
+    title: "lead by two keys",
+    inputs: { ...window, lead: { id: "01USERADA", email: "ada@example.com" } },
+    property: "lead",
+    reason: /exactly one of id, email or slackUserId/,
+  },
+  {
+    kind: "MaintenanceWindow",
+    title: "lead e-mail without @",
+    inputs: { ...window, lead: { email: "ada" } },
+    property: "lead",
+  },
+  {
+    kind: "MaintenanceWindow",
+    title: "ends before it starts",
+    inputs: { ...window, endAt: "2026-03-01T21:00:00Z" },
+    property: "endAt",
+    reason: /must be after startAt/,
+  },
+  {
+    kind: "MaintenanceWindow",
+    title: "impossible date",
+    inputs: { ...window, startAt: "2026-02-30T22:00:00Z" },
+    property: "startAt",
+  },
+  {
+    kind: "MaintenanceWindow",
+    title: "missing alert condition groups",
+    inputs: { ...window, alertConditionGroups: undefined },
+    property: "alertConditionGroups",
+  },
+  {
+    kind: "MaintenanceWindow",
+    title: "negative notify minutes",
+    inputs: { ...window, notifyEndMinutesBefore: -1 },
+    property: "notifyEndMinutesBefore",
+  },
+  {
+    kind: "MaintenanceWindow",
+    title: "escalation target without target",
+    inputs: { ...window, escalationTargets: [{}] },
+    property: "escalationTargets",
+  },
+  {
+    kind: "ScheduleSyncTarget",
+    title: "neither group id nor new group",
+    inputs: { addBotToGroup: true },
+    property: "slackUserGroupId",
+    reason: /exactly one of slackUserGroupId/,
+  },
+  {
+    kind: "ScheduleSyncTarget",
+    title: "a handle instead of the group id",
+    inputs: { slackUserGroupId: "@platform-oncall" },
+    property: "slackUserGroupId",
+    reason: /not its @-handle/,
+  },
+  {
+    kind: "ScheduleSyncTarget",
+    title: "new group without handle",
+    inputs: { newSlackUserGroup: { name: "G", description: "" } },
+    property: "newSlackUserGroup",
+  },
+  {
+    kind: "ScheduleSyncRule",
+    title: "unknown sync type",
+    inputs: { ...rule, syncType: "everyone" },
+    property: "syncType",
+  },
+  {
+    kind: "ScheduleSyncRule",
+    title: "missing target",
+    inputs: { ...rule, scheduleSyncTargetId: undefined },
+    property: "scheduleSyncTargetId",
+  },
+  {
+    kind: "ScheduleSyncRule",
+    title: "adoptId without its schedule",
+    inputs: { ...rule, adoptId: "01RULE" },
+    property: "adoptId",
+    reason: /<scheduleId>\/<ruleId>/,
+  },
+];

@@ -1,0 +1,480 @@
+/**
+ * Catalog kinds (CatalogType, CatalogTypeAttribute, CatalogEntry, CatalogEntries): mapping,
+ * normalisation rules against the emulator's read-back, check failures with input paths (zero API
+ * calls), and the providers against the in-process emulator, counting the requests it saw. Every
+ * request body sent to `/v3/catalog_*` must have exactly its reference type's shape, and every
+ * response must match its reference type. The lifecycles through the harness are in
+ * catalogLifecycle.test.ts.
+ */
+import { enablePagedReads } from "../../provider/pagedReads";
+import { catalogEntriesProvider } from "../../resources/catalogEntries";
+import {
+  attributeValuesFromApi,
+  attributeValuesPayload,
+  catalogEntryFromApi,
+  catalogEntryInputs,
+  catalogEntryPayload,
+  catalogEntryProvider,
+  findCatalogEntry,
+  listCatalogEntries,
+} from "../../resources/catalogEntry";
+import {
+  catalogTypeInputs,
+  catalogTypePayload,
+  catalogTypeProvider,
+  findCatalogType,
+} from "../../resources/catalogType";
+import { catalogAttributeFromApi, catalogTypeAttributeProvider } from "../../resources/catalogTypeAttribute";
+import { useAlertEmulator } from "../support/alertEmulator";
+import { expectShape } from "../support/emulator";
+
+// The fake clock never refills the bucket: a burst large enough for the thousands of requests here.
+const ae = useAlertEmulator({
+  strictPaths: /^\/v3\/catalog_/,
+  dashboardRoles: ["catalog_editor"],
+  emulator: { burst: 100_000 },
+});
+const calls = (mark: number, pattern = /./) => ae.providerCalls(mark).filter((c) => pattern.test(c));
+
+async function newType(name: string): Promise<string> {
+  const created = await catalogTypeProvider.create!(
+    (await catalogTypeProvider.check!({}, { name, description: `${name} type` })).inputs,
+  );
+  return created.id;
+}
+
+async function addAttribute(catalogTypeId: string, name: string, type = "String", array = false) {
+  const { inputs } = await catalogTypeAttributeProvider.check!({}, { catalogTypeId, name, type, array });
+  return catalogTypeAttributeProvider.create!(inputs);
+}
+
+describe("mapping", () => {
+  test("type payloads have the reference shapes; typeName only on create", () => {
+    const args = catalogTypeInputs.parse({
+      name: "Service",
+      description: "Our services",
+      typeName: 'Custom["Service"]',
+      categories: ["service"],
+      color: "green",
+      icon: "server",
+    });
+    const create = catalogTypePayload(args, true);
+    expect(create.type_name).toBe('Custom["Service"]');
+    expectShape("CatalogCreateTypePayloadV3", create);
+    const update = catalogTypePayload(args, false);
+    expect(update.type_name).toBeUndefined();
+    expectShape("CatalogUpdateTypePayloadV3", update);
+  });
+
+  test("attribute values: a string is a value, a list an array value (both ways)", () => {
+    const payload = attributeValuesPayload({ a: "1", b: ["x", "y"] });
+    expect(payload).toEqual({
+      a: { value: { literal: "1" } },
+      b: { array_value: [{ literal: "x" }, { literal: "y" }] },
+    });
+    expect(
+      attributeValuesFromApi({
+        a: { value: { literal: "1", label: "1" } },
+        b: { array_value: [{ literal: "x", label: "X" }] },
+        // Rule "label when no literal": the reference says the literal may be empty for plain types.
+        c: { value: { label: "shown" } },
+      }),
+    ).toEqual({ a: "1", b: ["x"], c: "shown" });
+    const entry = catalogEntryPayload(
+      catalogEntryInputs.parse({
+        catalogTypeId: "01T",
+        name: "n",
+        externalId: "e",
+        attributeValues: { a: "1" },
+      }),
+      true,
+    );
+    expectShape("CatalogCreateEntryPayloadV3", entry);
+  });
+});
+
+describe("normalisation rules (vectors)", () => {
+  test('"empty mode is unset": an attribute written without a mode reads back without one', () => {
+    const live = {
+      catalogTypeId: "01T",
+      attribute: { id: "01A", name: "Tier", type: "Number", array: false, mode: "" },
+    };
+    expect(catalogAttributeFromApi(live).mode).toBeUndefined();
+    expect(catalogAttributeFromApi({ ...live, attribute: { ...live.attribute, mode: "api" } }).mode).toBe(
+      "api",
+    );
+  });
+
+  test('"no rank is rank 0" and aliases as a set keep the declared spelling', () => {
+    const declared = catalogEntryInputs.parse({ catalogTypeId: "01T", name: "n", aliases: ["b", "a", "a"] });
+    const live = {
+      id: "01E",
+      catalog_type_id: "01T",
+      name: "n",
+      aliases: ["a", "b"],
+      rank: 0,
+      attribute_values: {},
+    };
+    const read = catalogEntryFromApi(live, declared);
+    expect(read.rank).toBeUndefined();
+    expect(read.aliases).toEqual(["b", "a", "a"]);
+    expect(catalogEntryFromApi({ ...live, rank: 3 }, declared).rank).toBe(3);
+    expect(
+      catalogEntryFromApi({ ...live, aliases: [] }, { ...declared, aliases: undefined }).aliases,
+    ).toBeUndefined();
+  });
+});
+
+describe("check (zero API calls)", () => {
+  test.each([
+    [catalogTypeProvider, { description: "d" }, "name"],
+    [catalogTypeProvider, { name: "S", description: "d", typeName: "Service" }, "typeName"],
+    [catalogTypeProvider, { name: "S", description: "d", color: "red" }, "color"],
+    [catalogTypeProvider, { name: "S", description: "d", categories: ["pets"] }, "categories"],
+    [
+      catalogTypeAttributeProvider,
+      { catalogTypeId: "01T", name: "A", type: "String", mode: "backlink" },
+      "backlinkAttribute",
+    ],
+    [catalogTypeAttributeProvider, { catalogTypeId: "", name: "A", type: "String" }, "catalogTypeId"],
+    [catalogEntryProvider, { catalogTypeId: "01T", name: "e", attributeValues: { a: 3 } }, "attributeValues"],
+    [catalogEntryProvider, { catalogTypeId: "01T", name: "e", rank: 1.5 }, "rank"],
+    [catalogEntriesProvider, { catalogTypeId: "01T", entries: { x: { name: "" } } }, "entries"],
+    [catalogEntriesProvider, { catalogTypeId: "01T", entries: { "id:x": { name: "n" } } }, "entries"],
+    [catalogEntriesProvider, { catalogTypeId: "01T", entries: {}, adoptId: "01OTHER" }, "adoptId"],
+  ] as const)("case %#: check fails at the named property", async (provider, inputs, property) => {
+    const before = ae.emu.requests.length;
+    const r = await provider.check!({}, inputs);
+    expect(r.failures?.map((f) => f.property)).toContain(property);
+    expect(ae.emu.requests.length).toBe(before);
+  });
+
+  test("a failure names the entry's path", async () => {
+    const r = await catalogEntriesProvider.check!(
+      {},
+      { catalogTypeId: "01T", entries: { svc: { name: "" } } },
+    );
+    expect(r.failures?.[0]?.reason).toMatch(/^entries\.svc\.name: /);
+  });
+});
+
+describe("CatalogType and its attributes", () => {
+  test("create, read, update; typeName replaces; destroy archives", async () => {
+    const { inputs } = await catalogTypeProvider.check!(
+      {},
+      {
+        name: "Team",
+        description: "Teams",
+        typeName: 'Custom["Team"]',
+        categories: ["team"],
+      },
+    );
+    const created = await catalogTypeProvider.create!(inputs);
+    expect(created.outs.engineResourceType).toBe(`CatalogEntry["${created.id}"]`);
+    expect(created.outs.attributeType).toBe('Custom["Team"]');
+    const read = await catalogTypeProvider.read!(created.id, created.outs);
+    const again = await catalogTypeProvider.diff!(created.id, read.props, inputs);
+    expect(again.changes).toBe(false);
+    const renamed = await catalogTypeProvider.diff!(created.id, created.outs, {
+      ...inputs,
+      typeName: 'Custom["Squad"]',
+    });
+    expect(renamed.replaces).toEqual(["typeName"]);
+    const updated = await catalogTypeProvider.update!(created.id, created.outs, {
+      ...inputs,
+      description: "All teams",
+    });
+    expect(updated.outs!.description).toBe("All teams");
+    await catalogTypeProvider.delete!(created.id, updated.outs);
+    expect((await catalogTypeProvider.read!(created.id, updated.outs)).id).toBe("");
+  });
+
+  test("several attributes of one type written in parallel all land (read-modify-write under the type's lock)", async () => {
+    const typeId = await newType("Parallel");
+    const created = await Promise.all(
+      ["A", "B", "C", "D", "E"].map((name) => addAttribute(typeId, name, name === "E" ? "Number" : "String")),
+    );
+    const type = (await ae.ok("GET", `/v3/catalog_types/${typeId}`)).catalog_type;
+    expect(type.schema.attributes.map((a: any) => a.name).sort()).toEqual(["A", "B", "C", "D", "E"]);
+    expect(type.schema.version).toBe(6);
+    // Update one and delete another in parallel: the others stay.
+    const [b, c] = [created[1]!, created[2]!];
+    await Promise.all([
+      catalogTypeAttributeProvider.update!(b.id, b.outs, { ...b.outs, name: "B2", array: true }),
+      catalogTypeAttributeProvider.delete!(c.id, c.outs),
+    ]);
+    const after = (await ae.ok("GET", `/v3/catalog_types/${typeId}`)).catalog_type.schema.attributes;
+    expect(after.map((a: any) => [a.name, a.array])).toEqual([
+      ["A", false],
+      ["B2", true],
+      ["D", false],
+      ["E", false],
+    ]);
+  });
+
+  test("a schema written in the dashboard between read and write: 409, read again, retried", async () => {
+    const typeId = await newType("Raced");
+    // The next update_schema (the provider's) answers 409 as if someone wrote first.
+    ae.emu.faults.add({
+      method: "POST",
+      path: `^/v3/catalog_types/${typeId}/actions/update_schema$`,
+      kind: "status",
+      status: 409,
+    });
+    const a = await addAttribute(typeId, "Owner");
+    const attributes = (await ae.ok("GET", `/v3/catalog_types/${typeId}`)).catalog_type.schema.attributes;
+    expect(attributes.map((x: any) => x.id)).toEqual([a.id]);
+  });
+
+  test("getCatalogType by name or type name", async () => {
+    const typeId = await newType("Lookup me");
+    const byName = await findCatalogType(ae.dashboard, { name: "Lookup me" });
+    expect(byName.id).toBe(typeId);
+    expect((await findCatalogType(ae.dashboard, { typeName: byName.typeName })).id).toBe(typeId);
+    await expect(findCatalogType(ae.dashboard, { name: "Nope" })).rejects.toThrow(
+      /getCatalogType: no catalog type/,
+    );
+  });
+});
+
+describe("CatalogEntry", () => {
+  test("create, read, update, upsert by external id, lookups by identifier and name", async () => {
+    const typeId = await newType("Feature");
+    const tier = await addAttribute(typeId, "Tier");
+    const { inputs } = await catalogEntryProvider.check!(
+      {},
+      {
+        catalogTypeId: typeId,
+        name: "Checkout",
+        externalId: "checkout",
+        aliases: ["co"],
+        attributeValues: { [tier.id]: "1" },
+      },
+    );
+    const created = await catalogEntryProvider.create!(inputs);
+    const read = await catalogEntryProvider.read!(created.id, created.outs);
+    expect((await catalogEntryProvider.diff!(created.id, read.props, inputs)).changes).toBe(false);
+    const updated = await catalogEntryProvider.update!(created.id, created.outs, {
+      ...inputs,
+      name: "Checkout 2",
+    });
+    expect(updated.outs!.name).toBe("Checkout 2");
+    // A second create with the same external id takes the entry over (the API's upsert).
+    const again = await catalogEntryProvider.create!(inputs);
+    expect(again.id).toBe(created.id);
+
+    expect((await findCatalogEntry(ae.dashboard, { catalogTypeId: typeId, identifier: "co" })).id).toBe(
+      created.id,
+    );
+    expect((await findCatalogEntry(ae.dashboard, { catalogTypeId: typeId, identifier: "Checkout" })).id).toBe(
+      created.id,
+    );
+    await expect(
+      findCatalogEntry(ae.dashboard, { catalogTypeId: typeId, identifier: "nope" }),
+    ).rejects.toThrow(/getCatalogEntry: no entry/);
+    await catalogEntryProvider.delete!(created.id, again.outs);
+    expect((await catalogEntryProvider.read!(created.id, again.outs)).id).toBe("");
+  });
+});
+
+describe("CatalogEntries", () => {
+  const entriesOf = (n: number, suffix = "") =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [
+        `svc-${i}`,
+        { name: `Service ${i}${suffix}`, attributeValues: {} },
+      ]),
+    );
+
+  test("600 entries: create by POST, a change to all in 3 bulk_updates, refresh in 3 pages, undeclared deleted", async () => {
+    const typeId = await newType("Fleet");
+    const owner = await addAttribute(typeId, "Owner");
+    // One made in the dashboard, without an external id: not declared, so deleted.
+    await ae.ok("POST", "/v3/catalog_entries", {
+      catalog_type_id: typeId,
+      name: "stray",
+      attribute_values: {},
+    });
+
+    const base = Object.fromEntries(
+      Object.entries(entriesOf(600)).map(([k, e]) => [
+        k,
+        { ...e, attributeValues: { [owner.id]: "team-a" } },
+      ]),
+    );
+    const { inputs, failures } = await catalogEntriesProvider.check!(
+      {},
+      { catalogTypeId: typeId, entries: base },
+    );
+    expect(failures).toEqual([]);
+    let mark = ae.emu.requests.length;
+    const created = await catalogEntriesProvider.create!(inputs);
+    expect(created.id).toBe(typeId);
+    expect(calls(mark, /^POST \/v3\/catalog_entries 201/)).toHaveLength(600);
+    expect(calls(mark, /^DELETE/)).toHaveLength(1);
+    expect(calls(mark, /^GET/)).toHaveLength(1); // the type's entries: one page (one stray entry)
+    expect(Object.keys(created.outs.entryIds)).toHaveLength(600);
+
+    mark = ae.emu.requests.length;
+    const read = await catalogEntriesProvider.read!(typeId, created.outs);
+    expect(calls(mark)).toHaveLength(3); // ⌈600 ÷ 250⌉
+    expect((await catalogEntriesProvider.diff!(typeId, read.props, inputs)).changes).toBe(false);
+
+    const changed = Object.fromEntries(
+      Object.entries(base).map(([k, e]) => [k, { ...e, name: `${e.name} (renamed)`, rank: 2 }]),
+    );
+    mark = ae.emu.requests.length;
+    const updated = await catalogEntriesProvider.update!(typeId, read.props, { ...inputs, entries: changed });
+    expect(calls(mark)).toEqual(Array(3).fill("POST /v3/catalog_entries/actions/bulk_update 204"));
+    const live = (await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries;
+    expect(live).toHaveLength(600);
+    expect(live.every((e) => e.name.endsWith("(renamed)") && e.rank === 2)).toBe(true);
+
+    // Drift: an entry renamed and one added in the dashboard show in a refresh; the next update puts them back.
+    const first = updated.outs!.entryIds["svc-0"];
+    await ae.ok("PUT", `/v3/catalog_entries/${first}`, { name: "hand edit", attribute_values: {} });
+    await ae.ok("POST", "/v3/catalog_entries", {
+      catalog_type_id: typeId,
+      name: "extra",
+      external_id: "x",
+      attribute_values: {},
+    });
+    const drifted = await catalogEntriesProvider.read!(typeId, updated.outs!);
+    expect(drifted.props!.entries["svc-0"].name).toBe("hand edit");
+    expect(drifted.props!.entries.x.name).toBe("extra");
+    expect(
+      (await catalogEntriesProvider.diff!(typeId, drifted.props, { ...inputs, entries: changed })).changes,
+    ).toBe(true);
+    mark = ae.emu.requests.length;
+    const restored = await catalogEntriesProvider.update!(typeId, drifted.props, {
+      ...inputs,
+      entries: changed,
+    });
+    expect(calls(mark).sort()).toEqual(
+      [
+        `DELETE /v3/catalog_entries/${drifted.props!.entryIds.x} 204`,
+        "POST /v3/catalog_entries/actions/bulk_update 204",
+      ].sort(),
+    );
+    expect(Object.keys(restored.outs!.entryIds)).toHaveLength(600);
+
+    mark = ae.emu.requests.length;
+    await catalogEntriesProvider.delete!(typeId, restored.outs!);
+    expect(calls(mark, /^DELETE/)).toHaveLength(600);
+    expect((await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries).toEqual([]);
+  });
+
+  test("a create that fails part-way keeps what it made (the engine records it; the next update goes on)", async () => {
+    const typeId = await newType("Partial");
+    const { inputs } = await catalogEntriesProvider.check!(
+      {},
+      { catalogTypeId: typeId, entries: entriesOf(5) },
+    );
+    ae.emu.faults.add({
+      method: "POST",
+      path: "^/v3/catalog_entries$",
+      kind: "status",
+      status: 422,
+      count: 1,
+    });
+    const error: any = await catalogEntriesProvider.create!(inputs).then(
+      () => undefined,
+      (e) => e,
+    );
+    expect(error?.id).toBe(typeId);
+    expect(Object.keys(error.properties.entryIds)).toHaveLength(4);
+    const finished = await catalogEntriesProvider.update!(typeId, error.properties, inputs);
+    expect(Object.keys(finished.outs!.entryIds)).toHaveLength(5);
+    expect((await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries).toHaveLength(5);
+  });
+
+  test("adoption takes over a type's entries by external id", async () => {
+    const typeId = await newType("Adopted");
+    const existing = await ae.ok("POST", "/v3/catalog_entries", {
+      catalog_type_id: typeId,
+      name: "old name",
+      external_id: "svc-0",
+      attribute_values: {},
+    });
+    const { inputs } = await catalogEntriesProvider.check!(
+      {},
+      { catalogTypeId: typeId, adoptId: typeId, entries: entriesOf(2) },
+    );
+    const adopted = await catalogEntriesProvider.create!(inputs);
+    expect(adopted.outs.entryIds["svc-0"]).toBe(existing.catalog_entry.id);
+    expect(
+      (await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries.map((e) => e.name),
+    ).toEqual(["Service 0", "Service 1"]);
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  beforeAll(() => enablePagedReads());
+  afterAll(() => enablePagedReads(false));
+
+  test("a refresh of 300 entries of a type: ⌈300 ÷ 250⌉ + 1 requests; a write starts over", async () => {
+    const typeId = await newType("Paged reads");
+    enablePagedReads(false); // creating them is not what is measured
+    const entries = [];
+    for (let i = 0; i < 300; i++) {
+      const { inputs } = await catalogEntryProvider.check!(
+        {},
+        { catalogTypeId: typeId, name: `e${i}`, externalId: `e${i}` },
+      );
+      entries.push(await catalogEntryProvider.create!(inputs));
+    }
+    enablePagedReads();
+    let mark = ae.emu.requests.length;
+    const reads = await Promise.all(entries.map((e) => catalogEntryProvider.read!(e.id, e.outs)));
+    expect(reads.map((r) => r.id)).toEqual(entries.map((e) => e.id));
+    expect(reads[17]!.props!.name).toBe("e17");
+    const requests = calls(mark);
+    expect(requests).toHaveLength(3); // one GET, then two pages
+    expect(requests.filter((r) => r.startsWith("GET /v3/catalog_entries "))).toHaveLength(2);
+
+    // Served from the pages: no request.
+    mark = ae.emu.requests.length;
+    await catalogEntryProvider.read!(entries[5]!.id, entries[5]!.outs);
+    expect(calls(mark)).toEqual([]);
+
+    // A write to the kind drops the pages: the change is seen.
+    await catalogEntryProvider.update!(entries[5]!.id, entries[5]!.outs, {
+      ...entries[5]!.outs,
+      name: "renamed",
+    });
+    mark = ae.emu.requests.length;
+    const fresh = await catalogEntryProvider.read!(entries[5]!.id, entries[5]!.outs);
+    expect(fresh.props!.name).toBe("renamed");
+    expect(calls(mark)).toHaveLength(1);
+
+    // An object the pages do not hold (deleted before the walk) is read with a GET: the deletion is seen.
+    await ae.ok("DELETE", `/v3/catalog_entries/${entries[7]!.id}`);
+    await catalogEntryProvider.update!(entries[6]!.id, entries[6]!.outs, entries[6]!.outs); // drops the pages
+    await catalogEntryProvider.read!(entries[6]!.id, entries[6]!.outs); // a GET; the next read walks
+    const gone = await catalogEntryProvider.read!(entries[7]!.id, entries[7]!.outs);
+    expect(gone.id).toBe("");
+  });
+
+  test("types and their attributes share one walk of the unpaginated type list", async () => {
+    const typeIds = [await newType("Walk A"), await newType("Walk B")];
+    const attrs = await Promise.all(typeIds.flatMap((t) => [addAttribute(t, "X"), addAttribute(t, "Y")]));
+    const types = await Promise.all(
+      typeIds.map(async (id) => ({
+        id,
+        outs: (await catalogTypeProvider.read!(id, { name: "", description: "" })).props!,
+      })),
+    );
+    enablePagedReads(false); // a new run: nothing cached
+    enablePagedReads();
+    const mark = ae.emu.requests.length;
+    await Promise.all([
+      ...types.map((t) => catalogTypeProvider.read!(t.id, t.outs)),
+      ...attrs.map((a) => catalogTypeAttributeProvider.read!(a.id, a.outs)),
+    ]);
+    // The first read is a GET of its type; every other one is served by one walk of the list.
+    expect(calls(mark).sort()).toEqual([
+      "GET /v3/catalog_types 200",
+      `GET /v3/catalog_types/${typeIds[0]} 200`,
+    ]);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * ScheduleSyncTarget: mapping (wrapped create, flat update), check failures with input paths (zero
+ * API calls), and the provider against the in-process emulator: a new group's details read back as
+ * declared, drift on the bot flag, propagation refused when a linked schedule is not editable,
+ * destroy refused while rules use the target (clear error, target kept), adoption.
+ */
+import {
+  type ScheduleSyncTargetInputs,
+  scheduleSyncTargetCreatePayload,
+  scheduleSyncTargetFromApi,
+  scheduleSyncTargetInputs,
+  scheduleSyncTargetProvider,
+  scheduleSyncTargetUpdatePayload,
+} from "../../resources/scheduleSyncTarget";
+import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectShape } from "../support/emulator";
+
+const parse = (raw: Record<string, unknown>): ScheduleSyncTargetInputs => scheduleSyncTargetInputs.parse(raw);
+const ae = useSettingsEmulator();
+const show = async (id: string) =>
+  (await ae.ok("GET", `/v2/schedule_sync_targets/${id}`)).schedule_sync_target;
+const newGroup = { name: "Platform on-call", handle: "platform-oncall", description: "Who is on call" };
+
+describe("mapping", () => {
+  test("create is wrapped, update is flat (the bot flag only)", () => {
+    const existing = parse({ slackUserGroupId: "S0123ABCD", addBotToGroup: true });
+    expect(scheduleSyncTargetCreatePayload(existing)).toEqual({
+      schedule_sync_target: { add_bot_to_group: true, slack_user_group_id: "S0123ABCD" },
+    });
+    expectShape("ScheduleSyncTargetsCreatePayloadV2", scheduleSyncTargetCreatePayload(existing));
+    const made = parse({ newSlackUserGroup: { ...newGroup, slackTeamId: "T0GRID" } });
+    expect(scheduleSyncTargetCreatePayload(made)).toEqual({
+      schedule_sync_target: {
+        add_bot_to_group: false,
+        new_slack_user_group: { ...newGroup, slack_team_id: "T0GRID" },
+      },
+    });
+    expectShape("ScheduleSyncTargetsCreatePayloadV2", scheduleSyncTargetCreatePayload(made));
+    expect(scheduleSyncTargetUpdatePayload(existing)).toEqual({ add_bot_to_group: true });
+    expectShape("ScheduleSyncTargetsUpdatePayloadV2", scheduleSyncTargetUpdatePayload(existing));
+  });
+});
+
+describe("check (zero API calls)", () => {
+  test.each([
+    [{}, "slackUserGroupId", /exactly one of slackUserGroupId/],
+    [{ slackUserGroupId: "S0123ABCD", newSlackUserGroup: newGroup }, "slackUserGroupId", /exactly one/],
+    [{ slackUserGroupId: "@platform-oncall" }, "slackUserGroupId", /starting with S .*not its @-handle/],
+    [{ newSlackUserGroup: { ...newGroup, handle: "" } }, "newSlackUserGroup", /./],
+    [{ newSlackUserGroup: { name: "x", handle: "x" } }, "newSlackUserGroup", /./],
+    [{ slackUserGroupId: "S0123ABCD", addBotToGroup: "yes" }, "addBotToGroup", /./],
+    [{ slackUserGroupId: "S0123ABCD", annotations: {} }, "annotations", /./],
+  ])("%j fails at %s", async (inputs, property, reason) => {
+    await expectCheckFailure(ae, scheduleSyncTargetProvider.check!, inputs, property, reason);
+  });
+});
+
+describe("provider against the emulator", () => {
+  test("a new group: made by the service, its details read back as declared; bot flag drift and update; replace on group change", async () => {
+    const inputs = parse({ newSlackUserGroup: newGroup });
+    const created = await scheduleSyncTargetProvider.create!(inputs);
+    expect(created.outs).toMatchObject({
+      newSlackUserGroup: newGroup,
+      userGroupId: expect.stringMatching(/^S/),
+      slackTeamId: "T0WORKSPACE",
+    });
+    expect(created.outs.slackUserGroupId).toBeUndefined();
+    const read = await scheduleSyncTargetProvider.read!(created.id, created.outs);
+    expect((await scheduleSyncTargetProvider.diff!(created.id, read.props!, inputs)).changes).toBe(false);
+
+    await ae.ok("PUT", `/v2/schedule_sync_targets/${created.id}`, { add_bot_to_group: true });
+    const drifted = await scheduleSyncTargetProvider.read!(created.id, read.props!);
+    expect(drifted.props!.addBotToGroup).toBe(true);
+    expect((await scheduleSyncTargetProvider.diff!(created.id, drifted.props!, inputs)).changes).toBe(true);
+    await scheduleSyncTargetProvider.update!(created.id, drifted.props!, inputs);
+    expect((await show(created.id)).add_bot_to_group).toBe(false);
+
+    const other = parse({ newSlackUserGroup: { ...newGroup, handle: "platform-primary" } });
+    expect(await scheduleSyncTargetProvider.diff!(created.id, drifted.props!, other)).toMatchObject({
+      replaces: ["newSlackUserGroup"],
+      deleteBeforeReplace: true,
+    });
+    await scheduleSyncTargetProvider.delete!(created.id, drifted.props!);
+    expect((await scheduleSyncTargetProvider.read!(created.id, drifted.props!)).id).toBe("");
+  });
+
+  test("an existing group: one target per group (422 names slackUserGroupId)", async () => {
+    const created = await scheduleSyncTargetProvider.create!(parse({ slackUserGroupId: "S0EXISTING" }));
+    expect(scheduleSyncTargetFromApi(await show(created.id), undefined).slackUserGroupId).toBe("S0EXISTING");
+    const error = await scheduleSyncTargetProvider.create!(parse({ slackUserGroupId: "S0EXISTING" })).catch(
+      (e) => e,
+    );
+    expect(error.message).toMatch(/slackUserGroupId: a sync target for user group S0EXISTING already exists/);
+    await scheduleSyncTargetProvider.delete!(created.id, created.outs);
+  });
+
+  test("update propagates: refused (403) when this key cannot edit a linked schedule; destroy refused while rules use it", async () => {
+    const created = await scheduleSyncTargetProvider.create!(parse({ slackUserGroupId: "S0SHARED" }));
+    const mine = await makeSchedule(ae, "Platform", ["01TEAMPLATFORM"]);
+    const theirs = await makeSchedule(ae, "Payments", ["01TEAMPAYMENTS"]);
+    const rules = [];
+    for (const schedule of [mine, theirs]) {
+      rules.push(
+        (
+          await ae.ok("POST", `/v2/schedules/${schedule}/sync_rules`, {
+            schedule_sync_rule: { schedule_sync_target_id: created.id, sync_type: "on_call" },
+          })
+        ).schedule_sync_rule,
+      );
+    }
+    expect((await show(created.id)).linked_schedules.map((s: any) => s.id).sort()).toEqual(
+      [mine, theirs].sort(),
+    );
+
+    // A key that edits only the Platform team's schedules.
+    const platformEditor = await ae.emu.createApiKey(
+      "platform",
+      [],
+      ["schedules_editor"],
+      ["01TEAMPLATFORM"],
+    );
+    const refused = await ae.emu.call("PUT", `/v2/schedule_sync_targets/${created.id}`, {
+      token: platformEditor,
+      body: { add_bot_to_group: true },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0].message).toContain(theirs);
+    expect((await show(created.id)).add_bot_to_group).toBe(false);
+
+    const error = await scheduleSyncTargetProvider.delete!(created.id, created.outs).catch((e) => e);
+    expect(error.message).toMatch(
+      /delete schedule sync target: 409 conflict: .*still used by 2 active sync rules/,
+    );
+    expect(error.message).toMatch(/sync rules still use this target: delete them first/);
+    expect((await show(created.id)).id).toBe(created.id);
+    for (const r of rules) await ae.ok("DELETE", `/v2/schedules/${r.schedule_id}/sync_rules/${r.id}`);
+    await scheduleSyncTargetProvider.delete!(created.id, created.outs);
+    expect((await ae.api("GET", `/v2/schedule_sync_targets/${created.id}`)).status).toBe(404);
+  });
+
+  test("adoption by id: updated in place; another group is refused", async () => {
+    const existing = (
+      await ae.ok("POST", "/v2/schedule_sync_targets", {
+        schedule_sync_target: { slack_user_group_id: "S0BYHAND", add_bot_to_group: false },
+      })
+    ).schedule_sync_target;
+    const mark = ae.emu.requests.length;
+    const adopted = await scheduleSyncTargetProvider.create!(
+      parse({ slackUserGroupId: "S0BYHAND", addBotToGroup: true, adoptId: existing.id }),
+    );
+    expect(adopted.id).toBe(existing.id);
+    expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
+    expect((await show(existing.id)).add_bot_to_group).toBe(true);
+    await expect(
+      scheduleSyncTargetProvider.create!(parse({ slackUserGroupId: "S0OTHER", adoptId: existing.id })),
+    ).rejects.toThrow(/syncs user group S0BYHAND, not S0OTHER/);
+  });
+});
