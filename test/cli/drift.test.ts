@@ -262,3 +262,31 @@ describe("drift: examples/quickstart (custom fields, options, an API key whose t
     for (const text of [clean.out, edited.out, JSON.stringify(after)]) expect(text).not.toContain(token);
   });
 });
+
+// The kinds added since (catalog, account settings), with no edit to the drift job: it is generic
+// over every spec. examples/settings holds a secret input (a Secret's value), encrypted in the export.
+describe.each(["catalog", "settings"])("drift: examples/%s", (example) => {
+  const h = harnessFixture(path.join(root, "examples", example));
+
+  test("every object in sync or differing in form only, read with GETs only (exit 0)", async () => {
+    const up = await h.driver.up(h.options());
+    expect(up.errors).toEqual([]);
+    const exported = stackExport(h.options().stateFile, example);
+    const declared = JSON.parse(fs.readFileSync(exported, "utf8")).deployment.resources.filter((r: any) =>
+      r.type.startsWith("pulumi-nodejs:dynamic/incident:"),
+    );
+    const mark = h.emu.requests.length;
+    const json = path.join(work, `${example}-report.json`);
+    const result = await run(["drift", exported, "--json", json], {
+      INCIDENT_API_KEY: h.emu.apiKey,
+      INCIDENT_BASE_URL: h.emu.url,
+    });
+    expect(result.err).not.toMatch(/not checked/);
+    expect(result.code).toBe(0);
+    const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    expect(report.objects.map((o) => o.urn).sort()).toEqual(declared.map((r: any) => r.urn).sort());
+    expect(new Set(h.emu.requests.slice(mark).map((r) => r.method))).toEqual(new Set(["GET"]));
+    const notCompared = report.objects.flatMap((o) => (o.notCompared ?? []).map((k) => `${o.kind}.${k}`));
+    if (example === "settings") expect(notCompared).toEqual(["Secret.value"]);
+  });
+});
