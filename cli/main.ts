@@ -2,7 +2,7 @@
 /**
  * `pulumi-incident`: review tools for stacks of this provider.
  *
- *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT]
+ *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *
  * Exit codes: 0 fine (drift: no drift), 2 drift (drift only), 1 error (bad input, settings, API).
@@ -23,6 +23,8 @@ Options:
   --json FILE          Also write the report as JSON to FILE
   --output FILE        Write the Markdown report to FILE (default: stdout)
   --state FILE         plan-report: a \`pulumi stack export\`, to name the ids of unchanged resources
+  --max-length N       plan-report: shorten the Markdown to N characters at most (a GitHub comment
+                       holds 65536): diagrams and long change lists go first; the JSON stays whole
   --config FILE        drift: settings from \`pulumi config --json --show-secrets\` output
                        (default: INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the environment)
   --concurrency N      drift: objects read at once (default 4)
@@ -69,7 +71,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
           ? undefined
           : parseJson(fs.readFileSync(values.state, "utf8"), values.state, "pulumi stack export");
       const report = planReport(parseJson(input, file, "pulumi preview --json"), state);
-      emit(planReportMarkdown(report), report, values, io);
+      const maxLength = values["max-length"] === undefined ? undefined : Number(values["max-length"]);
+      if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1000))
+        throw new Error(
+          `--max-length must be a whole number of characters, 1000 or more (got ${values["max-length"]})`,
+        );
+      emit(planReportMarkdown(report, { maxLength }), report, values, io);
       return EXIT_OK;
     }
     if (command === "drift") {
@@ -109,6 +116,7 @@ function parse(argv: string[]) {
       output: { type: "string" },
       config: { type: "string" },
       state: { type: "string" },
+      "max-length": { type: "string" },
       concurrency: { type: "string" },
       help: { type: "boolean", short: "h" },
     },

@@ -259,10 +259,40 @@ function valueCell(value: unknown, names: Record<string, string>): string {
 
 const who = (r: ResourceChange) => `${r.kind} ${code(r.name)}`;
 
+export interface MarkdownOptions {
+  /**
+   * The longest Markdown wanted (a GitHub comment holds 65,536 characters): a longer report drops
+   * its diagrams and shows at most 20 changes per resource, then leaves out whole resource
+   * sections from the end, saying so; the JSON report stays complete.
+   */
+  maxLength?: number;
+}
+
+const SHORT_ROWS = 20;
+
 /** The report as Markdown for a pull request comment (GitHub renders the Mermaid blocks). */
-export function planReportMarkdown(report: PlanReport): string {
+export function planReportMarkdown(report: PlanReport, options: MarkdownOptions = {}): string {
+  const full = render(report, Number.POSITIVE_INFINITY, true);
+  const max = options.maxLength;
+  if (max === undefined || full.length <= max) return full;
+  const note =
+    "\n_Shortened to fit: escalation diagrams left out and long change lists cut; the JSON report (`--json`) has everything._\n";
+  const short = render(report, SHORT_ROWS, false, note);
+  if (short.length <= max) return short;
+  // Whole resource sections from the end, until it fits.
+  const sections = short.split(/\n(?=#### )/);
+  for (let keep = sections.length - 1; keep >= 1; keep--) {
+    const left = sections.length - keep;
+    const text = `${sections.slice(0, keep).join("\n").trimEnd()}\n\n_…and ${count(left, "more resource")} left out (see the JSON report)._\n`;
+    if (text.length <= max) return text;
+  }
+  return `${short.slice(0, Math.max(0, max - 80)).trimEnd()}\n\n_…cut to fit (see the JSON report)._\n`;
+}
+
+function render(report: PlanReport, rowsPerResource: number, withDiagrams: boolean, note = ""): string {
   const out: string[] = [];
   out.push(heading("Plan", report.project, report.stack), "");
+  if (note) out.push(note.trim(), "");
   const counted = (["replace", "update", "create", "delete", "import", "read"] as const)
     .map((op) => [op, report.counts[op] ?? report.resources.filter((r) => r.op === op).length] as const)
     .filter(([, n]) => n > 0)
@@ -308,14 +338,18 @@ export function planReportMarkdown(report: PlanReport): string {
     const reasons = r.replaceReasons?.length ? ` (${r.replaceReasons.map(code).join(", ")})` : "";
     out.push(`#### ${SYMBOL[r.op]} ${who(r)} — ${r.op}${reasons}`, "");
     if (r.op !== "delete" && r.changes.length) {
-      const rows = r.changes.map((c) => [
-        code(c.at || "(all)"),
-        "old" in c ? valueCell(c.old, report.names) : "—",
-        "new" in c ? valueCell(c.new, report.names) : "—",
-      ]);
+      const rows = r.changes
+        .slice(0, rowsPerResource)
+        .map((c) => [
+          code(c.at || "(all)"),
+          "old" in c ? valueCell(c.old, report.names) : "—",
+          "new" in c ? valueCell(c.new, report.names) : "—",
+        ]);
       out.push(...table(["Property", "Before", "After"], rows), "");
+      const more = r.changes.length - rows.length;
+      if (more > 0) out.push(`_…and ${count(more, "more change")}._`, "");
     } else if (r.op === "update") out.push("No input changes after normalisation.", "");
-    if (r.diagrams) {
+    if (r.diagrams && withDiagrams) {
       for (const side of ["before", "after"] as const) {
         const chart = r.diagrams[side];
         if (!chart) continue;

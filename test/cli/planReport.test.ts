@@ -179,6 +179,19 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
     ]);
   });
 
+  test("--max-length: a report that would not fit a comment is shortened, saying so; call-outs stay", () => {
+    expect(planReportMarkdown(report, { maxLength: markdown.length })).toBe(markdown);
+    const short = planReportMarkdown(report, { maxLength: 6000 });
+    expect(short.length).toBeLessThanOrEqual(6000);
+    expect(short).not.toContain("```mermaid");
+    expect(short).toContain("_Shortened to fit: escalation diagrams left out");
+    expect(short).toContain("| `path[0].level.timeToAckSeconds` | `300` | `900` |");
+    const shorter = planReportMarkdown(report, { maxLength: 3500 });
+    expect(shorter.length).toBeLessThanOrEqual(3500);
+    expect(shorter).toContain("> **Replaced:** Schedule `payments-secondary`");
+    expect(shorter).toMatch(/_…and \d+ more resources? left out \(see the JSON report\)\._\n$/);
+  });
+
   test("never prints __provider, secrets or the engine's unknown sentinel", () => {
     const json = JSON.stringify(report);
     for (const text of [markdown, json]) {
