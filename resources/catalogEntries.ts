@@ -220,6 +220,7 @@ function entriesFromState(olds: Props): LiveCatalogEntries["entries"] {
  *
  * @example
  * ```ts
+ * declare const service: incident.CatalogType; // see CatalogType
  * const services = new incident.CatalogEntries("services", {
  *   catalogTypeId: service.id,
  *   entries: { checkout: { name: "Checkout", aliases: ["co"] }, search: { name: "Search" } },

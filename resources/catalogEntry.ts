@@ -210,6 +210,8 @@ async function entriesByIdentifier(
  *
  * @example
  * ```ts
+ * declare const service: incident.CatalogType; // see CatalogType
+ * declare const tierAttributeId: string; // the id of a CatalogTypeAttribute of the type
  * const checkout = new incident.CatalogEntry("checkout", {
  *   catalogTypeId: service.id, name: "Checkout", externalId: "checkout", aliases: ["co"],
  *   attributeValues: { [tierAttributeId]: "1" },

@@ -161,6 +161,7 @@ function attributeOf(type: ApiCatalogType, find: (a: ApiCatalogAttribute) => boo
  *
  * @example
  * ```ts
+ * declare const service: incident.CatalogType; // see CatalogType
  * const tier = new incident.CatalogTypeAttribute("tier", { catalogTypeId: service.id, name: "Tier", type: "Number" });
  * ```
  */
