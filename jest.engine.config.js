@@ -19,5 +19,7 @@ module.exports = {
   setupFiles: ["<rootDir>/test/engine/useCli.ts"],
   // One CLI run previews, type-checks and applies: minutes per scenario, not seconds.
   testTimeout: 20 * 60_000,
-  maxWorkers: 1,
+  // Two at a time: a CLI run waits on its child processes (engine, language host, program, provider
+  // host) as much as it computes, so two files share CI's two cores with time to spare per scenario.
+  maxWorkers: 2,
 };

@@ -143,6 +143,8 @@ function lifecycleOn(version: string): number {
           "test/examples.test.ts",
           "-t",
           "^(?!npm run demo)",
+          // Harness runs wait on their child processes: two files at once use CI's two cores.
+          "--maxWorkers=2",
         ],
         {
           cwd: copy,
