@@ -40,7 +40,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
-import { defineLookup, LookupError } from "../provider/functions";
+import { defineLookup, pickByName } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { alertConfigLock } from "./shared/alertConfigLock";
@@ -221,14 +221,7 @@ export async function findAlertAttributeByName(
   name: string,
 ): Promise<GetAlertAttributeResult> {
   const all = await listAlertAttributes(client);
-  const found = all.find((a) => a.name === name);
-  if (!found) {
-    const near = all.find((a) => a.name.trim().toLowerCase() === name.trim().toLowerCase());
-    throw new LookupError(
-      "getAlertAttribute",
-      `no alert attribute named ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near.name)}?)` : ""}`,
-    );
-  }
+  const found = pickByName(all, name, "getAlertAttribute", "alert attribute");
   return {
     id: found.id,
     name: found.name,

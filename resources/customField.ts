@@ -14,7 +14,7 @@ import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { ApiError, unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
-import { defineLookup, LookupError } from "../provider/functions";
+import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
 import { customFieldOptionValue } from "./shared/customFieldOptionValue";
@@ -409,14 +409,7 @@ export async function findCustomFieldByName(client: ApiClient, name: string): Pr
     "list custom fields",
   );
   const fields = body.custom_fields ?? [];
-  const field = fields.find((f) => f.name === name);
-  if (!field) {
-    const near = fields.find((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
-    throw new LookupError(
-      "getCustomField",
-      `no custom field named ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near.name)}?)` : ""}`,
-    );
-  }
+  const field = pickByName(fields, name, "getCustomField", "custom field");
   return {
     id: field.id,
     name: field.name,

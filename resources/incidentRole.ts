@@ -5,10 +5,9 @@
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
-import { defineLookup } from "../provider/functions";
+import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { pickByName } from "./shared/settings";
 
 /** Inputs of an incident role (API v2). */
 export const incidentRoleInputs = z.strictObject({

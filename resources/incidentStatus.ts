@@ -10,10 +10,9 @@
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
-import { defineLookup } from "../provider/functions";
+import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
-import { pickByName } from "./shared/settings";
 
 /** The categories a status can be created with (the create payload's enum). */
 export const INCIDENT_STATUS_CATEGORIES = ["live", "learning", "closed"] as const;

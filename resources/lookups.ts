@@ -60,8 +60,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { unlessNotFound } from "../provider/errors";
-import { defineLookup, LookupError } from "../provider/functions";
-import { pickByName } from "./shared/settings";
+import { defineLookup, LookupError, pickByName } from "../provider/functions";
 
 // ---------- getUser ----------
 

@@ -11,11 +11,10 @@ import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
-import { defineLookup } from "../provider/functions";
+import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
-import { pickByName } from "./shared/settings";
 
 /** Inputs of a secret (API v2). */
 export const secretInputs = z.strictObject({
