@@ -3,7 +3,7 @@
  * (`pulumi-nodejs:dynamic/incident:<Kind>`), and that kind's ResourceSpec (resources/index.ts): the
  * review tools take every rule from the spec, so a new kind needs no edit here.
  */
-import { ADOPT_KEY, type IncidentProvider } from "../provider/factory";
+import { type IncidentProvider, migrateStored } from "../provider/factory";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { providers } from "../resources";
 
@@ -28,30 +28,10 @@ export function nameOf(urn: string): string {
   return urn.split("::").pop() ?? urn;
 }
 
-/** The inputs the provider compares (every declared input but `adoptId`), as `diff` picks them. */
-export function comparedInputs(spec: ResourceSpec, props: Props): Props {
-  const out: Props = {};
-  for (const key of Object.keys(spec.inputs.shape))
-    if (key !== ADOPT_KEY && props[key] !== undefined) out[key] = props[key];
-  return out;
-}
+// The forms the provider's diff compares, from the factory itself (one place for the rules).
+export { canonicalInputs, comparedInputs } from "../provider/factory";
 
-/** Stored inputs brought to the spec's current schema, as the provider's diff and read do. */
+/** Stored inputs brought to the spec's current schema (the version is in the stored outputs), as the provider does. */
 export function migrated(spec: ResourceSpec, inputs: Props, outputs: Props | undefined): Props {
-  const version = typeof outputs?.__schema === "number" ? outputs.__schema : spec.schemaVersion;
-  return version < spec.schemaVersion && spec.migrate ? spec.migrate(inputs, version) : inputs;
-}
-
-/**
- * The canonical form the provider's diff compares (the spec's normalisation rules); raw inputs when
- * they do not fit it (unknown values in a preview), as the provider's diff falls back.
- */
-export function canonicalInputs(spec: ResourceSpec, props: Props): Props {
-  const picked = comparedInputs(spec, props);
-  if (!spec.canonical) return picked;
-  try {
-    return spec.canonical(picked);
-  } catch {
-    return picked;
-  }
+  return migrateStored(spec, inputs, outputs ?? inputs);
 }

@@ -56,16 +56,38 @@ export async function readLiveObject(
 }
 
 /** Turns a resource spec into the dynamic provider the host calls. */
+/** The inputs a diff compares: every declared input but `adoptId` (it only matters when the object is first taken over). */
+export function comparedInputs(spec: ResourceSpec, props: Props): Props {
+  return pick(
+    props,
+    Object.keys(spec.inputs.shape).filter((k) => k !== ADOPT_KEY),
+  );
+}
+
+/**
+ * The canonical form a diff compares (the spec's normalisation rules); the compared inputs as they
+ * are when they do not fit it (unknown values in a preview).
+ */
+export function canonicalInputs(spec: ResourceSpec, props: Props): Props {
+  const picked = comparedInputs(spec, props);
+  if (!spec.canonical) return picked;
+  try {
+    return spec.canonical(picked);
+  } catch {
+    return picked;
+  }
+}
+
+/** Stored props brought to the spec's current schema; the version is in the stored outputs (1 when absent). */
+export function migrateStored(spec: ResourceSpec, props: Props, outputs: Props = props): Props {
+  const version = typeof outputs[SCHEMA_KEY] === "number" ? outputs[SCHEMA_KEY] : 1;
+  return version < spec.schemaVersion && spec.migrate ? spec.migrate(props, version) : props;
+}
+
 export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): IncidentProvider {
   const inputKeys = Object.keys(spec.inputs.shape);
   const localKeys = new Set<string>([ADOPT_KEY, ...(spec.localInputs ?? [])]);
-  // adoptId only matters when the object is first taken over; every other input is compared.
   const diffKeys = inputKeys.filter((k) => k !== ADOPT_KEY);
-
-  const canonical = (props: Props): Props => {
-    const picked = pick(props, diffKeys);
-    return spec.canonical ? spec.canonical(picked as Args) : picked;
-  };
 
   /**
    * Outputs from a live object. `written`: it is the API's answer to our own create or update, whose
@@ -94,12 +116,9 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
   };
 
   const changes = (olds: Props, news: Props): Change[] =>
-    inputChanges(diffKeys, canonicalOrRaw(canonical, migrate(olds)), canonicalOrRaw(canonical, news));
+    inputChanges(diffKeys, canonicalInputs(spec, migrate(olds)), canonicalInputs(spec, news));
 
-  const migrate = (olds: Props): Props => {
-    const version = typeof olds[SCHEMA_KEY] === "number" ? olds[SCHEMA_KEY] : 1;
-    return version < spec.schemaVersion && spec.migrate ? spec.migrate(olds, version) : olds;
-  };
+  const migrate = (olds: Props): Props => migrateStored(spec, olds);
 
   const context = () => ({ client: currentClient() });
   // A write of this kind (whatever its outcome) makes these lists' cached pages stale (provider/pagedReads.ts).
@@ -512,15 +531,6 @@ function lostThenLookup(create: ApiError, lookup: unknown): unknown {
       ...lookup.details.map((d) => ({ ...d, message: `then ${lookup.operation}, to find it: ${d.message}` })),
     ],
   });
-}
-
-function canonicalOrRaw(canonical: (p: Props) => Props, props: Props): Props {
-  try {
-    return canonical(props);
-  } catch {
-    // Unknown values (preview) may not fit a canonical form; compare them raw.
-    return props;
-  }
 }
 
 function stripInternal(props: Props): Props {
