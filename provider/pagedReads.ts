@@ -139,3 +139,37 @@ export function invalidateLists(client: ApiClient, paths: readonly string[]): vo
   const prefixes = paths.map((p) => `${client.account}\n${p}\n`);
   for (const key of [...walks.keys()]) if (prefixes.some((p) => key.startsWith(p))) walks.delete(key);
 }
+
+/**
+ * Every object of a kind in the account, as its read answers it (for `pulumi-incident export`): the
+ * spec's own `listAll`, else its `list` walked whole when that needs no scope; undefined when the
+ * kind cannot be listed.
+ */
+export async function listEveryObject<Live>(
+  spec: { list?: ListSpec<Live>; listAll?(ctx: ApiContext): Promise<Live[]> },
+  ctx: ApiContext,
+): Promise<Live[] | undefined> {
+  if (spec.listAll) return spec.listAll(ctx);
+  const list = spec.list;
+  if (!list || list.scope) return undefined;
+  const items = await walkList(ctx.client, list);
+  return Promise.all(items.map((item) => (list.toLive ? list.toLive(item, ctx, undefined) : (item as Live))));
+}
+
+/** Reads each id with at most `concurrency` reads at once (the client still keeps to the rate limit). */
+export async function readEach<T>(
+  ids: readonly string[],
+  read: (id: string) => Promise<T | undefined>,
+  concurrency = 4,
+): Promise<T[]> {
+  const out: (T | undefined)[] = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const at = next++;
+      out[at] = await read(ids[at]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+  return out.filter((x): x is T => x !== undefined);
+}

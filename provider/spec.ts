@@ -77,6 +77,14 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
    * Where a kind leaves it out, its file says why the list cannot serve reads.
    */
   list?: ListSpec<Live>;
+  /**
+   * Every object of this kind in the account, as `api.read` answers it, for `pulumi-incident export`
+   * (cli/export). Default: the `list` walked whole, when it needs no scope. Objects the service owns,
+   * which a stack cannot manage, are left out here.
+   */
+  listAll?(ctx: ApiContext): Promise<Live[]>;
+  /** Why `pulumi-incident export` leaves this kind out (e.g. another kind exports its objects). */
+  notExported?: string;
   /** Other list paths whose contents this kind's writes change (their cached pages are dropped too). */
   writesLists?: readonly string[];
   api: {

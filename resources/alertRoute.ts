@@ -84,6 +84,7 @@ import {
   restoreAliases,
   unorderedSet,
 } from "../provider/normalise";
+import { readEach, walkList } from "../provider/pagedReads";
 import {
   type ApiContext,
   type Problem,
@@ -959,6 +960,19 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
   secretOutputs: [],
   computedOutputs: ["version", "createdAt", "updatedAt"],
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: the list answers slim routes, so each is shown.
+  listAll: async (ctx) => {
+    const slim = await walkList<{ id: string }>(ctx.client, {
+      path: "/v3/alert_routes",
+      itemsKey: "alert_routes",
+      operation: "list alert routes",
+      pageSize: 25,
+    });
+    return readEach(
+      slim.map((r) => r.id),
+      (id) => readRoute(ctx, id),
+    );
+  },
   // No reads by page (ResourceSpec.list): AlertRoutesV3List answers AlertRouteSlimV3 (id, name), not the route.
   toInputs: alertRouteFromApi,
   canonical: canonicalAlertRoute,

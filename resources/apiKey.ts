@@ -13,6 +13,7 @@ import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredSet, uniqueSet } from "../provider/normalise";
+import { walkList } from "../provider/pagedReads";
 import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Account-level roles an API key can hold (the API's `role_names`). */
@@ -180,6 +181,15 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   idOf: (live) => live.id,
   // APIKeysV1List answers APIKeyV1, as show does (paginated).
   list: { path: "/v1/api_keys", itemsKey: "api_keys", operation: "list API keys", pageSize: 250 },
+  // For `pulumi-incident export`: every key but the one the export reads with (by its name, from
+  // /v1/identity): a stack that adopted it could delete the key its own runs depend on.
+  listAll: async (ctx) => {
+    const [keys, caller] = await Promise.all([
+      walkList<ApiKeyV1>(ctx.client, apiKeySpec.list!),
+      ctx.client.get<{ identity: { name: string } }>("/v1/identity", "show identity"),
+    ]);
+    return keys.filter((k) => k.name !== caller.identity.name);
+  },
   toInputs: (live, declared) => ({
     name: live.name,
     roles: keepDeclaredSet(

@@ -255,6 +255,7 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
     entries: Object.fromEntries(Object.entries(args.entries ?? {}).map(([k, e]) => [k, canonicalEntry(e)])),
   }),
   idOf: (live) => live.catalogTypeId,
+  notExported: "`pulumi-incident export` writes each entry as a CatalogEntry resource",
   // Its read is a walk of the type's entries (no list spec needed); its writes change that list.
   writesLists: [CATALOG_ENTRIES_PATH],
   toInputs: (live, declared) => ({

@@ -22,8 +22,9 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { canonicalJson, keepDeclaredSet, omittedWhenEmpty, uniqueSet } from "../provider/normalise";
-import { cachedList } from "../provider/pagedReads";
+import { cachedList, walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
+import { CATALOG_TYPES_LIST } from "./catalogType";
 
 // ---------- API shapes and mapping shared by both kinds ----------
 
@@ -228,6 +229,14 @@ export const catalogEntrySpec: ResourceSpec<CatalogEntryInputs, ApiCatalogEntry>
   computedOutputs: [],
   canonical: (args) => ({ ...args, ...canonicalEntry(args) }),
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: the entries of every catalog type, one walk per type.
+  listAll: async (ctx) => {
+    const types = await walkList<{ id: string }>(ctx.client, CATALOG_TYPES_LIST);
+    const perType = await Promise.all(
+      types.map((t) => walkList<ApiCatalogEntry>(ctx.client, ENTRIES_LIST, { catalog_type_id: t.id })),
+    );
+    return perType.flat();
+  },
   list: {
     ...ENTRIES_LIST,
     scope: (prior) =>

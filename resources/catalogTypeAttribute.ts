@@ -18,6 +18,7 @@ import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
+import { walkList } from "../provider/pagedReads";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import {
   type ApiCatalogAttribute,
@@ -188,6 +189,11 @@ export const catalogTypeAttributeSpec: ResourceSpec<CatalogTypeAttributeInputs, 
     return problems;
   },
   idOf: (live) => live.attribute.id,
+  // For `pulumi-incident export`: every attribute of every catalog type, as a read answers it.
+  listAll: async (ctx) =>
+    (await walkList<ApiCatalogType>(ctx.client, CATALOG_TYPES_LIST)).flatMap((type) =>
+      type.schema.attributes.map((attribute) => ({ catalogTypeId: type.id, attribute })),
+    ),
   // Reads come from the type (list == show); many attributes, or attributes and types, share one walk.
   list: {
     ...CATALOG_TYPES_LIST,

@@ -6,7 +6,9 @@
  */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
+import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
+import { customFieldSpec } from "./customField";
 import { customFieldOptionValue } from "./shared/customFieldOptionValue";
 
 /** Inputs of one option of a select custom field (API v1), managed as its own resource. */
@@ -50,6 +52,17 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
   secretOutputs: [],
   computedOutputs: ["currentSortKey"],
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: the options of every select field, one walk per field.
+  listAll: async (ctx) => {
+    const fields = await walkList<{ id: string; field_type: string }>(ctx.client, customFieldSpec.list!);
+    const selects = fields.filter((f) => f.field_type === "single_select" || f.field_type === "multi_select");
+    const perField = await Promise.all(
+      selects.map((f) =>
+        walkList<ApiOption>(ctx.client, customFieldOptionSpec.list!, { custom_field_id: f.id }),
+      ),
+    );
+    return perField.flat();
+  },
   // CustomFieldOptionsV1List answers CustomFieldOptionV1, as show does, one custom field at a time.
   list: {
     path: "/v1/custom_field_options",

@@ -7,6 +7,7 @@ import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
+import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** Inputs of an incident role (API v2). */
@@ -83,6 +84,16 @@ export const incidentRoleSpec: ResourceSpec<IncidentRoleInputs, ApiIncidentRole>
   secretOutputs: [],
   computedOutputs: ["roleType"],
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: the service's own Lead and Reporter roles are left out (every
+  // account has them; look them up with getIncidentRole).
+  listAll: async (ctx) =>
+    (
+      await walkList(ctx.client, {
+        path: "/v2/incident_roles",
+        itemsKey: "incident_roles",
+        operation: "list incident roles",
+      })
+    ).filter((r) => r.role_type === "custom"),
   toInputs: (live) => ({
     name: live.name,
     description: live.description,

@@ -12,6 +12,7 @@ import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
+import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** The categories a status can be created with (the create payload's enum). */
@@ -111,6 +112,15 @@ export const incidentStatusSpec: ResourceSpec<IncidentStatusInputs, ApiIncidentS
   secretOutputs: [],
   computedOutputs: ["rank"],
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: triage and declined statuses belong to the service (not adoptable).
+  listAll: async (ctx) =>
+    (
+      await walkList(ctx.client, {
+        path: "/v1/incident_statuses",
+        itemsKey: "incident_statuses",
+        operation: "list incident statuses",
+      })
+    ).filter((s) => s.category !== "triage" && s.category !== "declined"),
   toInputs: (live) => ({
     name: live.name,
     description: live.description,

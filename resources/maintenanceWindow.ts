@@ -11,6 +11,7 @@ import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText, timestamp } from "../provider/inputs";
+import { walkList } from "../provider/pagedReads";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { keepDeclaredInstant } from "./schedule";
 import {
@@ -308,6 +309,16 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
   computedOutputs: ["leadId"],
   canonical: canonicalMaintenanceWindow,
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: archived windows are gone for a stack, as on read.
+  listAll: async (ctx) =>
+    (
+      await walkList(ctx.client, {
+        path: "/v1/maintenance_windows",
+        itemsKey: "maintenance_windows",
+        operation: "list maintenance windows",
+        pageSize: 25,
+      })
+    ).filter((w) => w.archived_at === undefined),
   toInputs: maintenanceWindowFromApi,
   computed: (live) => ({ leadId: live.lead?.user?.id }),
   api: {

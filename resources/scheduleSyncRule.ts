@@ -13,7 +13,9 @@
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
+import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
+import { scheduleSpec } from "./schedule";
 
 export const SYNC_TYPES = ["all_users", "next_on_call", "on_call"] as const;
 
@@ -149,6 +151,21 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
       : args.permanentMemberUserIds,
   }),
   idOf: (live) => `${live.schedule_id}/${live.id}`,
+  // For `pulumi-incident export`: the sync rules of every schedule, one walk per schedule.
+  listAll: async (ctx) => {
+    const schedules = await walkList<{ id: string }>(ctx.client, scheduleSpec.list!);
+    const perSchedule = await Promise.all(
+      schedules.map((s) =>
+        walkList<ApiScheduleSyncRule>(ctx.client, {
+          path: rulesPath(s.id),
+          itemsKey: "schedule_sync_rules",
+          operation: "list schedule sync rules",
+          pageSize: 25,
+        }),
+      ),
+    );
+    return perSchedule.flat();
+  },
   toInputs: scheduleSyncRuleFromApi,
   computed: (live) => ({
     currentPermanentMemberUserIds: live.permanent_member_user_ids,

@@ -13,6 +13,7 @@ import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";
 import { writeOnly } from "../provider/normalise";
+import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 const newSlackUserGroup = z.strictObject({
@@ -148,6 +149,14 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   // The create body's wrapper is no input: `schedule_sync_target.add_bot_to_group` is `addBotToGroup`.
   fieldRenames: { schedule_sync_target: "" },
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: every sync target.
+  listAll: async (ctx) =>
+    await walkList(ctx.client, {
+      path: "/v2/schedule_sync_targets",
+      itemsKey: "schedule_sync_targets",
+      operation: "list schedule sync targets",
+      pageSize: 25,
+    }),
   toInputs: scheduleSyncTargetFromApi,
   computed: (live) => ({
     userGroupId: live.slack_user_group_id,

@@ -14,6 +14,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
+import { walkList } from "../provider/pagedReads";
 import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Inputs of a secret (API v2). */
@@ -142,6 +143,14 @@ export const secretSpec: ResourceSpec<SecretInputs, ApiSecret> = {
     owningTeamIds: Array.isArray(args.owningTeamIds) ? uniqueSet(args.owningTeamIds) : args.owningTeamIds,
   }),
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: every secret (the values are never read).
+  listAll: async (ctx) =>
+    await walkList(ctx.client, {
+      path: "/v2/secrets",
+      itemsKey: "secrets",
+      operation: "list secrets",
+      pageSize: 25,
+    }),
   toInputs: secretFromApi,
   computed: (live) => ({ lastFourChars: live.last_four_chars, version: live.version }),
   api: {

@@ -7,6 +7,7 @@ import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
+import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** Inputs of a severity (API v1). */
@@ -92,6 +93,13 @@ export const severitySpec: ResourceSpec<SeverityInputs, ApiSeverity> = {
   secretOutputs: [],
   computedOutputs: ["currentRank"],
   idOf: (live) => live.id,
+  // For `pulumi-incident export`: every severity.
+  listAll: async (ctx) =>
+    await walkList(ctx.client, {
+      path: "/v1/severities",
+      itemsKey: "severities",
+      operation: "list severities",
+    }),
   toInputs: severityFromApi,
   computed: (live) => ({ currentRank: live.rank }),
   api: {

@@ -40,6 +40,7 @@ import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
+import { readEach, walkList } from "../provider/pagedReads";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
   type ApiBinding,
@@ -469,6 +470,18 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   validate: validateWorkflow,
   canonical: canonicalWorkflow,
   idOf: (live) => live.workflow.id,
+  // For `pulumi-incident export`: the list answers slim workflows, so each is shown.
+  listAll: async (ctx) => {
+    const slim = await walkList<{ id: string }>(ctx.client, {
+      path: "/v2/workflows",
+      itemsKey: "workflows",
+      operation: "list workflows",
+    });
+    return readEach(
+      slim.map((w) => w.id),
+      async (id) => toLive(await ctx.client.get<ShowResult>(path(id), "show workflow")),
+    );
+  },
   // No reads by page (ResourceSpec.list): WorkflowsV2List answers WorkflowSlimV2 (no steps,
   // conditions or expressions) and show adds `management_meta`.
   toInputs: workflowFromApi,
