@@ -6,8 +6,6 @@
  * refuses anything but GET. Generic over every kind's ResourceSpec (resources/index.ts).
  */
 
-import * as fs from "node:fs";
-import { resolveSettings, type Settings } from "../provider/credentials";
 import { ADOPT_KEY, readLiveObject } from "../provider/factory";
 import { restoreAliases } from "../provider/normalise";
 import { enablePagedReads, pagedReadsEnabled } from "../provider/pagedReads";
@@ -17,7 +15,7 @@ import { comparedInputs, kindOf, migrated, nameOf, providerOf, TYPE_PREFIX } fro
 import { code, count, heading, table } from "./markdown";
 import { progress as progressOn, type Tone } from "./progress";
 import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
-import { ReadOnlyClient } from "./readOnlyClient";
+import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
 import { decode, SECRET_TEXT } from "./values";
 
 export type DriftStatus = "in-sync" | "normalisation-only" | "drifted" | "deleted" | "error";
@@ -76,29 +74,6 @@ export function exportedResources(doc: unknown): ExportedResource[] {
   return resources as ExportedResource[];
 }
 
-/** The settings: the `--config` file's `incident:*` values first, then the environment (as the provider). */
-export function driftSettings(configFile: string | undefined, env: NodeJS.ProcessEnv): Settings {
-  let config: Record<string, { value?: unknown; secret?: boolean }> = {};
-  if (configFile !== undefined) {
-    try {
-      config = JSON.parse(fs.readFileSync(configFile, "utf8"));
-    } catch (error) {
-      throw new Error(
-        `--config ${configFile}: not the JSON of \`pulumi config --json --show-secrets\` (${(error as Error).message})`,
-      );
-    }
-  }
-  return resolveSettings((key) => {
-    const entry = config[key];
-    if (entry === undefined) return undefined;
-    if (entry.value === undefined && entry.secret)
-      throw new Error(
-        `--config ${configFile}: ${key} is a secret without its value: run \`pulumi config --json --show-secrets\``,
-      );
-    return entry.value === undefined ? undefined : String(entry.value);
-  }, env);
-}
-
 export async function drift(doc: unknown, options: DriftOptions = {}): Promise<DriftReport> {
   const env = options.env ?? process.env;
   const all = exportedResources(doc);
@@ -107,7 +82,7 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
       r.custom !== false && r.type?.startsWith(TYPE_PREFIX) && r.id && !r.delete && !r.pendingReplacement,
   );
   const client =
-    options.client ?? new ReadOnlyClient({ ...driftSettings(options.configFile, env), notify: () => {} });
+    options.client ?? new ReadOnlyClient({ ...settingsFrom(options.configFile, env), notify: () => {} });
   const bar = options.progress ? progressOn(options.progress, env, "drift") : undefined;
   const objects: DriftedObject[] = new Array(managed.length);
   // Read by page where a kind's list serves its reads (provider/pagedReads.ts), with pages of this

@@ -4,6 +4,7 @@
  *
  *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
+ *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
  *
  * Exit codes: 0 fine (drift: no drift), 2 drift (drift only), 1 error (bad input, settings, API).
  */
@@ -11,13 +12,18 @@ import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { closeAllConnections } from "../provider/client";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
+import { exportAccount, selectKinds, summary, writeProject } from "./export";
 import { planReport, planReportMarkdown } from "./planReport";
+import { progress } from "./progress";
+import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
 
 const USAGE = `Usage: pulumi-incident <command> [options]
 
 Commands:
   plan-report [FILE]   Markdown report of a \`pulumi preview --json\` document (FILE, or stdin)
   drift [FILE]         Compare a \`pulumi stack export\` (FILE, or stdin) with the API; read-only
+  export [DIR]         Write the whole account as a Pulumi TypeScript project that adopts every
+                       object (DIR, default ./incident-account); read-only
 
 Options:
   --json FILE          Also write the report as JSON to FILE
@@ -28,7 +34,18 @@ Options:
   --config FILE        drift: settings from \`pulumi config --json --show-secrets\` output
                        (default: INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the environment)
   --concurrency N      drift: objects read at once (default 4)
+  --include KINDS      export: only these kinds (comma-separated, e.g. AlertRoute,EscalationPath)
+  --exclude KINDS      export: all kinds but these
+  --name REGEX         export: only objects whose name matches (a JavaScript regular expression)
+  --dry-run            export: print what would be written; write nothing
+  --project NAME       export: the Pulumi project name (default incident-account)
+  --modules            export: one module per kind (default when more than 200 objects)
+  --single-file        export: everything in index.ts
+  --force              export: write into a directory that is not empty
   -h, --help           Show this help
+
+Settings (drift, export): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
+environment.
 
 Exit codes: 0 no changes to report / no drift, 2 drift found (drift), 1 error.
 `;
@@ -55,6 +72,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   const { values, positionals } = parsed;
   const [command, file, ...extra] = positionals;
+  if (command === "export" && !values.help) {
+    if (extra.length > 0)
+      return usageError(`one directory at most (got ${positionals.slice(1).join(", ")})`, io);
+    try {
+      return await exportCommand(file, values, io);
+    } catch (error) {
+      io.stderr.write(`pulumi-incident export: ${(error as Error).message ?? String(error)}\n`);
+      return EXIT_ERROR;
+    } finally {
+      await closeAllConnections();
+    }
+  }
   if (values.help || command === undefined) {
     (values.help ? io.stdout : (t: string) => io.stderr.write(t))(USAGE);
     return values.help ? EXIT_OK : EXIT_ERROR;
@@ -107,6 +136,59 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
 }
 
+function usageError(message: string, io: Io): number {
+  io.stderr.write(`pulumi-incident: ${message}\n\n${USAGE}`);
+  return EXIT_ERROR;
+}
+
+type Values = ReturnType<typeof parse>["values"];
+
+/** `export [DIR]`: every option checked before the first request. */
+async function exportCommand(dir: string | undefined, values: Values, io: Io): Promise<number> {
+  const list = (given: string[] | undefined) =>
+    given
+      ?.flatMap((v) => v.split(","))
+      .map((k) => k.trim())
+      .filter((k) => k !== "");
+  const include = list(values.include);
+  const exclude = list(values.exclude);
+  selectKinds(include, exclude);
+  if (values.modules && values["single-file"])
+    throw new Error("--modules and --single-file exclude each other");
+  let namePattern: RegExp | undefined;
+  if (values.name !== undefined) {
+    try {
+      namePattern = new RegExp(values.name, "u");
+    } catch (error) {
+      throw new Error(`--name: not a regular expression: ${(error as Error).message}`);
+    }
+  }
+  const project = values.project ?? "incident-account";
+  if (!/^[A-Za-z0-9_.-]+$/.test(project))
+    throw new Error(`--project: ${JSON.stringify(project)}: use letters, digits, '-', '_' and '.' only`);
+  const target = dir ?? "incident-account";
+  const dryRun = values["dry-run"] === true;
+  if (!dryRun && fs.existsSync(target) && fs.readdirSync(target).length > 0 && !values.force)
+    throw new Error(
+      `${target} is not empty: choose another directory, or pass --force to overwrite its files`,
+    );
+  const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+  const bar = progress(io.stderr, io.env, "export");
+  const result = await exportAccount(client, {
+    include,
+    exclude,
+    namePattern,
+    project,
+    modules: values.modules ? true : values["single-file"] ? false : undefined,
+    onKind: (done, total, kind, count) =>
+      bar.step(done, total, kind, { text: `${count} objects`, tone: "good" }),
+  });
+  bar.finish();
+  if (!dryRun) writeProject(target, result.files, values.force === true);
+  io.stdout(summary(result, dryRun ? undefined : target));
+  return EXIT_OK;
+}
+
 function parse(argv: string[]) {
   return parseArgs({
     args: argv,
@@ -118,6 +200,14 @@ function parse(argv: string[]) {
       state: { type: "string" },
       "max-length": { type: "string" },
       concurrency: { type: "string" },
+      include: { type: "string", multiple: true },
+      exclude: { type: "string", multiple: true },
+      name: { type: "string" },
+      "dry-run": { type: "boolean" },
+      project: { type: "string" },
+      modules: { type: "boolean" },
+      "single-file": { type: "boolean" },
+      force: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -2,7 +2,9 @@
  * The provider's API client (auth, rate limits, retries, tracing) that refuses every request but a
  * GET before it is sent: what the drift job reads with, so it can never change the account.
  */
+import * as fs from "node:fs";
 import { ApiClient, type ApiResponse, type RequestSpec } from "../provider/client";
+import { resolveSettings, type Settings } from "../provider/credentials";
 
 export class ReadOnlyRequestError extends Error {
   constructor(spec: RequestSpec) {
@@ -18,4 +20,27 @@ export class ReadOnlyClient extends ApiClient {
     if (spec.method !== "GET") throw new ReadOnlyRequestError(spec);
     return super.request<T>(spec);
   }
+}
+
+/** The settings: the `--config` file's `incident:*` values first, then the environment (as the provider). */
+export function settingsFrom(configFile: string | undefined, env: NodeJS.ProcessEnv): Settings {
+  let config: Record<string, { value?: unknown; secret?: boolean }> = {};
+  if (configFile !== undefined) {
+    try {
+      config = JSON.parse(fs.readFileSync(configFile, "utf8"));
+    } catch (error) {
+      throw new Error(
+        `--config ${configFile}: not the JSON of \`pulumi config --json --show-secrets\` (${(error as Error).message})`,
+      );
+    }
+  }
+  return resolveSettings((key) => {
+    const entry = config[key];
+    if (entry === undefined) return undefined;
+    if (entry.value === undefined && entry.secret)
+      throw new Error(
+        `--config ${configFile}: ${key} is a secret without its value: run \`pulumi config --json --show-secrets\``,
+      );
+    return entry.value === undefined ? undefined : String(entry.value);
+  }, env);
 }

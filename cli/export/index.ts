@@ -1,0 +1,124 @@
+/**
+ * `pulumi-incident export`: a whole account as a Pulumi TypeScript project that adopts every object
+ * (read.ts reads, model.ts decides what to write, render.ts and project.ts write it).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ApiClient } from "../../provider/client";
+import { buildModel, type ExportModel } from "./model";
+import { type Files, projectFiles } from "./project";
+import { type Account, exportableKinds, readAccount } from "./read";
+
+export interface ExportOptions {
+  /** Kinds to export (default: all); names as in the API reference of this package (`AlertRoute`). */
+  include?: readonly string[];
+  exclude?: readonly string[];
+  /** Only objects whose name matches. */
+  namePattern?: RegExp;
+  project?: string;
+  modules?: boolean;
+  onKind?(done: number, total: number, kind: string, count: number): void;
+}
+
+export interface ExportResult {
+  account: Account;
+  model: ExportModel;
+  files: Files;
+  /** Kinds read. */
+  kinds: string[];
+}
+
+/** Kind names the user gave, checked: an unknown name is an error naming it (and the near miss). */
+export function selectKinds(include?: readonly string[], exclude?: readonly string[]): string[] {
+  const all = exportableKinds().map((k) => k.kind);
+  const check = (option: string, names: readonly string[] | undefined) => {
+    for (const name of names ?? []) {
+      if (all.includes(name)) continue;
+      const near = all.find((k) => k.toLowerCase() === name.toLowerCase().replace(/[-_ ]/g, ""));
+      throw new Error(
+        `${option}: unknown kind ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ""}; kinds: ${all.join(", ")}`,
+      );
+    }
+  };
+  check("--include", include);
+  check("--exclude", exclude);
+  return all.filter(
+    (k) => (!include || include.length === 0 || include.includes(k)) && !exclude?.includes(k),
+  );
+}
+
+export async function exportAccount(client: ApiClient, options: ExportOptions = {}): Promise<ExportResult> {
+  const kinds = selectKinds(options.include, options.exclude);
+  const account = await readAccount(client, { kinds, onKind: options.onKind });
+  const model = buildModel(account, { namePattern: options.namePattern });
+  const files = projectFiles(model, {
+    project: options.project ?? "incident-account",
+    modules: options.modules,
+    packageVersion: `^${packageVersion()}`,
+  });
+  return { account, model, files, kinds };
+}
+
+function packageVersion(): string {
+  for (const up of ["../../package.json", "../../../package.json"]) {
+    const file = path.join(__dirname, up);
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pulumi-incident" && pkg.version) return pkg.version;
+    }
+  }
+  return "0.1.0";
+}
+
+/** Writes the files under `dir` (which must be empty or absent unless `force`). */
+export function writeProject(dir: string, files: Files, force = false): void {
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0 && !force) {
+    throw new Error(`${dir} is not empty: choose another directory, or pass --force to overwrite its files`);
+  }
+  for (const [name, text] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+}
+
+/** What an export holds, for the terminal (and the dry run). */
+export function summary(result: ExportResult, dir: string | undefined): string {
+  const { model, files, account } = result;
+  const counts = new Map<string, number>();
+  for (const r of model.resources) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+  const width = Math.max(4, ...[...counts.keys()].map((k) => k.length));
+  const lines = [
+    dir === undefined
+      ? `Dry run: would write ${Object.keys(files).length} files`
+      : `Wrote ${Object.keys(files).length} files to ${dir}`,
+    ...Object.entries(files).map(([name, text]) => `  ${name} (${text.split("\n").length - 1} lines)`),
+    "",
+    `${model.resources.length} objects, ${model.users.length} user lookups, ${model.secrets.length} secret placeholders:`,
+    ...[...counts.entries()].map(([k, n]) => `  ${k.padEnd(width)}  ${n}`),
+  ];
+  const toCheck = model.resources.filter((r) => r.differences.length > 0 || r.problems.length > 0);
+  if (toCheck.length > 0) {
+    lines.push(
+      "",
+      `${toCheck.length} objects will not adopt without a write (see README.md, "Objects to check"):`,
+    );
+    for (const r of toCheck)
+      lines.push(
+        `  ${r.kind} "${r.label}": ${[...r.problems, ...r.differences.map((d) => `${d} differs`)].join("; ")}`,
+      );
+  }
+  if (account.skippedKinds.length > 0) {
+    lines.push("", "Kinds left out:");
+    for (const s of account.skippedKinds) lines.push(`  ${s.kind}: ${s.reason}`);
+  }
+  const filtered = model.leftOut.filter((o) => o.reason === "name filter").length;
+  if (filtered > 0) lines.push("", `${filtered} objects left out by --name.`);
+  const unrepresentable = model.leftOut.filter((o) => o.reason !== "name filter");
+  for (const o of unrepresentable) lines.push(`  left out: ${o.kind} ${o.id}: ${o.reason}`);
+  if (model.secrets.length > 0) {
+    lines.push("", "Before the first `pulumi up`, set the secret values the API cannot give back:");
+    for (const s of model.secrets) lines.push(`  pulumi config set --secret ${s.key} <value>`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,459 @@
+/**
+ * From live objects to the resources of the exported program, with the provider's own rules:
+ *
+ * - inputs: the kind's `toInputs(live, undefined)` (the form `Xxx.get` gives: templates in their
+ *   `{{ }}` form where they can be), then every value the schema would default to anyway left out;
+ * - references: a string that is the id of another exported object becomes a reference to that
+ *   resource's `id` (inside a longer string, a `pulumi.interpolate`); a user's id becomes the `id` of
+ *   a `getUser` lookup by e-mail;
+ * - secret inputs (the kind's `secretOutputs` that are inputs) become secret config placeholders;
+ * - names: resource and variable names from object names, collisions resolved by id order;
+ * - order: every resource after the ones it refers to, grouped by kind;
+ * - a check per object: the declaration must compare equal to the live object by the diff's own
+ *   rules (so the first `up` adopts it without a write), else the export says what differs.
+ */
+import { inputChanges } from "../../provider/diff";
+import { ADOPT_KEY, canonicalInputs, checkInputs, comparedInputs } from "../../provider/factory";
+import type { Props, ResourceSpec } from "../../provider/spec";
+import type { Account, AccountUser, LiveObject } from "./read";
+
+/** A value of the program: plain JSON, or one of these nodes. */
+export type Value =
+  | string
+  | number
+  | boolean
+  | null
+  | Value[]
+  | { [key: string]: Value }
+  | Reference
+  | Interpolation
+  | SecretConfig;
+
+/** `<variable>.id`. */
+export interface Reference {
+  $ref: string;
+}
+/** `pulumi.interpolate\`…${a.id}…\``: parts are literal text and references. */
+export interface Interpolation {
+  $interpolate: Array<string | Reference>;
+}
+/** `config.requireSecret("<key>")`. */
+export interface SecretConfig {
+  $secret: string;
+}
+
+export interface ExportedResource {
+  kind: string;
+  id: string;
+  /** The object's own name (or what stands for it), for the report and comments. */
+  label: string;
+  /** The Pulumi resource name (unique per kind). */
+  resourceName: string;
+  /** The TypeScript variable (unique in the program). */
+  variable: string;
+  /** The inputs as written, `adoptId` first. */
+  args: { [key: string]: Value };
+  /** Variables this resource refers to. */
+  dependsOn: string[];
+  /** What would differ on the first `up` (empty: adopted with no write). */
+  differences: string[];
+  /** Schema problems of the declaration (should be none). */
+  problems: string[];
+}
+
+export interface UserLookup {
+  variable: string;
+  email: string;
+  id: string;
+}
+
+export interface SecretPlaceholder {
+  key: string;
+  resource: ExportedResource;
+  input: string;
+}
+
+export interface ExportModel {
+  resources: ExportedResource[];
+  users: UserLookup[];
+  secrets: SecretPlaceholder[];
+  /** Objects left out by the name filter or because they could not be represented. */
+  leftOut: Array<{ kind: string; id: string; label: string; reason: string }>;
+}
+
+export interface ModelOptions {
+  /** Only objects whose label matches (references to the others stay literal ids). */
+  namePattern?: RegExp;
+}
+
+const ID_SHAPE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const ID_INSIDE = /[0-9A-HJKMNP-TV-Z]{26}/g;
+
+export function buildModel(account: Account, options: ModelOptions = {}): ExportModel {
+  const leftOut: ExportModel["leftOut"] = [];
+  const drafts: Array<{ object: LiveObject; label: string; inputs: Props }> = [];
+  for (const object of account.objects) {
+    let inputs: Props;
+    try {
+      inputs = minimalInputs(object.spec, object.spec.toInputs(object.live, undefined));
+    } catch (error) {
+      leftOut.push({
+        kind: object.kind,
+        id: object.id,
+        label: object.id,
+        reason: `cannot be written as inputs: ${(error as Error).message}`,
+      });
+      continue;
+    }
+    const label = labelOf(object, inputs);
+    if (options.namePattern && !options.namePattern.test(label)) {
+      leftOut.push({ kind: object.kind, id: object.id, label, reason: "name filter" });
+      continue;
+    }
+    drafts.push({ object, label, inputs });
+  }
+
+  const names = assignNames(drafts.map((d) => ({ kind: d.object.kind, id: d.object.id, label: d.label })));
+  const byId = new Map<string, string>();
+  for (const [i, d] of drafts.entries()) byId.set(d.object.id, names[i]!.variable);
+
+  const users = userLookups(account.users, drafts, new Set(names.map((n) => n.variable)));
+  for (const u of users) byId.set(u.id, u.variable);
+
+  const secrets: SecretPlaceholder[] = [];
+  const resources = drafts.map((d, i): ExportedResource => {
+    const { object, label, inputs } = d;
+    const name = names[i]!;
+    const dependsOn = new Set<string>();
+    const secretInputs = object.spec.secretOutputs.filter((k) => k in object.spec.inputs.shape);
+    const args: { [key: string]: Value } = { [ADOPT_KEY]: object.id };
+    for (const [key, value] of Object.entries(inputs)) {
+      if (value === undefined) continue;
+      if (secretInputs.includes(key)) continue;
+      args[key] = withReferences(value, byId, object.id, dependsOn);
+    }
+    const resource: ExportedResource = {
+      kind: object.kind,
+      id: object.id,
+      label,
+      resourceName: name.resourceName,
+      variable: name.variable,
+      args,
+      dependsOn: [...dependsOn].filter((v) => !users.some((u) => u.variable === v)),
+      differences: [],
+      problems: [],
+    };
+    for (const input of secretInputs) {
+      const key = `${name.variable}${input[0]!.toUpperCase()}${input.slice(1)}`;
+      args[input] = { $secret: key };
+      secrets.push({ key, resource, input });
+    }
+    check(resource, object, inputs, secretInputs);
+    return resource;
+  });
+
+  return { resources: inDependencyOrder(resources), users, secrets, leftOut };
+}
+
+/** The object's name for people: its `name` input, else another naming input, else its id. */
+function labelOf(object: LiveObject, inputs: Props): string {
+  for (const key of ["name", "title", "externalId", "syncType"]) {
+    const value = inputs[key];
+    if (typeof value === "string" && value.trim() !== "") return value;
+  }
+  return object.id;
+}
+
+/**
+ * The inputs without the values the schema gives anyway: each key, depth first, is left out when
+ * the checked inputs compare equal without it (by the kind's canonical form).
+ */
+export function minimalInputs(spec: ResourceSpec, inputs: Props): Props {
+  const full = JSON.parse(JSON.stringify(inputs)) as Props;
+  const parsed = spec.inputs.safeParse(full);
+  if (!parsed.success) return full;
+  const target = canonicalJson(canonicalInputs(spec, parsed.data as Props));
+  const result = structuredClone(full);
+  const tryRemove = (container: Record<string, unknown>, key: string): boolean => {
+    const value = container[key];
+    delete container[key];
+    const again = spec.inputs.safeParse(result);
+    if (again.success && canonicalJson(canonicalInputs(spec, again.data as Props)) === target) return true;
+    container[key] = value;
+    return false;
+  };
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (node === null || typeof node !== "object") return;
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      visit(record[key]);
+      if (!tryRemove(record, key)) {
+        // An empty object or list left behind may itself be a default.
+        const value = record[key];
+        if (isEmpty(value)) tryRemove(record, key);
+      }
+    }
+  };
+  visit(result);
+  return result;
+}
+
+const isEmpty = (value: unknown) =>
+  (Array.isArray(value) && value.length === 0) ||
+  (value !== null && typeof value === "object" && Object.keys(value as object).length === 0);
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Replaces ids of exported objects and users with references (never the object's own id). */
+function withReferences(value: unknown, byId: Map<string, string>, self: string, uses: Set<string>): Value {
+  if (typeof value === "string") {
+    const whole = value !== self ? byId.get(value) : undefined;
+    if (whole) {
+      uses.add(whole);
+      return { $ref: whole };
+    }
+    const parts: Array<string | Reference> = [];
+    let last = 0;
+    for (const match of value.matchAll(ID_INSIDE)) {
+      const variable = match[0] !== self ? byId.get(match[0]) : undefined;
+      if (!variable) continue;
+      if (match.index! > last) parts.push(value.slice(last, match.index));
+      parts.push({ $ref: variable });
+      uses.add(variable);
+      last = match.index! + match[0].length;
+    }
+    if (parts.length === 0) return value;
+    if (last < value.length) parts.push(value.slice(last));
+    return { $interpolate: parts };
+  }
+  if (Array.isArray(value)) return value.map((v) => withReferences(v, byId, self, uses));
+  if (value !== null && typeof value === "object") {
+    const out: { [key: string]: Value } = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) out[k] = withReferences(v, byId, self, uses);
+    }
+    return out;
+  }
+  return value as Value;
+}
+
+/** A `getUser` lookup for each user an exported object refers to by id (users without e-mail stay ids). */
+function userLookups(
+  users: readonly AccountUser[],
+  drafts: Array<{ inputs: Props }>,
+  taken: Set<string>,
+): UserLookup[] {
+  const used = new Set<string>();
+  const collect = (value: unknown) => {
+    if (typeof value === "string") {
+      used.add(value);
+      for (const match of value.matchAll(ID_INSIDE)) used.add(match[0]);
+    } else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
+  };
+  for (const d of drafts) collect(d.inputs);
+  const wanted = users
+    .filter((u) => used.has(u.id) && u.email)
+    .sort((a, b) => a.email!.localeCompare(b.email!) || a.id.localeCompare(b.id));
+  const out: UserLookup[] = [];
+  for (const user of wanted) {
+    const variable = unique(camelCase(user.email!.split("@")[0]!, "user"), taken);
+    out.push({ variable, email: user.email!, id: user.id });
+  }
+  return out;
+}
+
+/**
+ * Resource names (kebab-case, unique per kind) and variables (camelCase, unique in the program)
+ * from labels. Deterministic: objects with the same name are numbered in id order, and a variable
+ * taken by several kinds carries its kind.
+ */
+export function assignNames(
+  items: Array<{ kind: string; id: string; label: string }>,
+): Array<{ resourceName: string; variable: string }> {
+  const order = items.map((_, i) => i).sort((a, b) => compare(items[a]!.id, items[b]!.id));
+  const resourceNames = new Map<number, string>();
+  const perKind = new Map<string, Set<string>>();
+  for (const i of order) {
+    const item = items[i]!;
+    const taken = perKind.get(item.kind) ?? new Set<string>();
+    perKind.set(item.kind, taken);
+    resourceNames.set(i, uniqueDashed(kebabCase(item.label, item.kind), taken));
+  }
+  const baseCount = new Map<string, number>();
+  const base = (i: number) => camelCase(resourceNames.get(i)!, "object");
+  for (const i of order) baseCount.set(base(i), (baseCount.get(base(i)) ?? 0) + 1);
+  const variables = new Set<string>(RESERVED);
+  const out: Array<{ resourceName: string; variable: string }> = new Array(items.length);
+  for (const i of order) {
+    const b = base(i);
+    const wanted = baseCount.get(b)! > 1 ? `${b}${items[i]!.kind}` : b;
+    out[i] = { resourceName: resourceNames.get(i)!, variable: unique(wanted, variables) };
+  }
+  return out;
+}
+
+const RESERVED = new Set([
+  "config",
+  "pulumi",
+  "incident",
+  ...`break case catch class const continue debugger default delete do else enum export extends false
+  finally for function if import in instanceof new null return super switch this throw true try typeof
+  var void while with yield let static implements interface package private protected public await`.split(
+    /\s+/,
+  ),
+]);
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function words(text: string): string[] {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+export function kebabCase(text: string, fallback: string): string {
+  const w = words(text);
+  return w.length > 0 ? w.join("-").slice(0, 60).replace(/-+$/, "") : kebabCase(fallback, "object");
+}
+
+export function camelCase(text: string, fallback: string): string {
+  const w = words(text);
+  if (w.length === 0) return fallback;
+  const joined = w.map((x, i) => (i === 0 ? x : x[0]!.toUpperCase() + x.slice(1))).join("");
+  return /^[0-9]/.test(joined) ? `${fallback}${joined[0]!.toUpperCase()}${joined.slice(1)}` : joined;
+}
+
+function unique(wanted: string, taken: Set<string>): string {
+  let name = wanted;
+  for (let n = 2; taken.has(name); n++) name = `${wanted}${n}`;
+  taken.add(name);
+  return name;
+}
+
+function uniqueDashed(wanted: string, taken: Set<string>): string {
+  let name = wanted;
+  for (let n = 2; taken.has(name); n++) name = `${wanted}-${n}`;
+  taken.add(name);
+  return name;
+}
+
+/**
+ * Every resource after those it refers to; otherwise by kind (in the order kinds first appear as
+ * dependencies) and name. A reference that would close a cycle stays a literal id.
+ */
+export function inDependencyOrder(resources: ExportedResource[]): ExportedResource[] {
+  const byVariable = new Map(resources.map((r) => [r.variable, r]));
+  const kindRank = kindOrder(resources);
+  const sorted = [...resources].sort(
+    (a, b) => kindRank.get(a.kind)! - kindRank.get(b.kind)! || compare(a.resourceName, b.resourceName),
+  );
+  const placed = new Set<string>();
+  const visiting = new Set<string>();
+  const out: ExportedResource[] = [];
+  const place = (r: ExportedResource) => {
+    if (placed.has(r.variable)) return;
+    visiting.add(r.variable);
+    for (const dep of r.dependsOn) {
+      const target = byVariable.get(dep);
+      if (!target) continue;
+      if (visiting.has(dep)) {
+        breakReference(r, dep, target.id);
+        continue;
+      }
+      place(target);
+    }
+    visiting.delete(r.variable);
+    placed.add(r.variable);
+    out.push(r);
+  };
+  for (const r of sorted) place(r);
+  return out;
+}
+
+/** Kinds ranked so that a kind comes after the kinds its objects refer to (cycles: alphabetical). */
+function kindOrder(resources: ExportedResource[]): Map<string, number> {
+  const kindOf = new Map(resources.map((r) => [r.variable, r.kind]));
+  const deps = new Map<string, Set<string>>();
+  for (const r of resources) {
+    const set = deps.get(r.kind) ?? new Set<string>();
+    deps.set(r.kind, set);
+    for (const d of r.dependsOn) {
+      const k = kindOf.get(d);
+      if (k && k !== r.kind) set.add(k);
+    }
+  }
+  const rank = new Map<string, number>();
+  const visiting = new Set<string>();
+  const visit = (kind: string) => {
+    if (rank.has(kind) || visiting.has(kind)) return;
+    visiting.add(kind);
+    for (const d of [...(deps.get(kind) ?? [])].sort()) visit(d);
+    visiting.delete(kind);
+    rank.set(kind, rank.size);
+  };
+  for (const kind of [...deps.keys()].sort()) visit(kind);
+  return rank;
+}
+
+/** Turns references to `variable` back into the literal id (a cycle cannot be declared). */
+function breakReference(resource: ExportedResource, variable: string, id: string): void {
+  const replace = (value: Value): Value => {
+    if (Array.isArray(value)) return value.map(replace);
+    if (value !== null && typeof value === "object") {
+      if ("$ref" in value) return value.$ref === variable ? id : value;
+      if ("$interpolate" in value) {
+        const parts = (value as Interpolation).$interpolate.map((p) =>
+          typeof p !== "string" && p.$ref === variable ? id : p,
+        );
+        return parts.every((p) => typeof p === "string") ? parts.join("") : { $interpolate: parts };
+      }
+      if ("$secret" in value) return value;
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v as Value)]));
+    }
+    return value;
+  };
+  resource.args = replace(resource.args) as ExportedResource["args"];
+  resource.dependsOn = resource.dependsOn.filter((d) => d !== variable);
+}
+
+/**
+ * The first `up` adopts the object without a write only if the declaration compares equal to it by
+ * the diff's own rules (secret inputs, unknown until the stack's config is set, are left out).
+ */
+function check(resource: ExportedResource, object: LiveObject, inputs: Props, secretInputs: string[]): void {
+  const spec = object.spec;
+  const declared = { ...inputs, [ADOPT_KEY]: object.id };
+  for (const failure of checkInputs(spec, declared)) {
+    if (!secretInputs.includes(failure.property)) resource.problems.push(failure.reason);
+  }
+  if (resource.problems.length > 0) return;
+  const parsed = spec.inputs.parse({ ...declared, ...secretStandIns(secretInputs) }) as Props;
+  const readBack = spec.toInputs(object.live, parsed) as Props;
+  const keys = Object.keys(comparedInputs(spec, parsed)).filter((k) => !secretInputs.includes(k));
+  const changes = inputChanges(
+    [...new Set([...keys, ...Object.keys(readBack)])].filter(
+      (k) => k !== ADOPT_KEY && !secretInputs.includes(k) && k in spec.inputs.shape,
+    ),
+    canonicalInputs(spec, readBack),
+    canonicalInputs(spec, parsed),
+  );
+  resource.differences = changes.map((c) => c.path.join("."));
+}
+
+const secretStandIns = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, "secret-value-not-read"]));
+
+export { ID_SHAPE };

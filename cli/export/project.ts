@@ -1,0 +1,235 @@
+/**
+ * The files of the exported Pulumi project: Pulumi.yaml, package.json, tsconfig.json, README.md and
+ * the program (index.ts, or one module per kind for large accounts).
+ */
+import type { ExportedResource, ExportModel } from "./model";
+import { kindTitle, resourceStatement, userStatement } from "./render";
+
+export interface ProjectOptions {
+  /** The Pulumi project name. */
+  project: string;
+  /** One module per kind (`true`), one index.ts (`false`), or decided by size (undefined). */
+  modules?: boolean;
+  /** The version range of this package the project depends on. */
+  packageVersion: string;
+}
+
+/** Above this many resources a program is split into one module per kind. */
+export const MODULES_ABOVE = 200;
+
+export type Files = Record<string, string>;
+
+export function projectFiles(model: ExportModel, options: ProjectOptions): Files {
+  const wantModules = options.modules ?? model.resources.length > MODULES_ABOVE;
+  const program = wantModules ? (moduleFiles(model) ?? singleFile(model)) : singleFile(model);
+  return {
+    "Pulumi.yaml": pulumiYaml(model, options.project),
+    "package.json": `${JSON.stringify(
+      {
+        name: options.project,
+        private: true,
+        main: "index.ts",
+        dependencies: {
+          "@pulumi/pulumi": "^3.216.0",
+          "pulumi-incident": options.packageVersion,
+        },
+        devDependencies: { "@types/node": "^20", typescript: "^5" },
+      },
+      null,
+      2,
+    )}\n`,
+    "tsconfig.json": `${JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          outDir: "bin",
+          target: "ES2020",
+          module: "commonjs",
+          moduleResolution: "node",
+          esModuleInterop: true,
+          skipLibCheck: true,
+          forceConsistentCasingInFileNames: true,
+        },
+        files: Object.keys(program).filter((f) => f.endsWith(".ts")),
+      },
+      null,
+      2,
+    )}\n`,
+    "README.md": readme(model, options.project),
+    ...program,
+  };
+}
+
+function pulumiYaml(model: ExportModel, project: string): string {
+  const lines = [
+    `name: ${project}`,
+    "description: Incident-response configuration exported by pulumi-incident export",
+    "runtime:",
+    "  name: nodejs",
+    "  options:",
+    "    typescript: true",
+  ];
+  if (model.secrets.length > 0) {
+    lines.push("config:");
+    for (const s of model.secrets) {
+      lines.push(`  ${project}:${s.key}:`);
+      lines.push(
+        `    description: ${yamlText(`The ${s.input} of ${s.resource.kind} "${s.resource.label}" (secret)`)}`,
+      );
+      lines.push("    secret: true");
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const yamlText = (text: string) => JSON.stringify(text);
+
+const HEADER = [
+  "// Exported by `pulumi-incident export`: every object is adopted by id (`adoptId`), so the first",
+  "// `pulumi up` takes the objects over without changing them. Once it has run, `adoptId` can go.",
+];
+
+function usesPulumi(model: ExportModel, resources: ExportedResource[]): { config: boolean; pulumi: boolean } {
+  const text = JSON.stringify(resources.map((r) => r.args));
+  const config = resources.some((r) => model.secrets.some((s) => s.resource === r));
+  return { config, pulumi: config || text.includes('"$interpolate"') };
+}
+
+function imports(model: ExportModel, resources: ExportedResource[]): string[] {
+  const use = usesPulumi(model, resources);
+  return [
+    ...(use.pulumi ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    'import * as incident from "pulumi-incident";',
+    ...(use.config ? ["", "const config = new pulumi.Config();"] : []),
+  ];
+}
+
+function sections(resources: ExportedResource[]): string[] {
+  const out: string[] = [];
+  let kind: string | undefined;
+  for (const r of resources) {
+    if (r.kind !== kind) {
+      kind = r.kind;
+      out.push(`// ${kindTitle(kind)}`);
+    }
+    out.push(resourceStatement(r), "");
+  }
+  return out;
+}
+
+function singleFile(model: ExportModel): Files {
+  const lines = [...HEADER, ...imports(model, model.resources), ""];
+  if (model.users.length > 0) {
+    lines.push("// People are managed in the dashboard (or by SCIM): looked up by e-mail.");
+    for (const u of model.users) lines.push(userStatement(u));
+    lines.push("");
+  }
+  lines.push(...sections(model.resources));
+  return { "index.ts": `${lines.join("\n").trimEnd()}\n` };
+}
+
+/**
+ * One module per kind (`alertRoutes.ts`, …) plus users.ts; index.ts imports them in dependency
+ * order. Undefined when kinds refer to each other both ways (modules would import in a cycle).
+ */
+function moduleFiles(model: ExportModel): Files | undefined {
+  const kindOf = new Map(model.resources.map((r) => [r.variable, r.kind]));
+  const userVariables = new Set(model.users.map((u) => u.variable));
+  const order: string[] = [];
+  for (const r of model.resources) if (!order.includes(r.kind)) order.push(r.kind);
+  // Resources come in dependency order: a kind may only use kinds placed before it.
+  for (const r of model.resources) {
+    for (const d of r.dependsOn) {
+      const k = kindOf.get(d);
+      if (k && order.indexOf(k) > order.indexOf(r.kind)) return undefined;
+    }
+  }
+  const files: Files = {};
+  const moduleName = (kind: string) => {
+    const t = kindTitle(kind).replace(/ /g, "");
+    return t[0]!.toLowerCase() + t.slice(1);
+  };
+  if (model.users.length > 0) {
+    files["users.ts"] = `${[
+      'import * as incident from "pulumi-incident";',
+      "",
+      "// People are managed in the dashboard (or by SCIM): looked up by e-mail.",
+      ...model.users.map((u) => `export ${userStatement(u)}`),
+    ].join("\n")}\n`;
+  }
+  for (const kind of order) {
+    const resources = model.resources.filter((r) => r.kind === kind);
+    const used = new Map<string, Set<string>>();
+    const text = JSON.stringify(resources.map((r) => r.args));
+    for (const r of resources) {
+      for (const d of r.dependsOn) {
+        const k = kindOf.get(d);
+        if (k && k !== kind)
+          (used.get(moduleName(k)) ?? used.set(moduleName(k), new Set()).get(moduleName(k))!).add(d);
+      }
+    }
+    const users = [...userVariables].filter((u) => text.includes(`"$ref":"${u}"`)).sort();
+    if (users.length > 0) used.set("users", new Set(users));
+    const importLines = [...used.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([m, names]) => `import { ${[...names].sort().join(", ")} } from "./${m}";`);
+    const body = sections(resources).map((line) => line.replace(/^const /, "export const "));
+    files[`${moduleName(kind)}.ts`] =
+      `${[...imports(model, resources), ...importLines, "", ...body].join("\n").trimEnd()}\n`;
+  }
+  files["index.ts"] = `${[...HEADER, ...order.map((k) => `import "./${moduleName(k)}";`)].join("\n")}\n`;
+  return files;
+}
+
+function readme(model: ExportModel, project: string): string {
+  const counts = new Map<string, number>();
+  for (const r of model.resources) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+  const lines = [
+    `# ${project}`,
+    "",
+    `Exported by \`pulumi-incident export\`: ${model.resources.length} objects, each adopted by id.`,
+    "",
+    "| kind | objects |",
+    "| --- | --- |",
+    ...[...counts.entries()].map(([k, n]) => `| ${k} | ${n} |`),
+    "",
+    "## Take the account over",
+    "",
+    "```sh",
+    "npm install",
+    "pulumi stack init",
+    "pulumi config set --secret incident:apiKey <an API key that may write the configuration>",
+  ];
+  for (const s of model.secrets)
+    lines.push(
+      `pulumi config set --secret ${s.key} <the ${s.input} of ${s.resource.kind} "${s.resource.label}">`,
+    );
+  lines.push(
+    "pulumi preview   # every object: create (adopt); no object should show an update",
+    "pulumi up        # adopts them without a write where nothing differs",
+    "```",
+    "",
+  );
+  if (model.secrets.length > 0) {
+    lines.push(
+      "Secret values cannot be read back from the API: set each one above before the first `pulumi up`.",
+      "A secret is compared by its last four characters; a different value is written on the first `up`.",
+      "",
+    );
+  }
+  const checks = model.resources.filter((r) => r.differences.length > 0 || r.problems.length > 0);
+  if (checks.length > 0) {
+    lines.push("## Objects to check", "");
+    for (const r of checks)
+      lines.push(
+        `- ${r.kind} "${r.label}" (${r.id}): ${[...r.problems, ...r.differences.map((d) => `${d} will be written`)].join("; ")}`,
+      );
+    lines.push("");
+  }
+  if (model.leftOut.length > 0) {
+    lines.push("## Left out", "");
+    for (const o of model.leftOut) lines.push(`- ${o.kind} "${o.label}" (${o.id}): ${o.reason}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,123 @@
+/**
+ * The exported program as TypeScript text, laid out the way Prettier and Biome lay it out by default
+ * (80 columns, two-space indent, double quotes, trailing commas), so formatting the exported project
+ * changes nothing (test/cli/export.test.ts runs Biome on it).
+ *
+ * Object literals are always written expanded (a formatter keeps an object expanded when its first
+ * property starts a new line); lists go on one line when they fit and hold no object.
+ */
+import type { ExportedResource, Interpolation, Reference, SecretConfig, UserLookup, Value } from "./model";
+
+const WIDTH = 80;
+const INDENT = "  ";
+
+const isRef = (v: unknown): v is Reference => typeof v === "object" && v !== null && "$ref" in v;
+const isInterpolation = (v: unknown): v is Interpolation =>
+  typeof v === "object" && v !== null && "$interpolate" in v;
+const isSecret = (v: unknown): v is SecretConfig => typeof v === "object" && v !== null && "$secret" in v;
+
+/** A string literal as a formatter writes it: double quotes unless single quotes need fewer escapes. */
+export function stringLiteral(text: string): string {
+  const doubles = (text.match(/"/g) ?? []).length;
+  const singles = (text.match(/'/g) ?? []).length;
+  const json = JSON.stringify(text);
+  if (doubles <= singles) return json;
+  // Single quotes: unescape the double quotes JSON escaped, escape the single ones.
+  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+function propertyKey(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+}
+
+function templateText(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${");
+}
+
+/** The one-line form of a value, or undefined when it must break (a non-empty object). */
+function inline(value: Value): string | undefined {
+  if (value === null) return "null";
+  if (typeof value === "string") return stringLiteral(value);
+  if (typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (isRef(value)) return `${value.$ref}.id`;
+  if (isSecret(value)) return `config.requireSecret(${stringLiteral(value.$secret)})`;
+  if (isInterpolation(value)) {
+    const body = value.$interpolate
+      .map((p) => (typeof p === "string" ? templateText(p) : `\${${p.$ref}.id}`))
+      .join("");
+    return `pulumi.interpolate\`${body}\``;
+  }
+  if (Array.isArray(value)) {
+    const parts = value.map(inline);
+    return parts.every((p) => p !== undefined) ? `[${parts.join(", ")}]` : undefined;
+  }
+  return Object.keys(value).length === 0 ? "{}" : undefined;
+}
+
+/**
+ * A value starting at a column where `lead` characters are already written on its line, followed
+ * by `trail` on its last line.
+ */
+function print(value: Value, indent: string, lead: number, trail: string): string {
+  const flat = inline(value);
+  if (flat !== undefined && (lead + flat.length + trail.length <= WIDTH || !Array.isArray(value)))
+    return flat + trail;
+  const inner = indent + INDENT;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => `${inner}${print(v, inner, inner.length, ",")}`);
+    return `[\n${items.join("\n")}\n${indent}]${trail}`;
+  }
+  const entries = Object.entries(value as { [key: string]: Value });
+  const lines = entries.map(([k, v]) => `${inner}${property(k, v, inner)}`);
+  return `{\n${lines.join("\n")}\n${indent}}${trail}`;
+}
+
+function property(key: string, value: Value, indent: string): string {
+  const head = `${propertyKey(key)}: `;
+  const flat = inline(value);
+  // A long string or `x.id` moves to its own line after the colon (unless the key is very short).
+  if (
+    flat !== undefined &&
+    (typeof value === "string" || isRef(value)) &&
+    indent.length + head.length + flat.length + 1 > WIDTH &&
+    head.length - 2 >= 5
+  ) {
+    return `${head.trimEnd()}\n${indent}${INDENT}${flat},`;
+  }
+  return head + print(value, indent, indent.length + head.length, ",");
+}
+
+/** `const <variable> = new incident.<Kind>("<name>", { … });` */
+export function resourceStatement(resource: ExportedResource): string {
+  const header = `const ${resource.variable} = new incident.${resource.kind}(${stringLiteral(resource.resourceName)}, `;
+  const comment = resourceComment(resource);
+  if (header.length + 2 <= WIDTH)
+    return `${comment}${header}${print(resource.args, "", header.length, ");")}`;
+  const args = print(resource.args, INDENT, INDENT.length, ",");
+  return `${comment}const ${resource.variable} = new incident.${resource.kind}(\n${INDENT}${stringLiteral(resource.resourceName)},\n${INDENT}${args}\n);`;
+}
+
+function resourceComment(resource: ExportedResource): string {
+  const notes: string[] = [];
+  if (resource.problems.length > 0)
+    notes.push(`// Check: the API answered what these inputs cannot hold: ${resource.problems.join("; ")}`);
+  if (resource.differences.length > 0)
+    notes.push(`// Check: the first \`pulumi up\` will update ${resource.differences.join(", ")}`);
+  return notes.length > 0 ? `${notes.join("\n")}\n` : "";
+}
+
+export function userStatement(user: UserLookup): string {
+  const header = `const ${user.variable} = incident.getUserOutput(`;
+  return `${header}${print({ email: user.email }, "", header.length, ");")}`;
+}
+
+/** A section title for a kind: `AlertRoute` → `Alert routes`. */
+export function kindTitle(kind: string): string {
+  const words = kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const plural = words.endsWith("y")
+    ? `${words.slice(0, -1)}ies`
+    : words.endsWith("s")
+      ? `${words}es`
+      : `${words}s`;
+  return plural[0]!.toUpperCase() + plural.slice(1);
+}
