@@ -1,0 +1,214 @@
+/**
+ * The export round trip, written once for any seeded account and either engine (test/support/driver.ts):
+ *
+ *   seed the account → `pulumi-incident export DIR` (read-only: only GETs) → the project is formatted
+ *   (Biome, Prettier's layout) and type-checks → first `up` of a new stack adopts every object with
+ *   zero writes → second `up` makes zero provider API calls → refresh finds no drift → destroy
+ *   removes exactly the exported objects (everything else in the account stays).
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import { main } from "../../cli/main";
+import { ApiClient } from "../../provider/client";
+import { listEveryObject } from "../../provider/pagedReads";
+import { providers } from "../../resources";
+import type { RunResult } from "../../tools/harness";
+import { driver, driverLabel, scenarioTimeoutMs } from "./driver";
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { typeCheckFiles } from "./readmeBlocks";
+
+const root = path.join(__dirname, "..", "..");
+
+export interface SeededAccount {
+  /** Secret values by secret name (the API never gives them back; the stack's config supplies them). */
+  secretValues?: Record<string, string>;
+}
+
+export interface RoundTripSpec {
+  title: string;
+  /** Fills the emulator's account (through the API, as the dashboard would). */
+  seed(emu: TestEmulator): Promise<SeededAccount>;
+  /** Extra `export` options (filters). */
+  exportArgs?: string[];
+  /** Minimum number of objects the export must hold (guards against an empty round trip). */
+  atLeast: number;
+  /** Kinds the export must hold objects of. */
+  kinds?: string[];
+}
+
+/** Every object of every exportable kind in the account: `Kind id`. */
+export async function accountObjects(emu: TestEmulator): Promise<string[]> {
+  const client = new ApiClient({ apiKey: emu.apiKey, baseUrl: emu.url, notify: () => {} } as never);
+  const out: string[] = [];
+  for (const [kind, provider] of Object.entries(providers)) {
+    if (provider.spec.notExported) continue;
+    const lives = (await listEveryObject(provider.spec, { client })) ?? [];
+    for (const live of lives) out.push(`${kind} ${provider.spec.idOf(live)}`);
+  }
+  return out.sort();
+}
+
+export async function runExport(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ out: string; err: string; code: number }> {
+  let out = "";
+  let err = "";
+  const stderr = Object.assign(new PassThrough(), { isTTY: false });
+  stderr.on("data", (chunk) => {
+    err += chunk;
+  });
+  const code = await main(["export", ...args], {
+    stdin: async () => "",
+    stdout: (t) => {
+      out += t;
+    },
+    stderr,
+    env,
+  });
+  return { out, err, code };
+}
+
+/** Biome's verdict on the files, laid out as Prettier's defaults would (two spaces): "" when formatted. */
+export function formatProblems(dir: string, files: string[]): string {
+  const biome = require.resolve("@biomejs/biome/bin/biome", { paths: [root] });
+  try {
+    execFileSync(process.execPath, [biome, "format", "--indent-style=space", ...files], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: "pipe",
+    });
+    return "";
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    return `${err.stdout ?? ""}${err.stderr ?? ""}`.trim();
+  }
+}
+
+/** Links the built package and the SDK into the exported project (what `npm install` would do). */
+function linkDependencies(dir: string): void {
+  const link = (name: string, target: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
+    fs.symlinkSync(target, path.join(dir, "node_modules", name), "dir");
+  };
+  link("pulumi-incident", root);
+  for (const dep of ["@pulumi/pulumi", "typescript", "@types/node"])
+    link(dep, path.join(root, "node_modules", dep));
+}
+
+/** The exported project's secret config keys, by the label of their object (from Pulumi.yaml). */
+function secretKeys(dir: string): Array<{ key: string; label: string }> {
+  const yaml = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+  return [
+    ...yaml.matchAll(/^ {2}(\S+):\n {4}description: "The value of Secret \\"(.*)\\" \(secret\)"/gm),
+  ].map((m) => ({ key: m[1]!, label: m[2]! }));
+}
+
+const writes = (emu: TestEmulator, mark: number) =>
+  emu.requests
+    .slice(mark)
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.path} ${r.status}`);
+
+const providerCalls = (r: RunResult) => r.apiCalls.filter((c) => c.from !== "program");
+
+export function describeExportRoundTrip(spec: RoundTripSpec): void {
+  describe(`export round trip (${driverLabel}): ${spec.title}`, () => {
+    let emu: TestEmulator;
+    let work: string;
+    beforeAll(async () => {
+      emu = await startTestEmulator({ now: Date.now });
+      work = fs.mkdtempSync(path.join(os.tmpdir(), "export-round-trip-"));
+    });
+    afterAll(async () => {
+      await emu.dispose();
+      driver.dispose(path.join(work, "state.json"));
+      fs.rmSync(work, { recursive: true, force: true });
+    });
+
+    test(
+      "export → formatted, type-checked project → adopt with zero writes → zero calls → no drift → destroy exactly it",
+      async () => {
+        const seeded = await spec.seed(emu);
+        const before = await accountObjects(emu);
+        const env = { INCIDENT_API_KEY: emu.apiKey, INCIDENT_BASE_URL: emu.url };
+        const dir = path.join(work, "project");
+
+        // Export: read-only.
+        const mark = emu.requests.length;
+        const exported = await runExport([dir, ...(spec.exportArgs ?? [])], env);
+        expect(exported.err).not.toMatch(/error/i);
+        expect(exported.code).toBe(0);
+        expect(writes(emu, mark)).toEqual([]);
+        const files = fs.readdirSync(dir).sort();
+        expect(files).toEqual(
+          expect.arrayContaining(["Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]),
+        );
+        const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+        const tsFiles = files.filter((f) => f.endsWith(".ts"));
+        const allText = tsFiles.map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+        const adopted = [...allText.matchAll(/adoptId: "([^"]+)"/g)].map((m) => m[1]!);
+        expect(adopted.length).toBeGreaterThanOrEqual(spec.atLeast);
+        expect(new Set(adopted).size).toBe(adopted.length);
+        for (const kind of spec.kinds ?? []) expect(allText).toContain(`new incident.${kind}(`);
+        // Every object reads as adoptable without a write (the exporter's own check).
+        expect(exported.out).not.toContain("will not adopt without a write");
+        expect(program.length).toBeGreaterThan(0);
+
+        expect(formatProblems(dir, tsFiles)).toBe("");
+        linkDependencies(dir);
+        expect(typeCheckFiles(dir, tsFiles, "commonjs")).toBe("");
+
+        // First up of a new stack: every object adopted, nothing written.
+        const secrets = secretKeys(dir);
+        const secretConfig = Object.fromEntries(
+          secrets.map((s) => {
+            const value = seeded.secretValues?.[s.label];
+            if (value === undefined) throw new Error(`the seed gave no value for secret ${s.label}`);
+            return [s.key, value];
+          }),
+        );
+        const options = {
+          program: dir,
+          stateFile: path.join(work, "state.json"),
+          stack: "exported",
+          config: { "incident:apiKey": emu.apiKey, "incident:baseUrl": emu.url, ...secretConfig },
+          secretConfig: ["incident:apiKey", ...Object.keys(secretConfig)],
+        };
+        const upMark = emu.requests.length;
+        const first = await driver.up(options);
+        expect(first.errors).toEqual([]);
+        expect(first.ok).toBe(true);
+        const ops = first.steps.filter((s) => s.type.includes("incident:")).map((s) => s.op);
+        expect(ops.length).toBe(adopted.length);
+        expect(new Set(ops)).toEqual(new Set(["create"]));
+        expect(writes(emu, upMark)).toEqual([]);
+
+        // Second up: nothing to do, no provider call.
+        const second = await driver.up(options);
+        expect(second.errors).toEqual([]);
+        expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+        expect(providerCalls(second)).toEqual([]);
+
+        // Refresh: the state is what the account holds.
+        const refreshed = await driver.refresh(options);
+        expect(refreshed.errors).toEqual([]);
+        expect(refreshed.steps.filter((s) => s.op === "read-drift" || s.op === "refresh-delete")).toEqual([]);
+        const third = await driver.up(options);
+        expect(third.steps.filter((s) => s.op !== "same")).toEqual([]);
+
+        // Destroy: exactly the exported objects go.
+        const destroyed = await driver.destroy(options);
+        expect(destroyed.errors).toEqual([]);
+        const after = await accountObjects(emu);
+        const exportedIds = new Set(adopted);
+        expect(after).toEqual(before.filter((o) => !exportedIds.has(o.slice(o.indexOf(" ") + 1))));
+        expect(emu.responseProblems).toEqual([]);
+      },
+      scenarioTimeoutMs * 2,
+    );
+  });
+}
