@@ -34,7 +34,11 @@ export function selectKinds(include?: readonly string[], exclude?: readonly stri
   const check = (option: string, names: readonly string[] | undefined) => {
     for (const name of names ?? []) {
       if (all.includes(name)) continue;
-      const near = all.find((k) => k.toLowerCase() === name.toLowerCase().replace(/[-_ ]/g, ""));
+      const loose = (text: string) => text.toLowerCase().replace(/[-_ ]/g, "");
+      const wanted = loose(name);
+      const near = all.find((k) =>
+        [wanted, wanted.replace(/s$/, ""), wanted.replace(/es$/, "")].includes(loose(k)),
+      );
       throw new Error(
         `${option}: unknown kind ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ""}; kinds: ${all.join(", ")}`,
       );

@@ -3,7 +3,7 @@
  * the program (index.ts, or one module per kind for large accounts).
  */
 import type { ExportedResource, ExportModel } from "./model";
-import { kindTitle, resourceStatement, userStatement } from "./render";
+import { kindPlural, kindTitle, resourceStatement, userStatement } from "./render";
 
 export interface ProjectOptions {
   /** The Pulumi project name. */
@@ -104,7 +104,7 @@ function imports(model: ExportModel, resources: ExportedResource[]): string[] {
   ];
 }
 
-function sections(resources: ExportedResource[]): string[] {
+function sections(resources: ExportedResource[], exported = false): string[] {
   const out: string[] = [];
   let kind: string | undefined;
   for (const r of resources) {
@@ -112,7 +112,7 @@ function sections(resources: ExportedResource[]): string[] {
       kind = r.kind;
       out.push(`// ${kindTitle(kind)}`);
     }
-    out.push(resourceStatement(r), "");
+    out.push(resourceStatement(r, exported), "");
   }
   return out;
 }
@@ -145,16 +145,13 @@ function moduleFiles(model: ExportModel): Files | undefined {
     }
   }
   const files: Files = {};
-  const moduleName = (kind: string) => {
-    const t = kindTitle(kind).replace(/ /g, "");
-    return t[0]!.toLowerCase() + t.slice(1);
-  };
+  const moduleName = kindPlural;
   if (model.users.length > 0) {
     files["users.ts"] = `${[
       'import * as incident from "pulumi-incident";',
       "",
       "// People are managed in the dashboard (or by SCIM): looked up by e-mail.",
-      ...model.users.map((u) => `export ${userStatement(u)}`),
+      ...model.users.map((u) => userStatement(u, true)),
     ].join("\n")}\n`;
   }
   for (const kind of order) {
@@ -173,7 +170,7 @@ function moduleFiles(model: ExportModel): Files | undefined {
     const importLines = [...used.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([m, names]) => `import { ${[...names].sort().join(", ")} } from "./${m}";`);
-    const body = sections(resources).map((line) => line.replace(/^const /, "export const "));
+    const body = sections(resources, true);
     files[`${moduleName(kind)}.ts`] =
       `${[...imports(model, resources), ...importLines, "", ...body].join("\n").trimEnd()}\n`;
   }

@@ -88,13 +88,14 @@ function property(key: string, value: Value, indent: string): string {
 }
 
 /** `const <variable> = new incident.<Kind>("<name>", { … });` */
-export function resourceStatement(resource: ExportedResource): string {
-  const header = `const ${resource.variable} = new incident.${resource.kind}(${stringLiteral(resource.resourceName)}, `;
+export function resourceStatement(resource: ExportedResource, exported = false): string {
+  const declare = exported ? "export const" : "const";
+  const header = `${declare} ${resource.variable} = new incident.${resource.kind}(${stringLiteral(resource.resourceName)}, `;
   const comment = resourceComment(resource);
   if (header.length + 2 <= WIDTH)
     return `${comment}${header}${print(resource.args, "", header.length, ");")}`;
   const args = print(resource.args, INDENT, INDENT.length, ",");
-  return `${comment}const ${resource.variable} = new incident.${resource.kind}(\n${INDENT}${stringLiteral(resource.resourceName)},\n${INDENT}${args}\n);`;
+  return `${comment}${declare} ${resource.variable} = new incident.${resource.kind}(\n${INDENT}${stringLiteral(resource.resourceName)},\n${INDENT}${args}\n);`;
 }
 
 function resourceComment(resource: ExportedResource): string {
@@ -106,18 +107,25 @@ function resourceComment(resource: ExportedResource): string {
   return notes.length > 0 ? `${notes.join("\n")}\n` : "";
 }
 
-export function userStatement(user: UserLookup): string {
-  const header = `const ${user.variable} = incident.getUserOutput(`;
+export function userStatement(user: UserLookup, exported = false): string {
+  const header = `${exported ? "export const" : "const"} ${user.variable} = incident.getUserOutput(`;
   return `${header}${print({ email: user.email }, "", header.length, ");")}`;
+}
+
+/** The plural of a kind's name, in camelCase: `IncidentStatus` → `incidentStatuses` (module names). */
+export function kindPlural(kind: string): string {
+  const plural = kind.endsWith("y")
+    ? `${kind.slice(0, -1)}ies`
+    : kind.endsWith("s")
+      ? `${kind}es`
+      : `${kind}s`;
+  return plural[0]!.toLowerCase() + plural.slice(1);
 }
 
 /** A section title for a kind: `AlertRoute` → `Alert routes`. */
 export function kindTitle(kind: string): string {
-  const words = kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  const plural = words.endsWith("y")
-    ? `${words.slice(0, -1)}ies`
-    : words.endsWith("s")
-      ? `${words}es`
-      : `${words}s`;
-  return plural[0]!.toUpperCase() + plural.slice(1);
+  const words = kindPlural(kind)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return words[0]!.toUpperCase() + words.slice(1);
 }

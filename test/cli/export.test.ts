@@ -1,0 +1,214 @@
+/**
+ * `pulumi-incident export`: names, defaults left out, references, layout, filters, dry run, modules
+ * and every option error before the first request. The full round trip (adopt with zero writes, …)
+ * is test/exportRoundTrip.test.ts.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { assignNames, camelCase, kebabCase, minimalInputs } from "../../cli/export/model";
+import { kindTitle, stringLiteral } from "../../cli/export/render";
+import { alertAttributeSpec } from "../../resources/alertAttribute";
+import { workflowSpec } from "../../resources/workflow";
+import { formatProblems, runExport } from "../support/exportRoundTrip";
+import { harnessFixture } from "../support/harnessFixture";
+import { typeCheckFiles, userProject } from "../support/readmeBlocks";
+
+const root = path.join(__dirname, "..", "..");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "export-"));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+describe("names", () => {
+  const items = [
+    { kind: "EscalationPath", id: "01B", label: "Payments" },
+    { kind: "Schedule", id: "01A", label: "Payments" },
+    { kind: "AlertSource", id: "01D", label: "Payments API" },
+    { kind: "AlertSource", id: "01C", label: "Payments — API" },
+    { kind: "Severity", id: "01E", label: "Café ☕ on-call" },
+    { kind: "Severity", id: "01F", label: "🔥" },
+    { kind: "Severity", id: "01G", label: "Delete" },
+    { kind: "Severity", id: "01H", label: "2nd line" },
+  ];
+
+  test("collisions are resolved by id order, the same whatever order the objects come in", () => {
+    const names = assignNames(items);
+    expect(names).toEqual([
+      { resourceName: "payments", variable: "paymentsEscalationPath" },
+      { resourceName: "payments", variable: "paymentsSchedule" },
+      { resourceName: "payments-api-2", variable: "paymentsApi2" },
+      { resourceName: "payments-api", variable: "paymentsApi" },
+      { resourceName: "cafe-on-call", variable: "cafeOnCall" },
+      { resourceName: "severity", variable: "severity" },
+      { resourceName: "delete", variable: "delete2" },
+      { resourceName: "2nd-line", variable: "object2ndLine" },
+    ]);
+    const reversed = assignNames([...items].reverse()).reverse();
+    expect(reversed).toEqual(names);
+  });
+
+  test("kebab and camel case from any text", () => {
+    expect(kebabCase("Payments — API (EU)", "x")).toBe("payments-api-eu");
+    expect(camelCase("payments-api-eu", "x")).toBe("paymentsApiEu");
+    expect(kebabCase("   ", "CatalogEntry")).toBe("catalog-entry");
+    expect(kindTitle("IncidentStatus")).toBe("Incident statuses");
+    expect(kindTitle("Severity")).toBe("Severities");
+  });
+
+  test("string literals take the quotes a formatter would", () => {
+    expect(stringLiteral("plain")).toBe('"plain"');
+    expect(stringLiteral('say "hi"')).toBe(`'say "hi"'`);
+    expect(stringLiteral(`it's "both" '`)).toBe(`"it's \\"both\\" '"`);
+  });
+});
+
+describe("only non-default values are written", () => {
+  test("a value the schema would give anyway is left out; the rest stays", () => {
+    const full = alertAttributeSpec.inputs.parse({ name: "Service", type: "String" });
+    const minimal = minimalInputs(alertAttributeSpec, full);
+    expect(minimal).toEqual({ name: "Service", type: "String" });
+    expect(Object.keys(full).length).toBeGreaterThan(Object.keys(minimal).length);
+    const kept = minimalInputs(alertAttributeSpec, { ...full, array: true });
+    expect(kept).toEqual({ name: "Service", type: "String", array: true });
+  });
+
+  test("a workflow keeps its steps and drops what means the default", () => {
+    const full = workflowSpec.inputs.parse({
+      name: "Notify",
+      trigger: "incident.created",
+      steps: [{ id: "a", name: "slack.post_message", paramBindings: [] }],
+      onceFor: ["incident.url"],
+      privateIncidentScope: "none",
+    });
+    const minimal = minimalInputs(workflowSpec, full);
+    expect(minimal.steps).toEqual([{ id: "a", name: "slack.post_message" }]);
+    expect(minimal).not.toHaveProperty("privateIncidentScope");
+    expect(workflowSpec.inputs.safeParse(minimal).success).toBe(true);
+  });
+});
+
+describe("export of examples/oncall's account", () => {
+  const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
+
+  beforeAll(async () => {
+    const made = await h.driver.up(h.options());
+    if (!made.ok) throw new Error(made.errors.map((e) => e.message).join("; "));
+  });
+
+  test("every option error names the option, before any request", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["--include", "AlertRoutes"], /--include: unknown kind "AlertRoutes" \(did you mean AlertRoute\?\)/],
+      [["--exclude", "Nope"], /--exclude: unknown kind "Nope"; kinds: AlertAttribute, /],
+      [["--name", "("], /--name: not a regular expression/],
+      [["--modules", "--single-file"], /--modules and --single-file exclude each other/],
+      [["--project", "my project"], /--project: "my project": use letters/],
+    ];
+    for (const [args, message] of cases) {
+      const mark = h.emu.requests.length;
+      const result = await runExport([path.join(work, "never"), ...args], env());
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(message);
+      expect(h.emu.requests.length).toBe(mark);
+    }
+    expect(fs.existsSync(path.join(work, "never"))).toBe(false);
+
+    const full = path.join(work, "full");
+    fs.mkdirSync(full);
+    fs.writeFileSync(path.join(full, "keep.txt"), "mine");
+    const refused = await runExport([full], env());
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/is not empty: choose another directory, or pass --force/);
+    expect(fs.readdirSync(full)).toEqual(["keep.txt"]);
+
+    const noKey = await runExport([path.join(work, "never")], { INCIDENT_BASE_URL: h.emu.url });
+    expect(noKey.code).toBe(1);
+    expect(noKey.err).toMatch(/No API key/);
+  });
+
+  test("a dry run prints what would be written and writes nothing", async () => {
+    const dir = path.join(work, "dry");
+    const result = await runExport([dir, "--dry-run"], env());
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^Dry run: would write 5 files\n {2}Pulumi\.yaml/);
+    expect(result.out).toMatch(/EscalationPath +1\n/);
+    expect(result.out).toMatch(/3 user lookups/);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  test("references, user lookups and the live form of templates", async () => {
+    const dir = path.join(work, "oncall");
+    const result = await runExport([dir, "--project", "payments-oncall"], env());
+    expect(result.code).toBe(0);
+    const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+    // Route → escalation path → schedules → users, as references, never as ids.
+    expect(program).toMatch(/const payments = new incident\.EscalationPath\("payments", \{/);
+    expect(program).toMatch(/id: paymentsPrimary\.id,/);
+    expect(program).toMatch(/literal: payments\.id,/);
+    expect(program).toMatch(/const ada = incident\.getUserOutput\(\{\n {2}email: "ada@example\.com",\n\}\);/);
+    expect(program).toMatch(/id: ada\.id,/);
+    expect(program).not.toMatch(/"01USER/);
+    // An attribute id inside a reference string: an interpolation of the attribute's id.
+    expect(program).toContain("pulumi.interpolate`alert.attributes.${environment.id}`");
+    expect(program).toContain('title: "{{ alert.title }}",');
+    // Declared before use.
+    expect(program.indexOf("const paymentsPrimary =")).toBeLessThan(
+      program.indexOf("id: paymentsPrimary.id"),
+    );
+    expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toMatch(/^name: payments-oncall\n/);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({
+      "@pulumi/pulumi": "^3.216.0",
+      "pulumi-incident": `^${require("../../package.json").version}`,
+    });
+  });
+
+  test("filters: kinds and a name pattern; references to what is left out stay ids", async () => {
+    const dir = path.join(work, "filtered");
+    const result = await runExport(
+      [dir, "--include", "EscalationPath,Schedule", "--name", "^Payments (primary|Payments)$|^Payments$"],
+      env(),
+    );
+    expect(result.code).toBe(0);
+    const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+    expect([...program.matchAll(/new incident\.(\w+)\("([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual([
+      "Schedule payments-primary",
+      "EscalationPath payments",
+    ]);
+    expect(program).toMatch(/id: paymentsPrimary\.id,/);
+    // The secondary schedule is not exported: its id stays as it is.
+    expect(program).toMatch(/type: "schedule",\n\s+id: "[0-9A-Z]{26}",/);
+    expect(result.out).toMatch(/1 objects left out by --name/);
+  });
+
+  test("one module per kind: formatted, type-checks, imports what each module uses", async () => {
+    const dir = path.join(work, "modules");
+    const result = await runExport([dir, "--modules"], env());
+    expect(result.code).toBe(0);
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts"));
+    expect(files.sort()).toEqual(
+      expect.arrayContaining([
+        "alertRoutes.ts",
+        "escalationPaths.ts",
+        "index.ts",
+        "schedules.ts",
+        "users.ts",
+      ]),
+    );
+    expect(fs.readFileSync(path.join(dir, "escalationPaths.ts"), "utf8")).toMatch(
+      /import \{ paymentsPrimary, paymentsSecondary \} from "\.\/schedules";/,
+    );
+    expect(formatProblems(dir, files)).toBe("");
+    const project = userProject(root);
+    try {
+      for (const f of files) fs.copyFileSync(path.join(dir, f), path.join(project, f));
+      expect(typeCheckFiles(project, files, "commonjs")).toBe("");
+      expect(typeCheckFiles(project, files, "nodenext")).toBe("");
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  test("progress: a line per kind off a terminal", async () => {
+    const result = await runExport([path.join(work, "progress"), "--dry-run"], env());
+    expect(result.err).toMatch(/^export: 1\/\d+ AlertAttribute: 2 objects$/m);
+  });
+});
