@@ -11,6 +11,8 @@ module.exports = {
   testMatch: [
     "**/test/resources/*Lifecycle.test.ts",
     "**/test/examples.test.ts",
+    // An exported account adopted, re-applied, refreshed and destroyed by the real engine.
+    "**/test/exportRoundTrip.test.ts",
     // The killed provider host, as the real engine records it (the harness runs the whole matrix).
     "**/test/faults.test.ts",
     "**/test/engine/**/*.test.ts",

@@ -148,6 +148,7 @@ describe("export of examples/oncall's account", () => {
     expect(program).toMatch(/id: ada\.id,/);
     expect(program).not.toMatch(/"01USER/);
     // An attribute id inside a reference string: an interpolation of the attribute's id.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of the exported program
     expect(program).toContain("pulumi.interpolate`alert.attributes.${environment.id}`");
     expect(program).toContain('title: "{{ alert.title }}",');
     // Declared before use.
@@ -205,6 +206,24 @@ describe("export of examples/oncall's account", () => {
     } finally {
       fs.rmSync(project, { recursive: true, force: true });
     }
+  });
+
+  test("the README shows what the command prints and writes for this account", async () => {
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+    const block = (marker: string) => {
+      const at = readme.indexOf(marker);
+      expect(at).toBeGreaterThan(0);
+      const match = /```\w*\n([\s\S]*?)```/.exec(readme.slice(at));
+      return match![1]!;
+    };
+    const dir = path.join(work, "readme", "payments-oncall");
+    const result = await runExport([dir, "--project", "payments-oncall"], env());
+    expect(result.code).toBe(0);
+    expect(result.out.replace(dir, "payments-oncall")).toBe(block("<!-- export-output"));
+    const ids = (text: string) => text.replace(/"[0-9A-HJKMNP-TV-Z]{26}"/g, '"<id>"');
+    const shown = block("<!-- export-program");
+    const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+    expect(ids(program.slice(0, shown.length))).toBe(ids(shown));
   });
 
   test("progress: a line per kind off a terminal", async () => {
