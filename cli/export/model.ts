@@ -381,6 +381,40 @@ export function inDependencyOrder(resources: ExportedResource[]): ExportedResour
     out.push(r);
   };
   for (const r of sorted) place(r);
+  return underParents(out, byVariable);
+}
+
+/**
+ * Parts written under their whole: a resource whose kind extends another's name (CustomFieldOption
+ * of CustomField, CatalogTypeAttribute of CatalogType) and that refers to one object of that kind
+ * comes right after it (and its earlier parts), when everything else it refers to is declared before.
+ */
+function underParents(
+  ordered: ExportedResource[],
+  byVariable: Map<string, ExportedResource>,
+): ExportedResource[] {
+  const parentOf = (r: ExportedResource) => {
+    const parents = r.dependsOn
+      .map((d) => byVariable.get(d))
+      .filter((p): p is ExportedResource => !!p && p.kind !== r.kind && r.kind.startsWith(p.kind));
+    return parents.length === 1 ? parents[0] : undefined;
+  };
+  const children = new Map<ExportedResource, ExportedResource[]>();
+  for (const r of ordered) {
+    const parent = parentOf(r);
+    if (parent) children.set(parent, [...(children.get(parent) ?? []), r]);
+  }
+  const out: ExportedResource[] = [];
+  const emitted = new Set<string>();
+  const emit = (r: ExportedResource) => {
+    out.push(r);
+    emitted.add(r.variable);
+    for (const child of children.get(r) ?? []) {
+      const ready = child.dependsOn.every((d) => emitted.has(d) || !byVariable.has(d));
+      if (!emitted.has(child.variable) && ready) emit(child);
+    }
+  };
+  for (const r of ordered) if (!emitted.has(r.variable)) emit(r);
   return out;
 }
 

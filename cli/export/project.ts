@@ -108,7 +108,9 @@ function sections(resources: ExportedResource[], exported = false): string[] {
   const out: string[] = [];
   let kind: string | undefined;
   for (const r of resources) {
-    if (r.kind !== kind) {
+    // Parts written under their whole (options under their field) start no section of their own.
+    const part = kind !== undefined && r.kind.startsWith(kind) && r.kind !== kind;
+    if (r.kind !== kind && !part) {
       kind = r.kind;
       out.push(`// ${kindTitle(kind)}`);
     }

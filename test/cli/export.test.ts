@@ -6,7 +6,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { assignNames, camelCase, kebabCase, minimalInputs } from "../../cli/export/model";
+import {
+  assignNames,
+  camelCase,
+  type ExportedResource,
+  inDependencyOrder,
+  kebabCase,
+  minimalInputs,
+} from "../../cli/export/model";
 import { kindTitle, stringLiteral } from "../../cli/export/render";
 import { alertAttributeSpec } from "../../resources/alertAttribute";
 import { workflowSpec } from "../../resources/workflow";
@@ -58,6 +65,42 @@ describe("names", () => {
     expect(stringLiteral("plain")).toBe('"plain"');
     expect(stringLiteral('say "hi"')).toBe(`'say "hi"'`);
     expect(stringLiteral(`it's "both" '`)).toBe(`"it's \\"both\\" '"`);
+  });
+});
+
+describe("order", () => {
+  const resource = (kind: string, variable: string, dependsOn: string[] = []): ExportedResource => ({
+    kind,
+    id: `id-${variable}`,
+    label: variable,
+    resourceName: variable,
+    variable,
+    args: Object.fromEntries(dependsOn.map((d) => [`${d}Id`, { $ref: d }])),
+    dependsOn,
+    differences: [],
+    problems: [],
+  });
+
+  test("every resource after what it refers to; options under their field", () => {
+    const order = inDependencyOrder([
+      resource("Workflow", "notify", ["sev1", "impact"]),
+      resource("CustomFieldOption", "sev1", ["impact"]),
+      resource("CustomFieldOption", "low", ["impact"]),
+      resource("CustomField", "team"),
+      resource("CustomField", "impact"),
+      resource("CustomFieldOption", "teamA", ["team"]),
+    ]).map((r) => r.variable);
+    expect(order).toEqual(["impact", "low", "sev1", "team", "teamA", "notify"]);
+  });
+
+  test("a reference that would close a cycle stays a literal id", () => {
+    const order = inDependencyOrder([
+      resource("CatalogEntry", "a", ["b"]),
+      resource("CatalogEntry", "b", ["a"]),
+    ]);
+    expect(order.map((r) => r.variable)).toEqual(["b", "a"]);
+    expect(order[0]!.args).toEqual({ aId: "id-a" });
+    expect(order[1]!.args).toEqual({ bId: { $ref: "b" } });
   });
 });
 
