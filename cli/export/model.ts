@@ -113,6 +113,7 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
     drafts.push({ object, label, inputs });
   }
 
+  qualifyParts(drafts);
   const names = assignNames(drafts.map((d) => ({ kind: d.object.kind, id: d.object.id, label: d.label })));
   const byId = new Map<string, string>();
   for (const [i, d] of drafts.entries()) byId.set(d.object.id, names[i]!.variable);
@@ -155,9 +156,27 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
   return { resources: inDependencyOrder(resources), users, secrets, leftOut };
 }
 
+/**
+ * A part's label starts with its whole's (`Impact: High` for an option of the field Impact): a
+ * part is an object whose kind extends another's name and whose inputs hold that object's id.
+ */
+function qualifyParts(drafts: Array<{ object: LiveObject; label: string; inputs: Props }>): void {
+  const byId = new Map(drafts.map((d) => [d.object.id, d]));
+  const wholes = drafts.map((d) => {
+    const ids = Object.values(d.inputs).filter((v): v is string => typeof v === "string");
+    return ids
+      .map((id) => byId.get(id))
+      .find((w) => w && w.object.kind !== d.object.kind && d.object.kind.startsWith(w.object.kind));
+  });
+  drafts.forEach((d, i) => {
+    const whole = wholes[i];
+    if (whole) d.label = `${whole.label}: ${d.label}`;
+  });
+}
+
 /** The object's name for people: its `name` input, else another naming input, else its id. */
 function labelOf(object: LiveObject, inputs: Props): string {
-  for (const key of ["name", "title", "externalId", "syncType"]) {
+  for (const key of ["name", "title", "value", "externalId", "syncType"]) {
     const value = inputs[key];
     if (typeof value === "string" && value.trim() !== "") return value;
   }

@@ -92,7 +92,7 @@ export function resourceStatement(resource: ExportedResource, exported = false):
   const declare = exported ? "export const" : "const";
   const header = `${declare} ${resource.variable} = new incident.${resource.kind}(${stringLiteral(resource.resourceName)}, `;
   const comment = resourceComment(resource);
-  if (header.length + 2 <= WIDTH)
+  if (header.length + 1 <= WIDTH)
     return `${comment}${header}${print(resource.args, "", header.length, ");")}`;
   const args = print(resource.args, INDENT, INDENT.length, ",");
   return `${comment}${declare} ${resource.variable} = new incident.${resource.kind}(\n${INDENT}${stringLiteral(resource.resourceName)},\n${INDENT}${args}\n);`;
