@@ -15,6 +15,7 @@ import {
   minimalInputs,
 } from "../../cli/export/model";
 import { kindTitle, stringLiteral } from "../../cli/export/render";
+import { providers } from "../../resources";
 import { alertAttributeSpec } from "../../resources/alertAttribute";
 import { workflowSpec } from "../../resources/workflow";
 import { formatProblems, runExport } from "../support/exportRoundTrip";
@@ -65,6 +66,18 @@ describe("names", () => {
     expect(stringLiteral("plain")).toBe('"plain"');
     expect(stringLiteral('say "hi"')).toBe(`'say "hi"'`);
     expect(stringLiteral(`it's "both" '`)).toBe(`"it's \\"both\\" '"`);
+  });
+});
+
+describe("kinds", () => {
+  test("every kind can be exported, or says why not", () => {
+    for (const [kind, provider] of Object.entries(providers)) {
+      const spec = provider.spec;
+      const listable =
+        spec.listAll !== undefined || (spec.list !== undefined && spec.list.scope === undefined);
+      expect([kind, listable || typeof spec.notExported === "string"]).toEqual([kind, true]);
+      expect([kind, listable && spec.notExported !== undefined]).toEqual([kind, false]);
+    }
   });
 });
 
