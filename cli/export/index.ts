@@ -98,7 +98,7 @@ export function summary(result: ExportResult, dir: string | undefined): string {
       : `Wrote ${Object.keys(files).length} files to ${dir}`,
     ...Object.entries(files).map(([name, text]) => `  ${name} (${text.split("\n").length - 1} lines)`),
     "",
-    `${model.resources.length} objects, ${model.users.length} user lookups, ${model.secrets.length} secret placeholders:`,
+    `${model.resources.length} objects, ${model.lookups.length} lookups (users, teams), ${model.secrets.length} secret placeholders:`,
     ...[...counts.entries()].map(([k, n]) => `  ${k.padEnd(width)}  ${n}`),
   ];
   const toCheck = model.resources.filter((r) => r.differences.length > 0 || r.problems.length > 0);

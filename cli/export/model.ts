@@ -15,7 +15,7 @@
 import { inputChanges } from "../../provider/diff";
 import { ADOPT_KEY, canonicalInputs, checkInputs, comparedInputs } from "../../provider/factory";
 import type { Props, ResourceSpec } from "../../provider/spec";
-import type { Account, AccountUser, LiveObject } from "./read";
+import type { Account, LiveObject } from "./read";
 
 /** A value of the program: plain JSON, or one of these nodes. */
 export type Value =
@@ -61,9 +61,11 @@ export interface ExportedResource {
   problems: string[];
 }
 
-export interface UserLookup {
+/** `const <variable> = incident.<fn>(<args>)`: a user by e-mail, a team by name. */
+export interface Lookup {
   variable: string;
-  email: string;
+  fn: "getUserOutput" | "getTeamOutput";
+  args: { email: string } | { name: string };
   id: string;
 }
 
@@ -75,7 +77,7 @@ export interface SecretPlaceholder {
 
 export interface ExportModel {
   resources: ExportedResource[];
-  users: UserLookup[];
+  lookups: Lookup[];
   secrets: SecretPlaceholder[];
   /** Objects left out by the name filter or because they could not be represented. */
   leftOut: Array<{ kind: string; id: string; label: string; reason: string }>;
@@ -118,8 +120,8 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
   const byId = new Map<string, string>();
   for (const [i, d] of drafts.entries()) byId.set(d.object.id, names[i]!.variable);
 
-  const users = userLookups(account.users, drafts, new Set(names.map((n) => n.variable)));
-  for (const u of users) byId.set(u.id, u.variable);
+  const lookups = lookupsFor(account, drafts, new Set(names.map((n) => n.variable)));
+  for (const l of lookups) byId.set(l.id, l.variable);
 
   const secrets: SecretPlaceholder[] = [];
   const resources = drafts.map((d, i): ExportedResource => {
@@ -140,7 +142,7 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
       resourceName: name.resourceName,
       variable: name.variable,
       args,
-      dependsOn: [...dependsOn].filter((v) => !users.some((u) => u.variable === v)),
+      dependsOn: [...dependsOn].filter((v) => !lookups.some((l) => l.variable === v)),
       differences: [],
       problems: [],
     };
@@ -153,7 +155,7 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
     return resource;
   });
 
-  return { resources: inDependencyOrder(resources), users, secrets, leftOut };
+  return { resources: inDependencyOrder(resources), lookups, secrets, leftOut };
 }
 
 /**
@@ -266,12 +268,11 @@ function withReferences(value: unknown, byId: Map<string, string>, self: string,
   return value as Value;
 }
 
-/** A `getUser` lookup for each user an exported object refers to by id (users without e-mail stay ids). */
-function userLookups(
-  users: readonly AccountUser[],
-  drafts: Array<{ inputs: Props }>,
-  taken: Set<string>,
-): UserLookup[] {
+/**
+ * A lookup for each user (by e-mail) and team (by name) an exported object refers to by id; a user
+ * without an e-mail, or a team whose name is not unique, stays an id.
+ */
+function lookupsFor(account: Account, drafts: Array<{ inputs: Props }>, taken: Set<string>): Lookup[] {
   const used = new Set<string>();
   const collect = (value: unknown) => {
     if (typeof value === "string") {
@@ -280,13 +281,21 @@ function userLookups(
     } else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
   };
   for (const d of drafts) collect(d.inputs);
-  const wanted = users
+  const out: Lookup[] = [];
+  const users = account.users
     .filter((u) => used.has(u.id) && u.email)
-    .sort((a, b) => a.email!.localeCompare(b.email!) || a.id.localeCompare(b.id));
-  const out: UserLookup[] = [];
-  for (const user of wanted) {
+    .sort((a, b) => compare(a.email!, b.email!) || compare(a.id, b.id));
+  for (const user of users) {
     const variable = unique(camelCase(user.email!.split("@")[0]!, "user"), taken);
-    out.push({ variable, email: user.email!, id: user.id });
+    out.push({ variable, fn: "getUserOutput", args: { email: user.email! }, id: user.id });
+  }
+  const named = (name: string) => account.teams.filter((t) => t.name === name).length;
+  const teams = account.teams
+    .filter((t) => used.has(t.id) && named(t.name) === 1)
+    .sort((a, b) => compare(a.name, b.name));
+  for (const team of teams) {
+    const variable = unique(`${camelCase(team.name, "team")}Team`, taken);
+    out.push({ variable, fn: "getTeamOutput", args: { name: team.name }, id: team.id });
   }
   return out;
 }

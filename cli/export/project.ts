@@ -3,7 +3,7 @@
  * the program (index.ts, or one module per kind for large accounts).
  */
 import type { ExportedResource, ExportModel } from "./model";
-import { kindPlural, kindTitle, resourceStatement, userStatement } from "./render";
+import { kindPlural, kindTitle, lookupStatement, resourceStatement } from "./render";
 
 export interface ProjectOptions {
   /** The Pulumi project name. */
@@ -84,6 +84,9 @@ function pulumiYaml(model: ExportModel, project: string): string {
 
 const yamlText = (text: string) => JSON.stringify(text);
 
+const LOOKUPS_COMMENT =
+  "// People and teams are managed in the dashboard (or by SCIM): looked up by e-mail and name.";
+
 const HEADER = [
   "// Exported by `pulumi-incident export`: every object is adopted by id (`adoptId`), so the first",
   "// `pulumi up` takes the objects over without changing them. Once it has run, `adoptId` can go.",
@@ -121,9 +124,9 @@ function sections(resources: ExportedResource[], exported = false): string[] {
 
 function singleFile(model: ExportModel): Files {
   const lines = [...HEADER, ...imports(model, model.resources), ""];
-  if (model.users.length > 0) {
-    lines.push("// People are managed in the dashboard (or by SCIM): looked up by e-mail.");
-    for (const u of model.users) lines.push(userStatement(u));
+  if (model.lookups.length > 0) {
+    lines.push(LOOKUPS_COMMENT);
+    for (const l of model.lookups) lines.push(lookupStatement(l));
     lines.push("");
   }
   lines.push(...sections(model.resources));
@@ -131,12 +134,12 @@ function singleFile(model: ExportModel): Files {
 }
 
 /**
- * One module per kind (`alertRoutes.ts`, …) plus users.ts; index.ts imports them in dependency
+ * One module per kind (`alertRoutes.ts`, …) plus lookups.ts; index.ts imports them in dependency
  * order. Undefined when kinds refer to each other both ways (modules would import in a cycle).
  */
 function moduleFiles(model: ExportModel): Files | undefined {
   const kindOf = new Map(model.resources.map((r) => [r.variable, r.kind]));
-  const userVariables = new Set(model.users.map((u) => u.variable));
+  const lookupVariables = new Set(model.lookups.map((l) => l.variable));
   const order: string[] = [];
   for (const r of model.resources) if (!order.includes(r.kind)) order.push(r.kind);
   // Resources come in dependency order: a kind may only use kinds placed before it.
@@ -148,12 +151,12 @@ function moduleFiles(model: ExportModel): Files | undefined {
   }
   const files: Files = {};
   const moduleName = kindPlural;
-  if (model.users.length > 0) {
-    files["users.ts"] = `${[
+  if (model.lookups.length > 0) {
+    files["lookups.ts"] = `${[
       'import * as incident from "pulumi-incident";',
       "",
-      "// People are managed in the dashboard (or by SCIM): looked up by e-mail.",
-      ...model.users.map((u) => userStatement(u, true)),
+      LOOKUPS_COMMENT,
+      ...model.lookups.map((l) => lookupStatement(l, true)),
     ].join("\n")}\n`;
   }
   for (const kind of order) {
@@ -167,8 +170,8 @@ function moduleFiles(model: ExportModel): Files | undefined {
           (used.get(moduleName(k)) ?? used.set(moduleName(k), new Set()).get(moduleName(k))!).add(d);
       }
     }
-    const users = [...userVariables].filter((u) => text.includes(`"$ref":"${u}"`)).sort();
-    if (users.length > 0) used.set("users", new Set(users));
+    const lookups = [...lookupVariables].filter((l) => text.includes(`"$ref":"${l}"`)).sort();
+    if (lookups.length > 0) used.set("lookups", new Set(lookups));
     const importLines = [...used.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([m, names]) => `import { ${[...names].sort().join(", ")} } from "./${m}";`);

@@ -4,7 +4,7 @@
  * lookups by e-mail). Read-only: the client refuses anything but a GET.
  */
 import type { ApiClient } from "../../provider/client";
-import { type IncidentProvider, readLiveObject } from "../../provider/factory";
+import type { IncidentProvider } from "../../provider/factory";
 import { listEveryObject, walkList } from "../../provider/pagedReads";
 import type { ResourceSpec } from "../../provider/spec";
 import { providers } from "../../resources";
@@ -23,9 +23,15 @@ export interface AccountUser {
   name?: string;
 }
 
+export interface AccountTeam {
+  id: string;
+  name: string;
+}
+
 export interface Account {
   objects: LiveObject[];
   users: AccountUser[];
+  teams: AccountTeam[];
   /** Kinds left out, with the reason (their `notExported`, or the filters). */
   skippedKinds: Array<{ kind: string; reason: string }>;
 }
@@ -63,12 +69,10 @@ export async function readAccount(client: ApiClient, options: ReadOptions): Prom
     email: u.email,
     name: u.name,
   }));
-  return { objects, users, skippedKinds };
+  const teams = (await walkList<AccountTeam>(client, TEAMS_LIST)).map((t) => ({ id: t.id, name: t.name }));
+  return { objects, users, teams, skippedKinds };
 }
 
+// Users and teams are not managed by the provider: objects refer to them through lookups.
 const USERS_LIST = { path: "/v2/users", itemsKey: "users", operation: "list users", pageSize: 250 };
-
-/** Reads one object again (the round-trip check of tests and `--verify`). */
-export function readOne(client: ApiClient, object: LiveObject): Promise<unknown> {
-  return readLiveObject(object.spec, { client }, object.id, undefined);
-}
+const TEAMS_LIST = { path: "/v3/teams", itemsKey: "teams", operation: "list teams", pageSize: 250 };

@@ -3,10 +3,11 @@
  * (80 columns, two-space indent, double quotes, trailing commas), so formatting the exported project
  * changes nothing (test/cli/export.test.ts runs Biome on it).
  *
- * Object literals are always written expanded (a formatter keeps an object expanded when its first
- * property starts a new line); lists go on one line when they fit and hold no object.
+ * A resource's arguments are always written expanded (a formatter keeps an object expanded when its
+ * first property starts a new line); any other object or list goes on one line when it fits, else it
+ * is broken outermost first, as the formatters decide.
  */
-import type { ExportedResource, Interpolation, Reference, SecretConfig, UserLookup, Value } from "./model";
+import type { ExportedResource, Interpolation, Lookup, Reference, SecretConfig, Value } from "./model";
 
 const WIDTH = 80;
 const INDENT = "  ";
@@ -34,7 +35,7 @@ function templateText(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${");
 }
 
-/** The one-line form of a value, or undefined when it must break (a non-empty object). */
+/** The one-line form of a value, or undefined when a formatter would always break it. */
 function inline(value: Value): string | undefined {
   if (value === null) return "null";
   if (typeof value === "string") return stringLiteral(value);
@@ -48,20 +49,51 @@ function inline(value: Value): string | undefined {
     return `pulumi.interpolate\`${body}\``;
   }
   if (Array.isArray(value)) {
+    if (alwaysBroken(value)) return undefined;
     const parts = value.map(inline);
     return parts.every((p) => p !== undefined) ? `[${parts.join(", ")}]` : undefined;
   }
-  return Object.keys(value).length === 0 ? "{}" : undefined;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return "{}";
+  const parts = entries.map(([k, v]) => {
+    const text = inline(v);
+    return text === undefined ? undefined : `${propertyKey(k)}: ${text}`;
+  });
+  return parts.every((p) => p !== undefined) ? `{ ${parts.join(", ")} }` : undefined;
+}
+
+/**
+ * A list a formatter always writes one element per line: more than one element, all objects with
+ * more than one property, or all lists with more than one element.
+ */
+function alwaysBroken(list: Value[]): boolean {
+  if (list.length < 2) return false;
+  const size = (v: Value) =>
+    Array.isArray(v)
+      ? { kind: "list", n: v.length }
+      : v !== null && typeof v === "object" && !isRef(v) && !isInterpolation(v) && !isSecret(v)
+        ? { kind: "object", n: Object.keys(v).length }
+        : undefined;
+  const first = size(list[0]!);
+  return list.every((v) => {
+    const s = size(v);
+    return s !== undefined && s.kind === first?.kind && s.n > 1;
+  });
 }
 
 /**
  * A value starting at a column where `lead` characters are already written on its line, followed
- * by `trail` on its last line.
+ * by `trail` on its last line: on one line when it fits, else broken outermost first.
  */
-function print(value: Value, indent: string, lead: number, trail: string): string {
-  const flat = inline(value);
-  if (flat !== undefined && (lead + flat.length + trail.length <= WIDTH || !Array.isArray(value)))
-    return flat + trail;
+function print(value: Value, indent: string, lead: number, trail: string, expand = false): string {
+  const flat = expand ? undefined : inline(value);
+  const breakable =
+    value !== null &&
+    typeof value === "object" &&
+    !isRef(value) &&
+    !isInterpolation(value) &&
+    !isSecret(value);
+  if (flat !== undefined && (lead + flat.length + trail.length <= WIDTH || !breakable)) return flat + trail;
   const inner = indent + INDENT;
   if (Array.isArray(value)) {
     const items = value.map((v) => `${inner}${print(v, inner, inner.length, ",")}`);
@@ -93,8 +125,8 @@ export function resourceStatement(resource: ExportedResource, exported = false):
   const header = `${declare} ${resource.variable} = new incident.${resource.kind}(${stringLiteral(resource.resourceName)}, `;
   const comment = resourceComment(resource);
   if (header.length + 1 <= WIDTH)
-    return `${comment}${header}${print(resource.args, "", header.length, ");")}`;
-  const args = print(resource.args, INDENT, INDENT.length, ",");
+    return `${comment}${header}${print(resource.args, "", header.length, ");", true)}`;
+  const args = print(resource.args, INDENT, INDENT.length, ",", true);
   return `${comment}${declare} ${resource.variable} = new incident.${resource.kind}(\n${INDENT}${stringLiteral(resource.resourceName)},\n${INDENT}${args}\n);`;
 }
 
@@ -107,9 +139,9 @@ function resourceComment(resource: ExportedResource): string {
   return notes.length > 0 ? `${notes.join("\n")}\n` : "";
 }
 
-export function userStatement(user: UserLookup, exported = false): string {
-  const header = `${exported ? "export const" : "const"} ${user.variable} = incident.getUserOutput(`;
-  return `${header}${print({ email: user.email }, "", header.length, ");")}`;
+export function lookupStatement(lookup: Lookup, exported = false): string {
+  const header = `${exported ? "export const" : "const"} ${lookup.variable} = incident.${lookup.fn}(`;
+  return `${header}${print(lookup.args, "", header.length, ");")}`;
 }
 
 /** The plural of a kind's name, in camelCase: `IncidentStatus` → `incidentStatuses` (module names). */
