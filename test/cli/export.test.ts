@@ -247,7 +247,7 @@ describe("export of examples/oncall's account", () => {
         "escalationPaths.ts",
         "index.ts",
         "schedules.ts",
-        "users.ts",
+        "lookups.ts",
       ]),
     );
     expect(fs.readFileSync(path.join(dir, "escalationPaths.ts"), "utf8")).toMatch(
