@@ -78,6 +78,14 @@ export function canonicalInputs(spec: ResourceSpec, props: Props): Props {
   }
 }
 
+/**
+ * Whether adopting an object needs a write: something differs from the declaration, or a declared
+ * input is one the API never answers (so whether the object holds it cannot be known).
+ */
+export function adoptionWrites(spec: ResourceSpec, declared: Props, differences: readonly Change[]): boolean {
+  return differences.length > 0 || (spec.writeOnlyInputs ?? []).some((k) => declared[k] !== undefined);
+}
+
 /** Stored props brought to the spec's current schema; the version is in the stored outputs (1 when absent). */
 export function migrateStored(spec: ResourceSpec, props: Props, outputs: Props = props): Props {
   const version = typeof outputs[SCHEMA_KEY] === "number" ? outputs[SCHEMA_KEY] : 1;
@@ -180,6 +188,10 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
               `${spec.kind}: adoptId ${JSON.stringify(adoptId)}: no ${spec.title} with that id exists`,
             );
           }
+          // Side-effect free when nothing differs: the object as a read would store it, compared with
+          // the declaration by the diff's own rules; written only when they differ.
+          const asRead = buildOutputs(existing, args, undefined, undefined, false);
+          if (!adoptionWrites(spec, args, changes(asRead, args))) return { id: adoptId, outs: asRead };
           const updated = await spec.api.update(ctx, adoptId, args, buildOutputs(existing, args, undefined));
           return { id: adoptId, outs: buildOutputs(updated.live, args, undefined, updated.extraOutputs) };
         }

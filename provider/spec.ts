@@ -61,6 +61,11 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   deleteBeforeReplace?: boolean;
   /** Outputs the engine must store as secrets. */
   secretOutputs: readonly string[];
+  /**
+   * Inputs the API never answers (the read-back keeps what was declared: rule "write-only value"). An
+   * adoption cannot tell whether the live object holds them, so it writes when one is declared.
+   */
+  writeOnlyInputs?: readonly string[];
   /** Inputs that configure the provider's own behaviour, not the API object: kept as declared on refresh. */
   localInputs?: readonly string[];
   /**

@@ -618,6 +618,7 @@ export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = 
   // Names are unique: the replacement can only be created once the old source is gone.
   deleteBeforeReplace: true,
   secretOutputs: ["secretToken"],
+  writeOnlyInputs: ["emailOptions", "httpCustomOptions", "autoResolveIncidentAlerts", "disabled"],
   computedOutputs: ["secretToken", "alertEventsUrl", "emailAddress", "pingUrl"],
   validate: validateAlertSource,
   canonical: canonicalAlertSource,

@@ -145,6 +145,7 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   // One target per user group: the old target must go before its replacement takes the group.
   deleteBeforeReplace: true,
   secretOutputs: [],
+  writeOnlyInputs: ["newSlackUserGroup"],
   computedOutputs: ["userGroupId", "slackTeamId", "linkedScheduleIds"],
   // The create body's wrapper is no input: `schedule_sync_target.add_bot_to_group` is `addBotToGroup`.
   fieldRenames: { schedule_sync_target: "" },

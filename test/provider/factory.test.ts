@@ -14,7 +14,7 @@ interface Live {
 }
 
 /** An in-memory API behind a minimal spec, to test the generic machinery alone. */
-function fixture() {
+function fixture(extra: Partial<ResourceSpec> = {}) {
   const store = new Map<string, Live>();
   const calls: string[] = [];
   /** The prior state each update was given; `failUpdates` makes that many updates fail with a 503. */
@@ -123,7 +123,14 @@ function fixture() {
       },
     },
   };
-  return { spec, provider: makeProvider(spec), store, calls, updateOlds, faults };
+  return {
+    spec,
+    provider: makeProvider({ ...spec, ...extra } as typeof spec),
+    store,
+    calls,
+    updateOlds,
+    faults,
+  };
 }
 
 beforeAll(() => setCredentials({ apiKey: "test", baseUrl: "http://127.0.0.1:9" }));
@@ -269,6 +276,35 @@ describe("create / read / update / delete", () => {
     expect(store.get("42")?.name).toBe("declared");
     expect(calls).toEqual(["read", "update"]);
     expect(out.outs.adoptId).toBe("42");
+  });
+
+  test("adopting an object that already holds the declaration writes nothing (compared as the diff compares)", async () => {
+    const { provider, store, calls } = fixture();
+    store.set("42", { id: "42", name: "same", kind: "b", tags: ["y", "x"] });
+    // Tags in another order: equal by the spec's canonical form, as a diff would judge them.
+    const out = await provider.create({ name: "same", kind: "b", tags: ["x", "y"], adoptId: "42" });
+    expect(calls).toEqual(["read"]);
+    expect(out.id).toBe("42");
+    expect(out.outs).toMatchObject({ name: "same", kind: "b", adoptId: "42", serial: 42 });
+    // The stored state is what a read stores: the next diff sees no change.
+    expect(
+      (await provider.diff!("42", out.outs, { name: "same", kind: "b", tags: ["x", "y"] })).changes,
+    ).toBe(false);
+  });
+
+  test("adopting an object that differs in one field updates it once", async () => {
+    const { provider, store, calls } = fixture();
+    store.set("42", { id: "42", name: "same", kind: "a", tags: ["old"] });
+    await provider.create({ name: "same", kind: "a", tags: ["new"], adoptId: "42" });
+    expect(calls).toEqual(["read", "update"]);
+    expect(store.get("42")?.tags).toEqual(["new"]);
+  });
+
+  test("a declared write-only input is written on adoption: the API never says whether the object holds it", async () => {
+    const { provider, store, calls } = fixture({ writeOnlyInputs: ["tags"] });
+    store.set("42", { id: "42", name: "same", kind: "a", tags: ["x"] });
+    await provider.create({ name: "same", kind: "a", tags: ["x"], adoptId: "42" });
+    expect(calls).toEqual(["read", "update"]);
   });
 
   test("adopting an id that does not exist fails clearly and creates nothing", async () => {
