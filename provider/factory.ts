@@ -182,7 +182,8 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       const adoptId = args[ADOPT_KEY as keyof Args] as string | undefined;
       try {
         if (adoptId) {
-          const existing = await readLive(ctx, adoptId, undefined);
+          // The declaration stands in for the state a read may need (a parent id, inline parts).
+          const existing = await readLive(ctx, adoptId, args);
           if (existing === undefined) {
             throw new Error(
               `${spec.kind}: adoptId ${JSON.stringify(adoptId)}: no ${spec.title} with that id exists`,
