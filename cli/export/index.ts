@@ -101,6 +101,11 @@ export function summary(result: ExportResult, dir: string | undefined): string {
     `${model.resources.length} objects, ${model.lookups.length} lookups (users, teams), ${model.secrets.length} secret placeholders:`,
     ...[...counts.entries()].map(([k, n]) => `  ${k.padEnd(width)}  ${n}`),
   ];
+  if (dir === undefined) {
+    lines.push("", "Resources (kind, name, the object's name and id):");
+    for (const r of model.resources)
+      lines.push(`  ${r.kind.padEnd(width)}  ${r.resourceName}  ${JSON.stringify(r.label)} ${r.id}`);
+  }
   const toCheck = model.resources.filter((r) => r.differences.length > 0 || r.problems.length > 0);
   if (toCheck.length > 0) {
     lines.push(
