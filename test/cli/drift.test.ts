@@ -8,12 +8,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PassThrough } from "node:stream";
 import { styleText } from "node:util";
 import { type DriftReport, drift } from "../../cli/drift";
-import { main } from "../../cli/main";
 import { ReadOnlyClient, ReadOnlyRequestError } from "../../cli/readOnlyClient";
 import { escalationPathPayload, escalationPathSpec } from "../../resources/escalationPath";
+import { runCli } from "../support/cliRun";
 import { harnessFixture } from "../support/harnessFixture";
 import { ONCALL_OBJECTS } from "../support/reviewPr";
 
@@ -27,30 +26,6 @@ function stackExport(stateFile: string, name: string): string {
   const file = path.join(work, `${name}.json`);
   fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources: state.resources } }));
   return file;
-}
-
-interface Captured {
-  out: string;
-  err: string;
-  code: number;
-}
-
-async function run(args: string[], env: NodeJS.ProcessEnv, tty = false): Promise<Captured> {
-  let out = "";
-  let err = "";
-  const stderr = Object.assign(new PassThrough(), { isTTY: tty, columns: 100 });
-  stderr.on("data", (chunk) => {
-    err += chunk;
-  });
-  const code = await main(args, {
-    stdin: async () => "",
-    stdout: (t) => {
-      out += t;
-    },
-    stderr,
-    env,
-  });
-  return { out, err, code };
 }
 
 describe("drift: examples/oncall", () => {
@@ -67,7 +42,7 @@ describe("drift: examples/oncall", () => {
   test("no drift: every object read (GET only), exit 0", async () => {
     const mark = h.emu.requests.length;
     const json = path.join(work, "clean.json");
-    const result = await run(["drift", exported, "--json", json], env());
+    const result = await runCli(["drift", exported, "--json", json], env());
     // Not a terminal: plain progress lines.
     expect(result.err).toMatch(/^drift: 1\/8 /);
     expect(result.err).toContain("drift: 8/8 ");
@@ -109,7 +84,7 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
       body: escalationPathPayload(edited),
     });
     const json = path.join(work, "edited.json");
-    const result = await run(["drift", exported, "--json", json], env());
+    const result = await runCli(["drift", exported, "--json", json], env());
     expect(result.code).toBe(2);
     const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
     const drifted = report.objects.filter((o) => o.status === "drifted");
@@ -130,7 +105,7 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
     const gone = await h.emu.call("DELETE", `/v2/workflows/${id}`, { token: colleague });
     expect(gone.status).toBeLessThan(300);
     const json = path.join(work, "deleted.json");
-    const result = await run(["drift", exported, "--json", json], env());
+    const result = await runCli(["drift", exported, "--json", json], env());
     expect(result.code).toBe(2);
     const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
     expect(report.objects.filter((o) => o.status === "deleted").map((o) => [o.kind, o.name, o.id])).toEqual([
@@ -141,11 +116,11 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
   });
 
   test("errors exit 1: no API key, a rejected key, a kind this version does not know, not an export", async () => {
-    const noKey = await run(["drift", exported], { INCIDENT_BASE_URL: h.emu.url });
+    const noKey = await runCli(["drift", exported], { INCIDENT_BASE_URL: h.emu.url });
     expect(noKey.code).toBe(1);
     expect(noKey.err).toMatch(/No API key for the incident provider/);
 
-    const badKey = await run(["drift", exported], { ...env(), INCIDENT_API_KEY: "not-a-key" });
+    const badKey = await runCli(["drift", exported], { ...env(), INCIDENT_API_KEY: "not-a-key" });
     expect(badKey.code).toBe(1);
     expect(badKey.err).toMatch(/EscalationPath payments \(\S+\) not checked: .*401/);
     expect(badKey.out).toContain("**Check incomplete**");
@@ -155,13 +130,13 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
       "pulumi-nodejs:dynamic/incident:KindFromTheFuture";
     const future = path.join(work, "future.json");
     fs.writeFileSync(future, JSON.stringify(doc));
-    const unknownKind = await run(["drift", future], env());
+    const unknownKind = await runCli(["drift", future], env());
     expect(unknownKind.code).toBe(1);
     expect(unknownKind.err).toMatch(
       /KindFromTheFuture announce-critical .* not checked: kind KindFromTheFuture is unknown/,
     );
 
-    const notExport = await run(["drift", path.join(root, "package.json")], env());
+    const notExport = await runCli(["drift", path.join(root, "package.json")], env());
     expect(notExport.code).toBe(1);
     expect(notExport.err).toMatch(/not a `pulumi stack export` document/);
   });
@@ -175,10 +150,10 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
         "incident:baseUrl": { value: h.emu.url, secret: false },
       }),
     );
-    const result = await run(["drift", exported, "--config", config], {});
+    const result = await runCli(["drift", exported, "--config", config], {});
     expect(result.code).toBe(2); // the edit and the deletion above
     fs.writeFileSync(config, JSON.stringify({ "incident:apiKey": { secret: true } }));
-    const masked = await run(["drift", exported, "--config", config], {});
+    const masked = await runCli(["drift", exported, "--config", config], {});
     expect(masked.code).toBe(1);
     expect(masked.err).toMatch(
       /incident:apiKey is a secret without its value: run `pulumi config --json --show-secrets`/,
@@ -186,17 +161,17 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
   });
 
   test("on a terminal: a progress bar redrawn in place", async () => {
-    const result = await run(["drift", exported], { ...env(), NO_COLOR: "1" }, true);
+    const result = await runCli(["drift", exported], { ...env(), NO_COLOR: "1" }, true);
     const redraw = "\r\u001b[2K";
     expect(result.err.startsWith(`${redraw}drift `)).toBe(true);
     expect(result.err).toMatch(/drift █{3}░{21} 1\/8 /);
     expect(result.err).toMatch(/drift █{24} 8\/8 /);
     expect(result.err.endsWith(redraw)).toBe(true);
-    const inCi = await run(["drift", exported], { ...env(), CI: "true" }, true);
+    const inCi = await runCli(["drift", exported], { ...env(), CI: "true" }, true);
     expect(inCi.err).not.toContain("\u001b");
     expect(inCi.err).toMatch(/^drift: 8\/8 \w+ [\w-]+: [\w-]+$/m);
     // Colours on a terminal: the outcome of each object (green in sync, yellow drift, red error).
-    const coloured = await run(["drift", exported], env(), true);
+    const coloured = await runCli(["drift", exported], env(), true);
     expect(coloured.err).toContain(styleText("yellow", ": deleted"));
     expect(coloured.err).toContain(styleText("green", ": in-sync"));
   });
@@ -233,7 +208,7 @@ describe("drift: examples/quickstart (custom fields, options, an API key whose t
     expect(fs.readFileSync(exported, "utf8")).not.toContain(token);
     const json = path.join(work, "quickstart-report.json");
     const mark = h.emu.requests.length;
-    const clean = await run(["drift", exported, "--json", json], env());
+    const clean = await runCli(["drift", exported, "--json", json], env());
     expect(clean.code).toBe(0);
     // By page where the kind allows: the second custom field comes from one walk of the list
     // (provider/pagedReads.ts), not its own GET.
@@ -252,7 +227,7 @@ describe("drift: examples/quickstart (custom fields, options, an API key whose t
     await h.emu.ok("PUT", `/v2/custom_fields/${field.id}`, {
       body: { name: live.name, description: "Edited by hand in the dashboard" },
     });
-    const edited = await run(["drift", exported, "--json", json], env());
+    const edited = await runCli(["drift", exported, "--json", json], env());
     expect(edited.err).not.toMatch(/not checked|pulumi-incident drift:/);
     expect(edited.code).toBe(2);
     const after: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
@@ -277,7 +252,7 @@ describe.each(["catalog", "settings"])("drift: examples/%s", (example) => {
     );
     const mark = h.emu.requests.length;
     const json = path.join(work, `${example}-report.json`);
-    const result = await run(["drift", exported, "--json", json], {
+    const result = await runCli(["drift", exported, "--json", json], {
       INCIDENT_API_KEY: h.emu.apiKey,
       INCIDENT_BASE_URL: h.emu.url,
     });

@@ -10,15 +10,14 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PassThrough } from "node:stream";
-import { main } from "../../cli/main";
 import { ApiClient } from "../../provider/client";
 import { listEveryObject } from "../../provider/pagedReads";
 import { providers } from "../../resources";
 import type { RunResult } from "../../tools/harness";
+import { runCli } from "./cliRun";
 import { driver, driverLabel, scenarioTimeoutMs } from "./driver";
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { typeCheckFiles } from "./readmeBlocks";
+import { linkPackage, typeCheckFiles } from "./readmeBlocks";
 
 const root = path.join(__dirname, "..", "..");
 
@@ -51,26 +50,8 @@ export async function accountObjects(emu: TestEmulator): Promise<string[]> {
   return out.sort();
 }
 
-export async function runExport(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ out: string; err: string; code: number }> {
-  let out = "";
-  let err = "";
-  const stderr = Object.assign(new PassThrough(), { isTTY: false });
-  stderr.on("data", (chunk) => {
-    err += chunk;
-  });
-  const code = await main(["export", ...args], {
-    stdin: async () => "",
-    stdout: (t) => {
-      out += t;
-    },
-    stderr,
-    env,
-  });
-  return { out, err, code };
-}
+/** `pulumi-incident export …`, in process. */
+export const runExport = (args: string[], env: NodeJS.ProcessEnv) => runCli(["export", ...args], env);
 
 /** Biome's verdict on the files, laid out as Prettier's defaults would (two spaces): "" when formatted. */
 export function formatProblems(dir: string, files: string[]): string {
@@ -86,17 +67,6 @@ export function formatProblems(dir: string, files: string[]): string {
     const err = e as { stdout?: string; stderr?: string };
     return `${err.stdout ?? ""}${err.stderr ?? ""}`.trim();
   }
-}
-
-/** Links the built package and the SDK into the exported project (what `npm install` would do). */
-function linkDependencies(dir: string): void {
-  const link = (name: string, target: string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
-    fs.symlinkSync(target, path.join(dir, "node_modules", name), "dir");
-  };
-  link("pulumi-incident", root);
-  for (const dep of ["@pulumi/pulumi", "typescript", "@types/node"])
-    link(dep, path.join(root, "node_modules", dep));
 }
 
 /** The exported project's secret config keys, by the label of their object (from Pulumi.yaml). */
@@ -159,7 +129,7 @@ export function describeExportRoundTrip(spec: RoundTripSpec): void {
         expect(program.length).toBeGreaterThan(0);
 
         expect(formatProblems(dir, tsFiles)).toBe("");
-        linkDependencies(dir);
+        linkPackage(dir, root);
         expect(typeCheckFiles(dir, tsFiles, "commonjs")).toBe("");
 
         // First up of a new stack: every object adopted, nothing written.

@@ -105,6 +105,13 @@ export function typeCheckReadme(
  */
 export function userProject(root: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "user-project-"));
+  linkPackage(dir, root);
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "user-project", private: true }));
+  return dir;
+}
+
+/** Links `root` (the built package) and root's SDK, compiler and Node types into `dir`/node_modules (what `npm install` would do). */
+export function linkPackage(dir: string, root: string): void {
   const link = (name: string, target: string) => {
     fs.mkdirSync(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
     fs.symlinkSync(target, path.join(dir, "node_modules", name), "dir");
@@ -112,8 +119,6 @@ export function userProject(root: string): string {
   link("pulumi-incident", root);
   for (const dep of ["@pulumi/pulumi", "typescript", "@types/node"])
     link(dep, path.join(root, "node_modules", dep));
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "user-project", private: true }));
-  return dir;
 }
 
 /** Type-checks `files` (already in `dir`) under one template tsconfig: tsc's diagnostics, "" when clean. */
