@@ -7,6 +7,32 @@ export function snakeCase(s: string): string {
   return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+/** An object type with its keys in snake_case (the API's spelling of a camelCase input). */
+export type SnakeKeys<T> = { [K in keyof T as K extends string ? SnakeCase<K> : K]: T[K] };
+
+/**
+ * A flat input object whose API form differs only in its keys' case, its fields listed once and
+ * mapped both ways. Only the listed fields are read back, so a field the API adds never reaches
+ * the outputs; `undefined` and `null` pass through as they are.
+ */
+export function caseMappedObject<T extends object>(fields: readonly (keyof T & string)[]) {
+  const pairs = fields.map((field) => [field, snakeCase(field)] as const);
+  return {
+    toApi<V extends T | null | undefined>(value: V): V extends T ? SnakeKeys<T> : V {
+      if (value === null || value === undefined) return value as never;
+      return Object.fromEntries(pairs.map(([field, api]) => [api, (value as T)[field]])) as never;
+    },
+    fromApi<V extends SnakeKeys<T> | null | undefined>(value: V): V extends SnakeKeys<T> ? T : V {
+      if (value === null || value === undefined) return value as never;
+      const live = value as Record<string, unknown>;
+      return Object.fromEntries(pairs.map(([field, api]) => [field, live[api]])) as never;
+    },
+  };
+}
+
 /**
  * API field paths → input paths, where they differ beyond snake_case → camelCase. A key is an API
  * path prefix, a value the input path that replaces it (dotted, indices as numbers): `role_names` →

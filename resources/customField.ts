@@ -16,6 +16,7 @@ import { ApiError, unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
+import { caseMappedObject } from "../provider/naming";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
 import { customFieldOptionValue } from "./shared/customFieldOptionValue";
 
@@ -106,19 +107,23 @@ export interface LiveCustomField {
 
 const SORT_STEP = 10;
 
+// Sub-objects whose API form differs only in key case: mapped both ways from one field list.
+const filterByFields = caseMappedObject<NonNullable<CustomFieldInputs["filterBy"]>>([
+  "catalogAttributeId",
+  "customFieldId",
+]);
+const fixedFilterFields = caseMappedObject<NonNullable<CustomFieldInputs["fixedFilter"]>>([
+  "catalogAttributeId",
+  "values",
+]);
+
 export function customFieldPayload(args: CustomFieldInputs, forCreate: boolean): Props {
   return {
     name: args.name,
     description: args.description,
     ...(forCreate ? { field_type: args.fieldType, catalog_type_id: args.catalogTypeId } : {}),
-    filter_by: args.filterBy && {
-      catalog_attribute_id: args.filterBy.catalogAttributeId,
-      custom_field_id: args.filterBy.customFieldId,
-    },
-    fixed_filter: args.fixedFilter && {
-      catalog_attribute_id: args.fixedFilter.catalogAttributeId,
-      values: args.fixedFilter.values,
-    },
+    filter_by: filterByFields.toApi(args.filterBy),
+    fixed_filter: fixedFilterFields.toApi(args.fixedFilter),
     group_by_catalog_attribute_id: args.groupByCatalogAttributeId,
     helptext_catalog_attribute_id: args.helptextCatalogAttributeId,
   };
@@ -134,14 +139,8 @@ export function customFieldFromApi(
     description: f.description,
     fieldType: f.field_type as CustomFieldInputs["fieldType"],
     catalogTypeId: f.catalog_type_id,
-    filterBy: f.filter_by && {
-      catalogAttributeId: f.filter_by.catalog_attribute_id,
-      customFieldId: f.filter_by.custom_field_id,
-    },
-    fixedFilter: f.fixed_filter && {
-      catalogAttributeId: f.fixed_filter.catalog_attribute_id,
-      values: f.fixed_filter.values,
-    },
+    filterBy: filterByFields.fromApi(f.filter_by),
+    fixedFilter: fixedFilterFields.fromApi(f.fixed_filter),
     groupByCatalogAttributeId: f.group_by_catalog_attribute_id,
     helptextCatalogAttributeId: f.helptext_catalog_attribute_id,
     // Inline options are reported only when they are managed here.

@@ -65,6 +65,7 @@ import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { clockEnd, clockTime, nameText } from "../provider/inputs";
+import { caseMappedObject } from "../provider/naming";
 import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
@@ -76,6 +77,7 @@ import {
   conditionGroupsPayload,
 } from "./shared/engine";
 import { timeZone } from "./shared/timeZone";
+import { type Weekday, weekday } from "./shared/weekday";
 
 // ---------- the recursive path, as TypeScript types ----------
 
@@ -93,7 +95,6 @@ const FOR_ROTA: ReadonlySet<string> = new Set([
   "currently_on_call_for_rota",
   "next_on_call_for_rota",
 ]);
-const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const INTERVAL_CONDITIONS = ["active", "inactive"] as const;
 /** Node kinds: each node sets exactly one of these properties (the API's node `type`). */
 export const NODE_KINDS = ["level", "notifyChannel", "ifElse", "repeat", "delay", "voicemail"] as const;
@@ -351,7 +352,7 @@ export const escalationPathNode: z.ZodType<EscalationPathNode, EscalationPathNod
 
 const weekdayInterval = z.strictObject({
   /** Day of the week. */
-  weekday: z.enum(WEEKDAYS),
+  weekday: weekday,
   /** Start time, 24-hour `HH:MM`. */
   startTime: clockTime(),
   /** End time, 24-hour `HH:MM`. */
@@ -482,6 +483,20 @@ export interface ApiEscalationPath {
 
 // ---------- mapping to the payload ----------
 
+// Sub-objects whose API form differs only in key case: mapped both ways from one field list.
+const retryConfigFields = caseMappedObject<NonNullable<EscalationLevel["retryConfig"]>>([
+  "attempts",
+  "intervalSeconds",
+]);
+const roundRobinFields = caseMappedObject<NonNullable<EscalationLevel["roundRobinConfig"]>>([
+  "enabled",
+  "rotateAfterSeconds",
+]);
+const repeatConfigFields = caseMappedObject<NonNullable<EscalationPathInputs["repeatConfig"]>>([
+  "repeatAfterSeconds",
+  "delayRepeatOnActivity",
+]);
+
 function targetPayload(t: EscalationTarget): ApiTarget {
   return {
     id: t.id,
@@ -509,14 +524,8 @@ function nodesPayload(nodes: readonly EscalationPathNode[], position: (string | 
       node.level = {
         targets: n.level.targets.map(targetPayload),
         ack_mode: n.level.ackMode,
-        retry_config: n.level.retryConfig && {
-          attempts: n.level.retryConfig.attempts,
-          interval_seconds: n.level.retryConfig.intervalSeconds,
-        },
-        round_robin_config: n.level.roundRobinConfig && {
-          enabled: n.level.roundRobinConfig.enabled,
-          rotate_after_seconds: n.level.roundRobinConfig.rotateAfterSeconds,
-        },
+        retry_config: retryConfigFields.toApi(n.level.retryConfig),
+        round_robin_config: roundRobinFields.toApi(n.level.roundRobinConfig),
         ...timeToAckPayload(n.level),
       };
     }
@@ -551,10 +560,7 @@ export function escalationPathPayload(args: EscalationPathInputs): Props {
     JSON.stringify({
       name: args.name,
       path: nodesPayload(args.path, []),
-      repeat_config: args.repeatConfig && {
-        repeat_after_seconds: args.repeatConfig.repeatAfterSeconds,
-        delay_repeat_on_activity: args.repeatConfig.delayRepeatOnActivity,
-      },
+      repeat_config: repeatConfigFields.toApi(args.repeatConfig),
       working_hours: args.workingHours?.map((w) => ({
         id: w.id,
         name: w.name,
@@ -622,14 +628,8 @@ function nodesFromApi(
           node.level = {
             targets: targetsFromApi(n.level.targets),
             ackMode: n.level.ack_mode as EscalationLevel["ackMode"],
-            retryConfig: n.level.retry_config && {
-              attempts: n.level.retry_config.attempts,
-              intervalSeconds: n.level.retry_config.interval_seconds,
-            },
-            roundRobinConfig: n.level.round_robin_config && {
-              enabled: n.level.round_robin_config.enabled,
-              rotateAfterSeconds: n.level.round_robin_config.rotate_after_seconds,
-            },
+            retryConfig: retryConfigFields.fromApi(n.level.retry_config),
+            roundRobinConfig: roundRobinFields.fromApi(n.level.round_robin_config),
             ...timeToAckFromApi(n.level),
           };
         }
@@ -682,10 +682,7 @@ export function escalationPathFromApi(
   return {
     name: live.name,
     path: nodesFromApi(live.path ?? [], declared?.path, []),
-    repeatConfig: live.repeat_config && {
-      repeatAfterSeconds: live.repeat_config.repeat_after_seconds,
-      delayRepeatOnActivity: live.repeat_config.delay_repeat_on_activity,
-    },
+    repeatConfig: repeatConfigFields.fromApi(live.repeat_config),
     // Rule "omitted vs empty": no working hours declared and none live reads back as omitted.
     workingHours:
       declared?.workingHours === undefined && (live.working_hours ?? []).length === 0
@@ -695,7 +692,7 @@ export function escalationPathFromApi(
             name: w.name,
             timezone: w.timezone,
             weekdayIntervals: w.weekday_intervals.map((i) => ({
-              weekday: i.weekday as (typeof WEEKDAYS)[number],
+              weekday: i.weekday as Weekday,
               startTime: i.start_time,
               endTime: i.end_time,
             })),

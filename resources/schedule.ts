@@ -64,8 +64,8 @@ import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import { timeZone } from "./shared/timeZone";
+import { type Weekday, weekday } from "./shared/weekday";
 
-const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const INTERVAL_TYPES = ["hourly", "daily", "weekly"] as const;
 
 /** An RFC 3339 timestamp with a time zone offset or `Z`, on a day that exists. */
@@ -120,7 +120,7 @@ const rotationVersion = z.strictObject({
     .array(
       z.strictObject({
         /** Day of the week. */
-        weekday: z.enum(WEEKDAYS),
+        weekday: weekday,
         /** Start, `HH:MM`. */
         startTime: clock,
         /** End, `HH:MM`. */
@@ -360,7 +360,7 @@ function versionFromApi(
       (live.working_intervals ?? []).length === 0
         ? undefined
         : live.working_intervals.map((w) => ({
-            weekday: w.weekday as (typeof WEEKDAYS)[number],
+            weekday: w.weekday as Weekday,
             startTime: w.start_time,
             endTime: w.end_time,
           })),

@@ -31,13 +31,7 @@ export interface GetAlertAttributeOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * An alert attribute (API v2): a named, typed value alert sources set on their alerts and alert
- * routes filter and group on.
- *
- * Adopt an existing attribute: set `adoptId` to its id (from `GET /v2/alert_attributes` or
- * `getAlertAttribute`); the first `pulumi up` takes it over and updates it to the declared configuration.
- */
+/** The outputs of `AlertAttribute` (merged into the class). */
 export interface AlertAttribute {
   /** Unique name of the attribute, e.g. `Service`. */
   readonly name: pulumi.Output<string>;
@@ -58,6 +52,7 @@ export interface AlertAttribute {
   /** Id of an existing alert attribute to take over instead of creating one (`pulumi import` does not work for dynamic resources). */
   readonly adoptId: pulumi.Output<string | undefined>;
 }
+
 /**
  * An alert attribute (API v2): a named, typed value alert sources set on their alerts and alert
  * routes filter and group on.

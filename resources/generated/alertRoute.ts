@@ -2,6 +2,22 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../alertRoute";
+import type {
+  ConditionGroup,
+  ConditionGroupArgs,
+  Expression,
+  ExpressionArgs,
+  ParamBinding,
+  ParamBindingArgs,
+} from "./shared";
+
+/** Visibility of the channel: `public`, `private`, `dm`, `group_chat` or `assistant`. */
+export type AlertRouteMessageConfigDestinationSlackTargetsChannelVisibility =
+  | "assistant"
+  | "dm"
+  | "group_chat"
+  | "private"
+  | "public";
 
 /** The arguments of an alert route (`AlertRoute`). */
 export interface AlertRouteArgs {
@@ -17,9 +33,9 @@ export interface AlertRouteArgs {
    */
   alertSources?: pulumi.Input<pulumi.Input<AlertRouteAlertSourceArgs>[]>;
   /** Conditions every alert must meet for the route to fire. Empty = always. */
-  conditionGroups?: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupArgs>[]>;
+  conditionGroups?: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
   /** Expressions bindings can refer to (`expressions["<reference>"]`). Order does not matter. */
-  expressions?: pulumi.Input<pulumi.Input<AlertRouteExpressionArgs>[]>;
+  expressions?: pulumi.Input<pulumi.Input<ExpressionArgs>[]>;
   /** Whom to escalate to. */
   escalationConfig?: pulumi.Input<AlertRouteEscalationConfigArgs>;
   /** Alert grouping. */
@@ -42,130 +58,7 @@ export interface AlertRouteAlertSourceArgs {
   /** Id of the alert source (e.g. `alertSource.id`). */
   alertSourceId: pulumi.Input<string>;
   /** Conditions alerts from this source must meet (any group; all conditions of a group). Empty = all. */
-  conditionGroups?: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupArgs>[]>;
-}
-
-/** Conditions alerts from this source must meet (any group; all conditions of a group). Empty = all. */
-export interface AlertRouteAlertSourceConditionGroupArgs {
-  /** Conditions that must all hold. */
-  conditions: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupConditionArgs>[]>;
-}
-
-/** Conditions that must all hold. */
-export interface AlertRouteAlertSourceConditionGroupConditionArgs {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: pulumi.Input<string>;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: pulumi.Input<string>;
-  /** The operation's parameters. */
-  paramBindings?: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>[]>;
-}
-
-/** The operation's parameters. */
-export interface AlertRouteAlertSourceConditionGroupConditionParamBindingArgs {
-  /** The single value. */
-  value?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingValueArgs>;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: pulumi.Input<
-    pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingValueArgs>[]
-  >;
-}
-
-/** The single value. */
-export interface AlertRouteAlertSourceConditionGroupConditionParamBindingValueArgs {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: pulumi.Input<string>;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: pulumi.Input<string>;
-}
-
-/** Expressions bindings can refer to (`expressions["<reference>"]`). Order does not matter. */
-export interface AlertRouteExpressionArgs {
-  /** Human readable label. */
-  label: pulumi.Input<string>;
-  /** Short id used to refer to the expression (`expressions["<reference>"]`). */
-  reference: pulumi.Input<string>;
-  /** Where the expression starts, e.g. `incident.custom_field["…"]`. */
-  rootReference: pulumi.Input<string>;
-  /** Operations applied in order. */
-  operations: pulumi.Input<pulumi.Input<AlertRouteExpressionOperationArgs>[]>;
-  /** Result when no branch matches. */
-  elseBranch?: pulumi.Input<AlertRouteExpressionElseBranchArgs>;
-}
-
-/** Operations applied in order. */
-export interface AlertRouteExpressionOperationArgs {
-  /** Which operation this is. */
-  operationType: pulumi.Input<
-    | "branches"
-    | "cast"
-    | "concatenate"
-    | "count"
-    | "filter"
-    | "first"
-    | "max"
-    | "min"
-    | "navigate"
-    | "parse"
-    | "random"
-    | "sum"
-  >;
-  /** For `branches`: the branches and the result type. */
-  branches?: pulumi.Input<AlertRouteExpressionOperationBranchesArgs>;
-  /** For `cast`: the type to cast to. */
-  cast?: pulumi.Input<AlertRouteExpressionOperationCastArgs>;
-  /** For `concatenate`: the reference to concatenate with. */
-  concatenate?: pulumi.Input<AlertRouteExpressionOperationConcatenateArgs>;
-  /** For `filter`: the condition groups to filter by. */
-  filter?: pulumi.Input<AlertRouteExpressionOperationFilterArgs>;
-  /** For `navigate`: the reference to navigate to. */
-  navigate?: pulumi.Input<AlertRouteExpressionOperationConcatenateArgs>;
-  /** For `parse`: the source and result type. */
-  parse?: pulumi.Input<AlertRouteExpressionOperationParseArgs>;
-}
-
-/** For `branches`: the branches and the result type. */
-export interface AlertRouteExpressionOperationBranchesArgs {
-  branches: pulumi.Input<pulumi.Input<AlertRouteExpressionOperationBranchesBranchArgs>[]>;
-  returns: pulumi.Input<AlertRouteExpressionOperationBranchesReturnsArgs>;
-}
-
-export interface AlertRouteExpressionOperationBranchesBranchArgs {
-  conditionGroups: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupArgs>[]>;
-  result: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
-}
-
-export interface AlertRouteExpressionOperationBranchesReturnsArgs {
-  /** Whether the result is a list. */
-  array: pulumi.Input<boolean>;
-  /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
-  type: pulumi.Input<string>;
-}
-
-/** For `cast`: the type to cast to. */
-export interface AlertRouteExpressionOperationCastArgs {
-  returns: pulumi.Input<AlertRouteExpressionOperationBranchesReturnsArgs>;
-}
-
-/** For `concatenate`: the reference to concatenate with. */
-export interface AlertRouteExpressionOperationConcatenateArgs {
-  reference: pulumi.Input<string>;
-}
-
-/** For `filter`: the condition groups to filter by. */
-export interface AlertRouteExpressionOperationFilterArgs {
-  conditionGroups: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupArgs>[]>;
-}
-
-/** For `parse`: the source and result type. */
-export interface AlertRouteExpressionOperationParseArgs {
-  source: pulumi.Input<string>;
-  returns: pulumi.Input<AlertRouteExpressionOperationBranchesReturnsArgs>;
-}
-
-/** Result when no branch matches. */
-export interface AlertRouteExpressionElseBranchArgs {
-  result: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  conditionGroups?: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
 }
 
 /** Whom to escalate to. */
@@ -181,9 +74,9 @@ export interface AlertRouteEscalationConfigArgs {
 /** Escalation targets: escalation paths and/or users, each a binding. */
 export interface AlertRouteEscalationConfigEscalationTargetArgs {
   /** Escalation path id(s) (literal) or a reference. */
-  escalationPaths?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  escalationPaths?: pulumi.Input<ParamBindingArgs>;
   /** User id(s) (literal) or a reference. */
-  users?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  users?: pulumi.Input<ParamBindingArgs>;
 }
 
 /** When an alert joins an existing group, when to escalate again. */
@@ -213,7 +106,7 @@ export interface AlertRouteIncidentConfigArgs {
   /** Decline triage incidents when their alerts resolve. Only when enabled; unset = `false`. */
   autoDeclineEnabled?: pulumi.Input<boolean>;
   /** Conditions for creating an incident. Only when enabled; unset = always. */
-  conditionGroups?: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupArgs>[]>;
+  conditionGroups?: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
   /** The incident template. Only when enabled. */
   template?: pulumi.Input<AlertRouteIncidentConfigTemplateArgs>;
 }
@@ -233,13 +126,13 @@ export interface AlertRouteIncidentConfigTemplateArgs {
   /** Custom field values set on the incident. */
   customFields?: pulumi.Input<pulumi.Input<AlertRouteIncidentConfigTemplateCustomFieldArgs>[]>;
   /** Incident type binding. */
-  incidentType?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  incidentType?: pulumi.Input<ParamBindingArgs>;
   /** Incident mode binding. */
-  incidentMode?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  incidentMode?: pulumi.Input<ParamBindingArgs>;
   /** Whether incidents start in triage (binding to a `true`/`false` literal or a reference). */
-  startInTriage?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  startInTriage?: pulumi.Input<ParamBindingArgs>;
   /** Teams to add as incident members. */
-  membershipTeams?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  membershipTeams?: pulumi.Input<ParamBindingArgs>;
 }
 
 /** Severity binding and how severities of several alerts merge (`first-wins` or `max`). */
@@ -247,7 +140,7 @@ export interface AlertRouteIncidentConfigTemplateSeverityArgs {
   /** `first-wins` or `max`. */
   mergeStrategy: pulumi.Input<"max" | "first-wins">;
   /** The severity (a literal severity id or a reference). */
-  binding?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  binding?: pulumi.Input<ParamBindingArgs>;
 }
 
 /** Custom field values set on the incident. */
@@ -255,7 +148,7 @@ export interface AlertRouteIncidentConfigTemplateCustomFieldArgs {
   /** Id of the custom field. */
   customFieldId: pulumi.Input<string>;
   /** The value(s). */
-  binding: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  binding: pulumi.Input<ParamBindingArgs>;
   /** `append`, `first-wins` or `last-wins`. */
   mergeStrategy: pulumi.Input<"first-wins" | "append" | "last-wins">;
 }
@@ -265,13 +158,13 @@ export interface AlertRouteMessageConfigArgs {
   /** Chat destinations, each with conditions. */
   destinations?: pulumi.Input<pulumi.Input<AlertRouteMessageConfigDestinationArgs>[]>;
   /** Message template binding. */
-  template?: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  template?: pulumi.Input<ParamBindingArgs>;
 }
 
 /** Chat destinations, each with conditions. */
 export interface AlertRouteMessageConfigDestinationArgs {
   /** Conditions for this destination. Empty = always. */
-  conditionGroups?: pulumi.Input<pulumi.Input<AlertRouteAlertSourceConditionGroupArgs>[]>;
+  conditionGroups?: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
   /** Slack channels. */
   slackTargets?: pulumi.Input<AlertRouteMessageConfigDestinationSlackTargetsArgs>;
   /** Microsoft Teams channels. */
@@ -281,18 +174,14 @@ export interface AlertRouteMessageConfigDestinationArgs {
 /** Slack channels. */
 export interface AlertRouteMessageConfigDestinationSlackTargetsArgs {
   /** The channel(s): a literal channel id or a reference (e.g. an expression result). */
-  binding: pulumi.Input<AlertRouteAlertSourceConditionGroupConditionParamBindingArgs>;
+  binding: pulumi.Input<ParamBindingArgs>;
   /** Visibility of the channel: `public`, `private`, `dm`, `group_chat` or `assistant`. */
-  channelVisibility: pulumi.Input<"assistant" | "dm" | "group_chat" | "private" | "public">;
+  channelVisibility: pulumi.Input<AlertRouteMessageConfigDestinationSlackTargetsChannelVisibility>;
   /** Render grouped alerts as one group-summary message per channel. */
   groupAlertsSummary?: pulumi.Input<boolean>;
 }
 
-/**
- * An alert route (API v3): which alerts, from which alert sources, escalate to whom, create which
- * incidents and post to which channels. Updates honour the API's version counter and never overwrite
- * a change made elsewhere. Adopt an existing route with `adoptId` (its id from `GET /v3/alert_routes`).
- */
+/** The outputs of `AlertRoute` (merged into the class). */
 export interface AlertRoute {
   /** Name of the route, for people. Unique names let an interrupted create be recovered. */
   readonly name: pulumi.Output<string>;
@@ -306,9 +195,9 @@ export interface AlertRoute {
    */
   readonly alertSources: pulumi.Output<AlertRouteAlertSource[]>;
   /** Conditions every alert must meet for the route to fire. Empty = always. */
-  readonly conditionGroups: pulumi.Output<AlertRouteAlertSourceConditionGroup[]>;
+  readonly conditionGroups: pulumi.Output<ConditionGroup[]>;
   /** Expressions bindings can refer to (`expressions["<reference>"]`). Order does not matter. */
-  readonly expressions: pulumi.Output<AlertRouteExpression[]>;
+  readonly expressions: pulumi.Output<Expression[]>;
   /** Whom to escalate to. */
   readonly escalationConfig: pulumi.Output<AlertRouteEscalationConfig>;
   /** Alert grouping. */
@@ -328,6 +217,7 @@ export interface AlertRoute {
   /** When the route was last updated. */
   readonly updatedAt: pulumi.Output<undefined | string>;
 }
+
 /**
  * An alert route (API v3): which alerts, from which alert sources, escalate to whom, create which
  * incidents and post to which channels. Updates honour the API's version counter and never overwrite
@@ -347,127 +237,7 @@ export interface AlertRouteAlertSource {
   /** Id of the alert source (e.g. `alertSource.id`). */
   alertSourceId: string;
   /** Conditions alerts from this source must meet (any group; all conditions of a group). Empty = all. */
-  conditionGroups: AlertRouteAlertSourceConditionGroup[];
-}
-
-/** Conditions alerts from this source must meet (any group; all conditions of a group). Empty = all. */
-export interface AlertRouteAlertSourceConditionGroup {
-  /** Conditions that must all hold. */
-  conditions: AlertRouteAlertSourceConditionGroupCondition[];
-}
-
-/** Conditions that must all hold. */
-export interface AlertRouteAlertSourceConditionGroupCondition {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: string;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: string;
-  /** The operation's parameters. */
-  paramBindings: AlertRouteAlertSourceConditionGroupConditionParamBinding[];
-}
-
-/** The operation's parameters. */
-export interface AlertRouteAlertSourceConditionGroupConditionParamBinding {
-  /** The single value. */
-  value?: AlertRouteAlertSourceConditionGroupConditionParamBindingValue;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: AlertRouteAlertSourceConditionGroupConditionParamBindingValue[];
-}
-
-/** The single value. */
-export interface AlertRouteAlertSourceConditionGroupConditionParamBindingValue {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: string;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: string;
-}
-
-/** Expressions bindings can refer to (`expressions["<reference>"]`). Order does not matter. */
-export interface AlertRouteExpression {
-  /** Human readable label. */
-  label: string;
-  /** Short id used to refer to the expression (`expressions["<reference>"]`). */
-  reference: string;
-  /** Where the expression starts, e.g. `incident.custom_field["…"]`. */
-  rootReference: string;
-  /** Operations applied in order. */
-  operations: AlertRouteExpressionOperation[];
-  /** Result when no branch matches. */
-  elseBranch?: AlertRouteExpressionElseBranch;
-}
-
-/** Operations applied in order. */
-export interface AlertRouteExpressionOperation {
-  /** Which operation this is. */
-  operationType:
-    | "branches"
-    | "cast"
-    | "concatenate"
-    | "count"
-    | "filter"
-    | "first"
-    | "max"
-    | "min"
-    | "navigate"
-    | "parse"
-    | "random"
-    | "sum";
-  /** For `branches`: the branches and the result type. */
-  branches?: AlertRouteExpressionOperationBranches;
-  /** For `cast`: the type to cast to. */
-  cast?: AlertRouteExpressionOperationCast;
-  /** For `concatenate`: the reference to concatenate with. */
-  concatenate?: AlertRouteExpressionOperationConcatenate;
-  /** For `filter`: the condition groups to filter by. */
-  filter?: AlertRouteExpressionOperationFilter;
-  /** For `navigate`: the reference to navigate to. */
-  navigate?: AlertRouteExpressionOperationConcatenate;
-  /** For `parse`: the source and result type. */
-  parse?: AlertRouteExpressionOperationParse;
-}
-
-/** For `branches`: the branches and the result type. */
-export interface AlertRouteExpressionOperationBranches {
-  branches: AlertRouteExpressionOperationBranchesBranch[];
-  returns: AlertRouteExpressionOperationBranchesReturns;
-}
-
-export interface AlertRouteExpressionOperationBranchesBranch {
-  conditionGroups: AlertRouteAlertSourceConditionGroup[];
-  result: AlertRouteAlertSourceConditionGroupConditionParamBinding;
-}
-
-export interface AlertRouteExpressionOperationBranchesReturns {
-  /** Whether the result is a list. */
-  array: boolean;
-  /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
-  type: string;
-}
-
-/** For `cast`: the type to cast to. */
-export interface AlertRouteExpressionOperationCast {
-  returns: AlertRouteExpressionOperationBranchesReturns;
-}
-
-/** For `concatenate`: the reference to concatenate with. */
-export interface AlertRouteExpressionOperationConcatenate {
-  reference: string;
-}
-
-/** For `filter`: the condition groups to filter by. */
-export interface AlertRouteExpressionOperationFilter {
-  conditionGroups: AlertRouteAlertSourceConditionGroup[];
-}
-
-/** For `parse`: the source and result type. */
-export interface AlertRouteExpressionOperationParse {
-  source: string;
-  returns: AlertRouteExpressionOperationBranchesReturns;
-}
-
-/** Result when no branch matches. */
-export interface AlertRouteExpressionElseBranch {
-  result: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  conditionGroups: ConditionGroup[];
 }
 
 /** Whom to escalate to. */
@@ -483,9 +253,9 @@ export interface AlertRouteEscalationConfig {
 /** Escalation targets: escalation paths and/or users, each a binding. */
 export interface AlertRouteEscalationConfigEscalationTarget {
   /** Escalation path id(s) (literal) or a reference. */
-  escalationPaths?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  escalationPaths?: ParamBinding;
   /** User id(s) (literal) or a reference. */
-  users?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  users?: ParamBinding;
 }
 
 /** When an alert joins an existing group, when to escalate again. */
@@ -515,7 +285,7 @@ export interface AlertRouteIncidentConfig {
   /** Decline triage incidents when their alerts resolve. Only when enabled; unset = `false`. */
   autoDeclineEnabled?: boolean;
   /** Conditions for creating an incident. Only when enabled; unset = always. */
-  conditionGroups?: AlertRouteAlertSourceConditionGroup[];
+  conditionGroups?: ConditionGroup[];
   /** The incident template. Only when enabled. */
   template?: AlertRouteIncidentConfigTemplate;
 }
@@ -535,13 +305,13 @@ export interface AlertRouteIncidentConfigTemplate {
   /** Custom field values set on the incident. */
   customFields?: AlertRouteIncidentConfigTemplateCustomField[];
   /** Incident type binding. */
-  incidentType?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  incidentType?: ParamBinding;
   /** Incident mode binding. */
-  incidentMode?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  incidentMode?: ParamBinding;
   /** Whether incidents start in triage (binding to a `true`/`false` literal or a reference). */
-  startInTriage?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  startInTriage?: ParamBinding;
   /** Teams to add as incident members. */
-  membershipTeams?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  membershipTeams?: ParamBinding;
 }
 
 /** Severity binding and how severities of several alerts merge (`first-wins` or `max`). */
@@ -549,7 +319,7 @@ export interface AlertRouteIncidentConfigTemplateSeverity {
   /** `first-wins` or `max`. */
   mergeStrategy: "max" | "first-wins";
   /** The severity (a literal severity id or a reference). */
-  binding?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  binding?: ParamBinding;
 }
 
 /** Custom field values set on the incident. */
@@ -557,7 +327,7 @@ export interface AlertRouteIncidentConfigTemplateCustomField {
   /** Id of the custom field. */
   customFieldId: string;
   /** The value(s). */
-  binding: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  binding: ParamBinding;
   /** `append`, `first-wins` or `last-wins`. */
   mergeStrategy: "first-wins" | "append" | "last-wins";
 }
@@ -567,13 +337,13 @@ export interface AlertRouteMessageConfig {
   /** Chat destinations, each with conditions. */
   destinations: AlertRouteMessageConfigDestination[];
   /** Message template binding. */
-  template?: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  template?: ParamBinding;
 }
 
 /** Chat destinations, each with conditions. */
 export interface AlertRouteMessageConfigDestination {
   /** Conditions for this destination. Empty = always. */
-  conditionGroups: AlertRouteAlertSourceConditionGroup[];
+  conditionGroups: ConditionGroup[];
   /** Slack channels. */
   slackTargets?: AlertRouteMessageConfigDestinationSlackTargets;
   /** Microsoft Teams channels. */
@@ -583,9 +353,9 @@ export interface AlertRouteMessageConfigDestination {
 /** Slack channels. */
 export interface AlertRouteMessageConfigDestinationSlackTargets {
   /** The channel(s): a literal channel id or a reference (e.g. an expression result). */
-  binding: AlertRouteAlertSourceConditionGroupConditionParamBinding;
+  binding: ParamBinding;
   /** Visibility of the channel: `public`, `private`, `dm`, `group_chat` or `assistant`. */
-  channelVisibility: "assistant" | "dm" | "group_chat" | "private" | "public";
+  channelVisibility: AlertRouteMessageConfigDestinationSlackTargetsChannelVisibility;
   /** Render grouped alerts as one group-summary message per channel. */
   groupAlertsSummary?: boolean;
 }

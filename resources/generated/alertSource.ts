@@ -2,63 +2,81 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../alertSource";
+import type {
+  BindingValue,
+  BindingValueArgs,
+  Expression,
+  ExpressionArgs,
+  ParamBinding,
+  ParamBindingArgs,
+} from "./shared";
+
+/** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
+export type AlertSourceSourceType =
+  | "alertmanager"
+  | "app_optics"
+  | "azure_monitor"
+  | "big_panda"
+  | "bugsnag"
+  | "checkly"
+  | "chronosphere"
+  | "cloudflare"
+  | "cloudwatch"
+  | "coralogix"
+  | "cronitor"
+  | "crowdstrike_falcon"
+  | "dash0"
+  | "datadog"
+  | "dynatrace"
+  | "elasticsearch"
+  | "email"
+  | "expel"
+  | "github_issue"
+  | "google_cloud"
+  | "grafana"
+  | "heartbeat"
+  | "honeycomb"
+  | "http"
+  | "http_custom"
+  | "incoming_calls"
+  | "jira"
+  | "jsm"
+  | "monte_carlo"
+  | "nagios"
+  | "new_relic"
+  | "opsgenie"
+  | "pager_duty"
+  | "panther"
+  | "pingdom"
+  | "prtg"
+  | "runscope"
+  | "sentry"
+  | "sentry_metric"
+  | "service_now"
+  | "sns"
+  | "splunk"
+  | "status_cake"
+  | "status_page_views"
+  | "sumo_logic"
+  | "uptime"
+  | "vercel"
+  | "wiz"
+  | "zendesk";
+
+/** How the attribute is merged when the alert is updated; the source type's default when unset. */
+export type AlertSourceTemplateAttributeBindingMergeStrategy =
+  | "max"
+  | "min"
+  | "append"
+  | "first_wins"
+  | "last_wins";
 
 /** The arguments of an alert source (`AlertSource`). */
 export interface AlertSourceArgs {
   /** Unique name of the alert source. */
   name: pulumi.Input<string>;
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
-  sourceType: pulumi.Input<
-    | "alertmanager"
-    | "app_optics"
-    | "azure_monitor"
-    | "big_panda"
-    | "bugsnag"
-    | "checkly"
-    | "chronosphere"
-    | "cloudflare"
-    | "cloudwatch"
-    | "coralogix"
-    | "cronitor"
-    | "crowdstrike_falcon"
-    | "dash0"
-    | "datadog"
-    | "dynatrace"
-    | "elasticsearch"
-    | "email"
-    | "expel"
-    | "github_issue"
-    | "google_cloud"
-    | "grafana"
-    | "heartbeat"
-    | "honeycomb"
-    | "http"
-    | "http_custom"
-    | "incoming_calls"
-    | "jira"
-    | "jsm"
-    | "monte_carlo"
-    | "nagios"
-    | "new_relic"
-    | "opsgenie"
-    | "pager_duty"
-    | "panther"
-    | "pingdom"
-    | "prtg"
-    | "runscope"
-    | "sentry"
-    | "sentry_metric"
-    | "service_now"
-    | "sns"
-    | "splunk"
-    | "status_cake"
-    | "status_page_views"
-    | "sumo_logic"
-    | "uptime"
-    | "vercel"
-    | "wiz"
-    | "zendesk"
-  >;
+  sourceType: pulumi.Input<AlertSourceSourceType>;
   /** How alerts from this source are built. */
   template: pulumi.Input<AlertSourceTemplateArgs>;
   /** For `heartbeat` sources (required there): the ping schedule. */
@@ -94,11 +112,11 @@ export interface AlertSourceTemplateArgs {
   /** Attributes set on every alert, each with the binding that computes it. Order does not matter. */
   attributes?: pulumi.Input<pulumi.Input<AlertSourceTemplateAttributeArgs>[]>;
   /** Expressions usable in the bindings (`expressions["<reference>"]`). Order does not matter. */
-  expressions?: pulumi.Input<pulumi.Input<AlertSourceTemplateExpressionArgs>[]>;
+  expressions?: pulumi.Input<pulumi.Input<ExpressionArgs>[]>;
   /** Whether alerts from this source are private. */
   isPrivate?: pulumi.Input<boolean>;
   /** Teams that can see private alerts (a binding of team ids). */
-  visibleToTeams?: pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBindingArgs>;
+  visibleToTeams?: pulumi.Input<ParamBindingArgs>;
 }
 
 /**
@@ -122,139 +140,11 @@ export interface AlertSourceTemplateAttributeArgs {
 /** How the value is set: `value` (one) or `arrayValue` (several; for array attributes). */
 export interface AlertSourceTemplateAttributeBindingArgs {
   /** The single value: a literal or a reference into the alert payload, e.g. `alert.attributes.service`. */
-  value?: pulumi.Input<AlertSourceTemplateAttributeBindingValueArgs>;
+  value?: pulumi.Input<BindingValueArgs>;
   /** Several values. */
-  arrayValue?: pulumi.Input<pulumi.Input<AlertSourceTemplateAttributeBindingValueArgs>[]>;
+  arrayValue?: pulumi.Input<pulumi.Input<BindingValueArgs>[]>;
   /** How the attribute is merged when the alert is updated; the source type's default when unset. */
-  mergeStrategy?: pulumi.Input<"max" | "min" | "append" | "first_wins" | "last_wins">;
-}
-
-/** The single value: a literal or a reference into the alert payload, e.g. `alert.attributes.service`. */
-export interface AlertSourceTemplateAttributeBindingValueArgs {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: pulumi.Input<string>;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: pulumi.Input<string>;
-}
-
-/** Expressions usable in the bindings (`expressions["<reference>"]`). Order does not matter. */
-export interface AlertSourceTemplateExpressionArgs {
-  /** Human readable label. */
-  label: pulumi.Input<string>;
-  /** Short id used to refer to the expression (`expressions["<reference>"]`). */
-  reference: pulumi.Input<string>;
-  /** Where the expression starts, e.g. `incident.custom_field["…"]`. */
-  rootReference: pulumi.Input<string>;
-  /** Operations applied in order. */
-  operations: pulumi.Input<pulumi.Input<AlertSourceTemplateExpressionOperationArgs>[]>;
-  /** Result when no branch matches. */
-  elseBranch?: pulumi.Input<AlertSourceTemplateExpressionElseBranchArgs>;
-}
-
-/** Operations applied in order. */
-export interface AlertSourceTemplateExpressionOperationArgs {
-  /** Which operation this is. */
-  operationType: pulumi.Input<
-    | "branches"
-    | "cast"
-    | "concatenate"
-    | "count"
-    | "filter"
-    | "first"
-    | "max"
-    | "min"
-    | "navigate"
-    | "parse"
-    | "random"
-    | "sum"
-  >;
-  /** For `branches`: the branches and the result type. */
-  branches?: pulumi.Input<AlertSourceTemplateExpressionOperationBranchesArgs>;
-  /** For `cast`: the type to cast to. */
-  cast?: pulumi.Input<AlertSourceTemplateExpressionOperationCastArgs>;
-  /** For `concatenate`: the reference to concatenate with. */
-  concatenate?: pulumi.Input<AlertSourceTemplateExpressionOperationConcatenateArgs>;
-  /** For `filter`: the condition groups to filter by. */
-  filter?: pulumi.Input<AlertSourceTemplateExpressionOperationFilterArgs>;
-  /** For `navigate`: the reference to navigate to. */
-  navigate?: pulumi.Input<AlertSourceTemplateExpressionOperationConcatenateArgs>;
-  /** For `parse`: the source and result type. */
-  parse?: pulumi.Input<AlertSourceTemplateExpressionOperationParseArgs>;
-}
-
-/** For `branches`: the branches and the result type. */
-export interface AlertSourceTemplateExpressionOperationBranchesArgs {
-  branches: pulumi.Input<pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchArgs>[]>;
-  returns: pulumi.Input<AlertSourceTemplateExpressionOperationBranchesReturnsArgs>;
-}
-
-export interface AlertSourceTemplateExpressionOperationBranchesBranchArgs {
-  conditionGroups: pulumi.Input<
-    pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupArgs>[]
-  >;
-  result: pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBindingArgs>;
-}
-
-export interface AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupArgs {
-  /** Conditions that must all hold. */
-  conditions: pulumi.Input<
-    pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionArgs>[]
-  >;
-}
-
-/** Conditions that must all hold. */
-export interface AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionArgs {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: pulumi.Input<string>;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: pulumi.Input<string>;
-  /** The operation's parameters. */
-  paramBindings?: pulumi.Input<
-    pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBindingArgs>[]
-  >;
-}
-
-/** The operation's parameters. */
-export interface AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBindingArgs {
-  /** The single value. */
-  value?: pulumi.Input<AlertSourceTemplateAttributeBindingValueArgs>;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: pulumi.Input<pulumi.Input<AlertSourceTemplateAttributeBindingValueArgs>[]>;
-}
-
-export interface AlertSourceTemplateExpressionOperationBranchesReturnsArgs {
-  /** Whether the result is a list. */
-  array: pulumi.Input<boolean>;
-  /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
-  type: pulumi.Input<string>;
-}
-
-/** For `cast`: the type to cast to. */
-export interface AlertSourceTemplateExpressionOperationCastArgs {
-  returns: pulumi.Input<AlertSourceTemplateExpressionOperationBranchesReturnsArgs>;
-}
-
-/** For `concatenate`: the reference to concatenate with. */
-export interface AlertSourceTemplateExpressionOperationConcatenateArgs {
-  reference: pulumi.Input<string>;
-}
-
-/** For `filter`: the condition groups to filter by. */
-export interface AlertSourceTemplateExpressionOperationFilterArgs {
-  conditionGroups: pulumi.Input<
-    pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupArgs>[]
-  >;
-}
-
-/** For `parse`: the source and result type. */
-export interface AlertSourceTemplateExpressionOperationParseArgs {
-  source: pulumi.Input<string>;
-  returns: pulumi.Input<AlertSourceTemplateExpressionOperationBranchesReturnsArgs>;
-}
-
-/** Result when no branch matches. */
-export interface AlertSourceTemplateExpressionElseBranchArgs {
-  result: pulumi.Input<AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBindingArgs>;
+  mergeStrategy?: pulumi.Input<AlertSourceTemplateAttributeBindingMergeStrategy>;
 }
 
 /** For `heartbeat` sources (required there): the ping schedule. */
@@ -294,122 +184,15 @@ export interface AlertSourceJiraOptionsArgs {
 /** The arguments of `getAlertSourcesOutput`: each may be an Input. */
 export interface GetAlertSourcesOutputArgs {
   /** Only sources of this type (all when unset). */
-  sourceType?: pulumi.Input<
-    | "alertmanager"
-    | "app_optics"
-    | "azure_monitor"
-    | "big_panda"
-    | "bugsnag"
-    | "checkly"
-    | "chronosphere"
-    | "cloudflare"
-    | "cloudwatch"
-    | "coralogix"
-    | "cronitor"
-    | "crowdstrike_falcon"
-    | "dash0"
-    | "datadog"
-    | "dynatrace"
-    | "elasticsearch"
-    | "email"
-    | "expel"
-    | "github_issue"
-    | "google_cloud"
-    | "grafana"
-    | "heartbeat"
-    | "honeycomb"
-    | "http"
-    | "http_custom"
-    | "incoming_calls"
-    | "jira"
-    | "jsm"
-    | "monte_carlo"
-    | "nagios"
-    | "new_relic"
-    | "opsgenie"
-    | "pager_duty"
-    | "panther"
-    | "pingdom"
-    | "prtg"
-    | "runscope"
-    | "sentry"
-    | "sentry_metric"
-    | "service_now"
-    | "sns"
-    | "splunk"
-    | "status_cake"
-    | "status_page_views"
-    | "sumo_logic"
-    | "uptime"
-    | "vercel"
-    | "wiz"
-    | "zendesk"
-  >;
+  sourceType?: pulumi.Input<AlertSourceSourceType>;
 }
 
-/**
- * An alert source (API v2): its type, how alerts are built from what it receives (title,
- * description, attributes, expressions), per-type options, auto-resolution and owning teams.
- * `secretToken` is a secret output; `alertEventsUrl`, `emailAddress` and `pingUrl` are outputs.
- *
- * Adopt an existing source: set `adoptId` to its id (from `GET /v2/alert_sources` or
- * `getAlertSources`); the first `pulumi up` takes it over and updates it to the declared configuration.
- */
+/** The outputs of `AlertSource` (merged into the class). */
 export interface AlertSource {
   /** Unique name of the alert source. */
   readonly name: pulumi.Output<string>;
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
-  readonly sourceType: pulumi.Output<
-    | "alertmanager"
-    | "app_optics"
-    | "azure_monitor"
-    | "big_panda"
-    | "bugsnag"
-    | "checkly"
-    | "chronosphere"
-    | "cloudflare"
-    | "cloudwatch"
-    | "coralogix"
-    | "cronitor"
-    | "crowdstrike_falcon"
-    | "dash0"
-    | "datadog"
-    | "dynatrace"
-    | "elasticsearch"
-    | "email"
-    | "expel"
-    | "github_issue"
-    | "google_cloud"
-    | "grafana"
-    | "heartbeat"
-    | "honeycomb"
-    | "http"
-    | "http_custom"
-    | "incoming_calls"
-    | "jira"
-    | "jsm"
-    | "monte_carlo"
-    | "nagios"
-    | "new_relic"
-    | "opsgenie"
-    | "pager_duty"
-    | "panther"
-    | "pingdom"
-    | "prtg"
-    | "runscope"
-    | "sentry"
-    | "sentry_metric"
-    | "service_now"
-    | "sns"
-    | "splunk"
-    | "status_cake"
-    | "status_page_views"
-    | "sumo_logic"
-    | "uptime"
-    | "vercel"
-    | "wiz"
-    | "zendesk"
-  >;
+  readonly sourceType: pulumi.Output<AlertSourceSourceType>;
   /** How alerts from this source are built. */
   readonly template: pulumi.Output<AlertSourceTemplate>;
   /** For `heartbeat` sources (required there): the ping schedule. */
@@ -439,6 +222,7 @@ export interface AlertSource {
   /** Ping URL of a `heartbeat` source. */
   readonly pingUrl: pulumi.Output<undefined | string>;
 }
+
 /**
  * An alert source (API v2): its type, how alerts are built from what it receives (title,
  * description, attributes, expressions), per-type options, auto-resolution and owning teams.
@@ -475,11 +259,11 @@ export interface AlertSourceTemplate {
   /** Attributes set on every alert, each with the binding that computes it. Order does not matter. */
   attributes: AlertSourceTemplateAttribute[];
   /** Expressions usable in the bindings (`expressions["<reference>"]`). Order does not matter. */
-  expressions: AlertSourceTemplateExpression[];
+  expressions: Expression[];
   /** Whether alerts from this source are private. */
   isPrivate: boolean;
   /** Teams that can see private alerts (a binding of team ids). */
-  visibleToTeams?: AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBinding;
+  visibleToTeams?: ParamBinding;
 }
 
 /**
@@ -503,130 +287,11 @@ export interface AlertSourceTemplateAttribute {
 /** How the value is set: `value` (one) or `arrayValue` (several; for array attributes). */
 export interface AlertSourceTemplateAttributeBinding {
   /** The single value: a literal or a reference into the alert payload, e.g. `alert.attributes.service`. */
-  value?: AlertSourceTemplateAttributeBindingValue;
+  value?: BindingValue;
   /** Several values. */
-  arrayValue?: AlertSourceTemplateAttributeBindingValue[];
+  arrayValue?: BindingValue[];
   /** How the attribute is merged when the alert is updated; the source type's default when unset. */
-  mergeStrategy?: "max" | "min" | "append" | "first_wins" | "last_wins";
-}
-
-/** The single value: a literal or a reference into the alert payload, e.g. `alert.attributes.service`. */
-export interface AlertSourceTemplateAttributeBindingValue {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: string;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: string;
-}
-
-/** Expressions usable in the bindings (`expressions["<reference>"]`). Order does not matter. */
-export interface AlertSourceTemplateExpression {
-  /** Human readable label. */
-  label: string;
-  /** Short id used to refer to the expression (`expressions["<reference>"]`). */
-  reference: string;
-  /** Where the expression starts, e.g. `incident.custom_field["…"]`. */
-  rootReference: string;
-  /** Operations applied in order. */
-  operations: AlertSourceTemplateExpressionOperation[];
-  /** Result when no branch matches. */
-  elseBranch?: AlertSourceTemplateExpressionElseBranch;
-}
-
-/** Operations applied in order. */
-export interface AlertSourceTemplateExpressionOperation {
-  /** Which operation this is. */
-  operationType:
-    | "branches"
-    | "cast"
-    | "concatenate"
-    | "count"
-    | "filter"
-    | "first"
-    | "max"
-    | "min"
-    | "navigate"
-    | "parse"
-    | "random"
-    | "sum";
-  /** For `branches`: the branches and the result type. */
-  branches?: AlertSourceTemplateExpressionOperationBranches;
-  /** For `cast`: the type to cast to. */
-  cast?: AlertSourceTemplateExpressionOperationCast;
-  /** For `concatenate`: the reference to concatenate with. */
-  concatenate?: AlertSourceTemplateExpressionOperationConcatenate;
-  /** For `filter`: the condition groups to filter by. */
-  filter?: AlertSourceTemplateExpressionOperationFilter;
-  /** For `navigate`: the reference to navigate to. */
-  navigate?: AlertSourceTemplateExpressionOperationConcatenate;
-  /** For `parse`: the source and result type. */
-  parse?: AlertSourceTemplateExpressionOperationParse;
-}
-
-/** For `branches`: the branches and the result type. */
-export interface AlertSourceTemplateExpressionOperationBranches {
-  branches: AlertSourceTemplateExpressionOperationBranchesBranch[];
-  returns: AlertSourceTemplateExpressionOperationBranchesReturns;
-}
-
-export interface AlertSourceTemplateExpressionOperationBranchesBranch {
-  conditionGroups: AlertSourceTemplateExpressionOperationBranchesBranchConditionGroup[];
-  result: AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBinding;
-}
-
-export interface AlertSourceTemplateExpressionOperationBranchesBranchConditionGroup {
-  /** Conditions that must all hold. */
-  conditions: AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupCondition[];
-}
-
-/** Conditions that must all hold. */
-export interface AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupCondition {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: string;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: string;
-  /** The operation's parameters. */
-  paramBindings: AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBinding[];
-}
-
-/** The operation's parameters. */
-export interface AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBinding {
-  /** The single value. */
-  value?: AlertSourceTemplateAttributeBindingValue;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: AlertSourceTemplateAttributeBindingValue[];
-}
-
-export interface AlertSourceTemplateExpressionOperationBranchesReturns {
-  /** Whether the result is a list. */
-  array: boolean;
-  /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
-  type: string;
-}
-
-/** For `cast`: the type to cast to. */
-export interface AlertSourceTemplateExpressionOperationCast {
-  returns: AlertSourceTemplateExpressionOperationBranchesReturns;
-}
-
-/** For `concatenate`: the reference to concatenate with. */
-export interface AlertSourceTemplateExpressionOperationConcatenate {
-  reference: string;
-}
-
-/** For `filter`: the condition groups to filter by. */
-export interface AlertSourceTemplateExpressionOperationFilter {
-  conditionGroups: AlertSourceTemplateExpressionOperationBranchesBranchConditionGroup[];
-}
-
-/** For `parse`: the source and result type. */
-export interface AlertSourceTemplateExpressionOperationParse {
-  source: string;
-  returns: AlertSourceTemplateExpressionOperationBranchesReturns;
-}
-
-/** Result when no branch matches. */
-export interface AlertSourceTemplateExpressionElseBranch {
-  result: AlertSourceTemplateExpressionOperationBranchesBranchConditionGroupConditionParamBinding;
+  mergeStrategy?: AlertSourceTemplateAttributeBindingMergeStrategy;
 }
 
 /** For `heartbeat` sources (required there): the ping schedule. */
@@ -664,56 +329,7 @@ export interface AlertSourceJiraOptions {
 /** The arguments of `getAlertSources`. */
 export interface GetAlertSourcesArgs {
   /** Only sources of this type (all when unset). */
-  sourceType?:
-    | "alertmanager"
-    | "app_optics"
-    | "azure_monitor"
-    | "big_panda"
-    | "bugsnag"
-    | "checkly"
-    | "chronosphere"
-    | "cloudflare"
-    | "cloudwatch"
-    | "coralogix"
-    | "cronitor"
-    | "crowdstrike_falcon"
-    | "dash0"
-    | "datadog"
-    | "dynatrace"
-    | "elasticsearch"
-    | "email"
-    | "expel"
-    | "github_issue"
-    | "google_cloud"
-    | "grafana"
-    | "heartbeat"
-    | "honeycomb"
-    | "http"
-    | "http_custom"
-    | "incoming_calls"
-    | "jira"
-    | "jsm"
-    | "monte_carlo"
-    | "nagios"
-    | "new_relic"
-    | "opsgenie"
-    | "pager_duty"
-    | "panther"
-    | "pingdom"
-    | "prtg"
-    | "runscope"
-    | "sentry"
-    | "sentry_metric"
-    | "service_now"
-    | "sns"
-    | "splunk"
-    | "status_cake"
-    | "status_page_views"
-    | "sumo_logic"
-    | "uptime"
-    | "vercel"
-    | "wiz"
-    | "zendesk";
+  sourceType?: AlertSourceSourceType;
 }
 
 /** The alert sources of the account, optionally of one type. */

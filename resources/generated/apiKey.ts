@@ -3,64 +3,64 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../apiKey";
 
+/** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
+export type ApiKeyRole =
+  | "act_on_behalf_of_users"
+  | "api_keys_manage"
+  | "call_transcripts_viewer"
+  | "catalog_editor"
+  | "catalog_viewer"
+  | "escalation_creator"
+  | "global_access"
+  | "incident_creator"
+  | "incident_editor"
+  | "incident_memberships_editor"
+  | "incident_workload_private_viewer"
+  | "incident_workload_viewer"
+  | "investigation_download"
+  | "manage_settings"
+  | "notification_methods_manage"
+  | "notification_methods_unredacted_viewer"
+  | "on_call_editor"
+  | "on_call_viewer"
+  | "post_incident_flow_opt_out"
+  | "postmortems_manage"
+  | "private_escalation_workflows_editor"
+  | "private_workflows_editor"
+  | "schedule_overrides_editor"
+  | "schedules_editor"
+  | "schedules_reader"
+  | "secrets_manage"
+  | "secrets_use"
+  | "security_settings_editor"
+  | "status_page_publisher"
+  | "team_memberships_manage"
+  | "viewer"
+  | "workflows_editor"
+  | "workflows_viewer";
+
+/** Roles granted only for the teams in `teamIds`. */
+export type ApiKeyTeamRole =
+  | "api_keys_manage"
+  | "catalog_editor"
+  | "escalation_creator"
+  | "on_call_editor"
+  | "private_workflows_editor"
+  | "schedule_overrides_editor"
+  | "schedules_editor"
+  | "schedules_reader"
+  | "secrets_manage"
+  | "secrets_use"
+  | "workflows_editor";
+
 /** The arguments of a API key (`ApiKey`). */
 export interface ApiKeyArgs {
   /** Human-readable name of the key. */
   name: pulumi.Input<string>;
   /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
-  roles?: pulumi.Input<
-    pulumi.Input<
-      | "act_on_behalf_of_users"
-      | "api_keys_manage"
-      | "call_transcripts_viewer"
-      | "catalog_editor"
-      | "catalog_viewer"
-      | "escalation_creator"
-      | "global_access"
-      | "incident_creator"
-      | "incident_editor"
-      | "incident_memberships_editor"
-      | "incident_workload_private_viewer"
-      | "incident_workload_viewer"
-      | "investigation_download"
-      | "manage_settings"
-      | "notification_methods_manage"
-      | "notification_methods_unredacted_viewer"
-      | "on_call_editor"
-      | "on_call_viewer"
-      | "post_incident_flow_opt_out"
-      | "postmortems_manage"
-      | "private_escalation_workflows_editor"
-      | "private_workflows_editor"
-      | "schedule_overrides_editor"
-      | "schedules_editor"
-      | "schedules_reader"
-      | "secrets_manage"
-      | "secrets_use"
-      | "security_settings_editor"
-      | "status_page_publisher"
-      | "team_memberships_manage"
-      | "viewer"
-      | "workflows_editor"
-      | "workflows_viewer"
-    >[]
-  >;
+  roles?: pulumi.Input<pulumi.Input<ApiKeyRole>[]>;
   /** Roles granted only for the teams in `teamIds`. */
-  teamRoles?: pulumi.Input<
-    pulumi.Input<
-      | "api_keys_manage"
-      | "catalog_editor"
-      | "escalation_creator"
-      | "on_call_editor"
-      | "private_workflows_editor"
-      | "schedule_overrides_editor"
-      | "schedules_editor"
-      | "schedules_reader"
-      | "secrets_manage"
-      | "secrets_use"
-      | "workflows_editor"
-    >[]
-  >;
+  teamRoles?: pulumi.Input<pulumi.Input<ApiKeyTeamRole>[]>;
   /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
   teamIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** Free-form notes about the key. */
@@ -76,68 +76,14 @@ export interface ApiKeyArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/**
- * An API key (API v1). `token` is a secret output, known only when this stack created or rotated
- * the key. Adopt an existing key with `adoptId` (its id from `GET /v1/api_keys`); set
- * `rotationTrigger` to obtain a token for it.
- */
+/** The outputs of `ApiKey` (merged into the class). */
 export interface ApiKey {
   /** Human-readable name of the key. */
   readonly name: pulumi.Output<string>;
   /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
-  readonly roles: pulumi.Output<
-    (
-      | "act_on_behalf_of_users"
-      | "api_keys_manage"
-      | "call_transcripts_viewer"
-      | "catalog_editor"
-      | "catalog_viewer"
-      | "escalation_creator"
-      | "global_access"
-      | "incident_creator"
-      | "incident_editor"
-      | "incident_memberships_editor"
-      | "incident_workload_private_viewer"
-      | "incident_workload_viewer"
-      | "investigation_download"
-      | "manage_settings"
-      | "notification_methods_manage"
-      | "notification_methods_unredacted_viewer"
-      | "on_call_editor"
-      | "on_call_viewer"
-      | "post_incident_flow_opt_out"
-      | "postmortems_manage"
-      | "private_escalation_workflows_editor"
-      | "private_workflows_editor"
-      | "schedule_overrides_editor"
-      | "schedules_editor"
-      | "schedules_reader"
-      | "secrets_manage"
-      | "secrets_use"
-      | "security_settings_editor"
-      | "status_page_publisher"
-      | "team_memberships_manage"
-      | "viewer"
-      | "workflows_editor"
-      | "workflows_viewer"
-    )[]
-  >;
+  readonly roles: pulumi.Output<ApiKeyRole[]>;
   /** Roles granted only for the teams in `teamIds`. */
-  readonly teamRoles: pulumi.Output<
-    (
-      | "api_keys_manage"
-      | "catalog_editor"
-      | "escalation_creator"
-      | "on_call_editor"
-      | "private_workflows_editor"
-      | "schedule_overrides_editor"
-      | "schedules_editor"
-      | "schedules_reader"
-      | "secrets_manage"
-      | "secrets_use"
-      | "workflows_editor"
-    )[]
-  >;
+  readonly teamRoles: pulumi.Output<ApiKeyTeamRole[]>;
   /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
   readonly teamIds: pulumi.Output<string[]>;
   /** Minutes the old token keeps working after a rotation (0–60). */
@@ -160,6 +106,7 @@ export interface ApiKey {
   /** When the current token was issued. */
   readonly tokenLastIssuedAt: pulumi.Output<string>;
 }
+
 /**
  * An API key (API v1). `token` is a secret output, known only when this stack created or rotated
  * the key. Adopt an existing key with `adoptId` (its id from `GET /v1/api_keys`); set

@@ -38,16 +38,7 @@ export interface CatalogEntriesEntryArgs {
   attributeValues?: pulumi.Input<{ [key: string]: pulumi.Input<string | pulumi.Input<string>[]> }>;
 }
 
-/**
- * Every entry of one catalog type, owned by one resource and keyed by external id: entries of the
- * type that are not declared are deleted (archived), including ones made in the dashboard. Scales
- * to the API's 50,000 entries per type: new entries are created one request each (the API has no
- * bulk create), changes go 250 to a request (`bulk_update`, each request atomic), a refresh reads
- * 250 entries per request, and an update works from the stored state without reading first.
- *
- * Adopt a type's existing entries: set `adoptId` to the `catalogTypeId`; entries whose external id
- * is declared are taken over, the others deleted.
- */
+/** The outputs of `CatalogEntries` (merged into the class). */
 export interface CatalogEntries {
   /**
    * Id of the catalog type whose entries this resource owns: entries of the type that are not
@@ -64,6 +55,7 @@ export interface CatalogEntries {
   /** The entry id of each declared entry, by external id. */
   readonly entryIds: pulumi.Output<{ [key: string]: string }>;
 }
+
 /**
  * Every entry of one catalog type, owned by one resource and keyed by external id: entries of the
  * type that are not declared are deleted (archived), including ones made in the dashboard. Scales

@@ -42,14 +42,7 @@ export interface GetCatalogEntriesOutputArgs {
   catalogTypeId: pulumi.Input<string>;
 }
 
-/**
- * One entry of a catalog type (API v3). To manage every entry of a type from one declaration
- * (thousands of entries, undeclared ones removed), use `CatalogEntries` instead; do not mix the two
- * on one type. Destroying it archives the entry.
- *
- * Adopt an existing entry: set `adoptId` to its id (`getCatalogEntry`), or give its `externalId`
- * (a create with the external id of an existing entry takes it over).
- */
+/** The outputs of `CatalogEntry` (merged into the class). */
 export interface CatalogEntry {
   /** Human-readable name of the entry. */
   readonly name: pulumi.Output<string>;
@@ -73,6 +66,7 @@ export interface CatalogEntry {
   /** Position of the entry when its type is ranked. Left out: no rank (answered as 0). */
   readonly rank: pulumi.Output<number | undefined>;
 }
+
 /**
  * One entry of a catalog type (API v3). To manage every entry of a type from one declaration
  * (thousands of entries, undeclared ones removed), use `CatalogEntries` instead; do not mix the two

@@ -3,6 +3,49 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../catalogType";
 
+/** Categories the type belongs to (a set): `customer`, `issue-tracker`, `on-call`, `product-feature`, `service`, `team`, `user`. */
+export type CatalogTypeCategory =
+  | "customer"
+  | "issue-tracker"
+  | "on-call"
+  | "product-feature"
+  | "service"
+  | "team"
+  | "user";
+
+/** Display colour in the dashboard. Left out: the API's default, not managed. */
+export type CatalogTypeColor = "blue" | "cyan" | "green" | "orange" | "pink" | "violet" | "yellow";
+
+/** Display icon in the dashboard (e.g. `server`, `users`). Left out: the API's default, not managed. */
+export type CatalogTypeIcon =
+  | "users"
+  | "severity"
+  | "email"
+  | "user"
+  | "alert"
+  | "bolt"
+  | "box"
+  | "briefcase"
+  | "browser"
+  | "bulb"
+  | "calendar"
+  | "clock"
+  | "cog"
+  | "components"
+  | "database"
+  | "doc"
+  | "escalation-path"
+  | "files"
+  | "flag"
+  | "folder"
+  | "globe"
+  | "money"
+  | "server"
+  | "star"
+  | "status-page"
+  | "store"
+  | "tag";
+
 /** The arguments of a catalog type (`CatalogType`). */
 export interface CatalogTypeArgs {
   /** Human-readable name of the type, e.g. `Service`. */
@@ -15,41 +58,11 @@ export interface CatalogTypeArgs {
    */
   typeName?: pulumi.Input<string>;
   /** Categories the type belongs to (a set): `customer`, `issue-tracker`, `on-call`, `product-feature`, `service`, `team`, `user`. */
-  categories?: pulumi.Input<
-    pulumi.Input<"customer" | "issue-tracker" | "on-call" | "product-feature" | "service" | "team" | "user">[]
-  >;
+  categories?: pulumi.Input<pulumi.Input<CatalogTypeCategory>[]>;
   /** Display colour in the dashboard. Left out: the API's default, not managed. */
-  color?: pulumi.Input<"blue" | "cyan" | "green" | "orange" | "pink" | "violet" | "yellow">;
+  color?: pulumi.Input<CatalogTypeColor>;
   /** Display icon in the dashboard (e.g. `server`, `users`). Left out: the API's default, not managed. */
-  icon?: pulumi.Input<
-    | "users"
-    | "severity"
-    | "email"
-    | "user"
-    | "alert"
-    | "bolt"
-    | "box"
-    | "briefcase"
-    | "browser"
-    | "bulb"
-    | "calendar"
-    | "clock"
-    | "cog"
-    | "components"
-    | "database"
-    | "doc"
-    | "escalation-path"
-    | "files"
-    | "flag"
-    | "folder"
-    | "globe"
-    | "money"
-    | "server"
-    | "star"
-    | "status-page"
-    | "store"
-    | "tag"
-  >;
+  icon?: pulumi.Input<CatalogTypeIcon>;
   /** Whether entries are ranked (their `rank` orders them). */
   ranked?: pulumi.Input<boolean>;
   /** Whether entries can be referred to by their name, besides their external id and aliases. */
@@ -72,14 +85,7 @@ export interface GetCatalogTypeOutputArgs {
   typeName?: pulumi.Input<string>;
 }
 
-/**
- * A catalog type (API v3): a kind of thing the catalog holds (services, teams, features…). Its
- * attributes are `CatalogTypeAttribute` resources; its entries `CatalogEntry` or `CatalogEntries`.
- * Destroying it archives it and all its entries.
- *
- * Adopt an existing type: set `adoptId` to its id (`getCatalogType`); the first `pulumi up` takes it
- * over and updates it to the declared configuration (`typeName` cannot change).
- */
+/** The outputs of `CatalogType` (merged into the class). */
 export interface CatalogType {
   /** Human-readable name of the type, e.g. `Service`. */
   readonly name: pulumi.Output<string>;
@@ -95,44 +101,11 @@ export interface CatalogType {
    */
   readonly typeName: pulumi.Output<string | undefined>;
   /** Categories the type belongs to (a set): `customer`, `issue-tracker`, `on-call`, `product-feature`, `service`, `team`, `user`. */
-  readonly categories: pulumi.Output<
-    ("customer" | "issue-tracker" | "on-call" | "product-feature" | "service" | "team" | "user")[] | undefined
-  >;
+  readonly categories: pulumi.Output<CatalogTypeCategory[] | undefined>;
   /** Display colour in the dashboard. Left out: the API's default, not managed. */
-  readonly color: pulumi.Output<
-    "blue" | "cyan" | "green" | "orange" | "pink" | "violet" | "yellow" | undefined
-  >;
+  readonly color: pulumi.Output<CatalogTypeColor | undefined>;
   /** Display icon in the dashboard (e.g. `server`, `users`). Left out: the API's default, not managed. */
-  readonly icon: pulumi.Output<
-    | "users"
-    | "severity"
-    | "email"
-    | "user"
-    | "alert"
-    | "bolt"
-    | "box"
-    | "briefcase"
-    | "browser"
-    | "bulb"
-    | "calendar"
-    | "clock"
-    | "cog"
-    | "components"
-    | "database"
-    | "doc"
-    | "escalation-path"
-    | "files"
-    | "flag"
-    | "folder"
-    | "globe"
-    | "money"
-    | "server"
-    | "star"
-    | "status-page"
-    | "store"
-    | "tag"
-    | undefined
-  >;
+  readonly icon: pulumi.Output<CatalogTypeIcon | undefined>;
   /** URL of the repository where this type is managed. */
   readonly sourceRepoUrl: pulumi.Output<string | undefined>;
   /** Ids of the teams that own the type (a set). */
@@ -146,6 +119,7 @@ export interface CatalogType {
   /** What a catalog attribute's `type` names to refer to entries of this type (the type name, e.g. `Custom["Service"]`). */
   readonly attributeType: pulumi.Output<string>;
 }
+
 /**
  * A catalog type (API v3): a kind of thing the catalog holds (services, teams, features…). Its
  * attributes are `CatalogTypeAttribute` resources; its entries `CatalogEntry` or `CatalogEntries`.

@@ -3,6 +3,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../catalogTypeAttribute";
 
+/**
+ * How the attribute is maintained: `api` (through the API), `dashboard` (edited in the dashboard),
+ * `backlink` (derived from another type's attribute that refers to this type: set
+ * `backlinkAttribute`), `path` (follows a chain of attributes: set `path`). Left out: the API's default.
+ */
+export type CatalogTypeAttributeMode = "path" | "api" | "dashboard" | "backlink";
+
 /** The arguments of a catalog type attribute (`CatalogTypeAttribute`). */
 export interface CatalogTypeAttributeArgs {
   /** Id of the catalog type the attribute belongs to. Changing it replaces the attribute. */
@@ -21,7 +28,7 @@ export interface CatalogTypeAttributeArgs {
    * `backlink` (derived from another type's attribute that refers to this type: set
    * `backlinkAttribute`), `path` (follows a chain of attributes: set `path`). Left out: the API's default.
    */
-  mode?: pulumi.Input<"path" | "api" | "dashboard" | "backlink">;
+  mode?: pulumi.Input<CatalogTypeAttributeMode>;
   /** For `mode: "backlink"`: id of the attribute (of the other type) this one mirrors. */
   backlinkAttribute?: pulumi.Input<string>;
   /** For `mode: "path"`: the attribute ids to follow, in order. */
@@ -30,14 +37,7 @@ export interface CatalogTypeAttributeArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/**
- * One attribute of a catalog type's schema. The API has no endpoints for attributes: each write
- * reads the type's schema and writes it back whole with its version, under the type's lock, so
- * any number of attributes of one type can change in one run without losing each other's writes.
- * Its id is what entries key their `attributeValues` by.
- *
- * Adopt an existing attribute: set `adoptId` to its id (from the type's `schema.attributes`).
- */
+/** The outputs of `CatalogTypeAttribute` (merged into the class). */
 export interface CatalogTypeAttribute {
   /** Id of the catalog type the attribute belongs to. Changing it replaces the attribute. */
   readonly catalogTypeId: pulumi.Output<string>;
@@ -55,7 +55,7 @@ export interface CatalogTypeAttribute {
    * `backlink` (derived from another type's attribute that refers to this type: set
    * `backlinkAttribute`), `path` (follows a chain of attributes: set `path`). Left out: the API's default.
    */
-  readonly mode: pulumi.Output<"path" | "api" | "dashboard" | "backlink" | undefined>;
+  readonly mode: pulumi.Output<CatalogTypeAttributeMode | undefined>;
   /** For `mode: "backlink"`: id of the attribute (of the other type) this one mirrors. */
   readonly backlinkAttribute: pulumi.Output<string | undefined>;
   /** For `mode: "path"`: the attribute ids to follow, in order. */
@@ -63,6 +63,7 @@ export interface CatalogTypeAttribute {
   /** Id of an existing attribute of the type to take over instead of creating one. */
   readonly adoptId: pulumi.Output<string | undefined>;
 }
+
 /**
  * One attribute of a catalog type's schema. The API has no endpoints for attributes: each write
  * reads the type's schema and writes it back whole with its version, under the type's lock, so

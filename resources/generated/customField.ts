@@ -3,6 +3,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../customField";
 
+/** Type of the field: `single_select`, `multi_select`, `text`, `link` or `numeric`. Changing it replaces the field. */
+export type CustomFieldFieldType = "link" | "multi_select" | "numeric" | "single_select" | "text";
+
 /** The arguments of a custom field (`CustomField`). */
 export interface CustomFieldArgs {
   /** Human readable name of the custom field, unique in the account. */
@@ -10,7 +13,7 @@ export interface CustomFieldArgs {
   /** Description shown to responders. */
   description: pulumi.Input<string>;
   /** Type of the field: `single_select`, `multi_select`, `text`, `link` or `numeric`. Changing it replaces the field. */
-  fieldType: pulumi.Input<"link" | "multi_select" | "numeric" | "single_select" | "text">;
+  fieldType: pulumi.Input<CustomFieldFieldType>;
   /** For catalog-backed fields, the catalog type the options come from. Changing it replaces the field. */
   catalogTypeId?: pulumi.Input<string>;
   /** For catalog fields: only offer entries whose attribute matches another custom field's value. */
@@ -53,19 +56,14 @@ export interface GetCustomFieldOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * A custom field (API v2) with, optionally, its select options managed inline.
- *
- * Adopt an existing field: set `adoptId` to its id (from the dashboard URL or `GET /v2/custom_fields`);
- * the first `pulumi up` takes it over and updates it to the declared configuration.
- */
+/** The outputs of `CustomField` (merged into the class). */
 export interface CustomField {
   /** Human readable name of the custom field, unique in the account. */
   readonly name: pulumi.Output<string>;
   /** Description shown to responders. */
   readonly description: pulumi.Output<string>;
   /** Type of the field: `single_select`, `multi_select`, `text`, `link` or `numeric`. Changing it replaces the field. */
-  readonly fieldType: pulumi.Output<"link" | "multi_select" | "numeric" | "single_select" | "text">;
+  readonly fieldType: pulumi.Output<CustomFieldFieldType>;
   /** For catalog-backed fields, the catalog type the options come from. Changing it replaces the field. */
   readonly catalogTypeId: pulumi.Output<string | undefined>;
   /** For catalog fields: only offer entries whose attribute matches another custom field's value. */
@@ -91,6 +89,7 @@ export interface CustomField {
   /** Id of each inline option, by value (use them in conditions and workflows). */
   readonly optionIds: pulumi.Output<{ [key: string]: string }>;
 }
+
 /**
  * A custom field (API v2) with, optionally, its select options managed inline.
  *

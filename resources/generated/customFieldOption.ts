@@ -15,11 +15,7 @@ export interface CustomFieldOptionArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/**
- * One option of a `single_select` / `multi_select` custom field. Use either this resource or the
- * field's inline `options`, not both. Adopt an existing option with `adoptId` (its id from
- * `GET /v1/custom_field_options?custom_field_id=…`).
- */
+/** The outputs of `CustomFieldOption` (merged into the class). */
 export interface CustomFieldOption {
   /** The custom field this option belongs to. Changing it replaces the option. */
   readonly customFieldId: pulumi.Output<string>;
@@ -32,6 +28,7 @@ export interface CustomFieldOption {
   /** The sort key the API holds now (equals `sortKey` when that is set). */
   readonly currentSortKey: pulumi.Output<number>;
 }
+
 /**
  * One option of a `single_select` / `multi_select` custom field. Use either this resource or the
  * field's inline `options`, not both. Adopt an existing option with `adoptId` (its id from

@@ -2,6 +2,19 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../escalationPath";
+import type { Condition, ConditionArgs, Weekday } from "./shared";
+
+/** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
+export type EscalationTargetType = "user" | "schedule" | "slack_channel" | "msteams_channel";
+
+/** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
+export type EscalationTargetScheduleMode =
+  | "all_users"
+  | "next_on_call"
+  | "all_users_for_rota"
+  | "currently_on_call"
+  | "currently_on_call_for_rota"
+  | "next_on_call_for_rota";
 
 /** The arguments of an escalation path (`EscalationPath`). */
 export interface EscalationPathArgs {
@@ -40,20 +53,13 @@ export interface EscalationLevelArgs {
 /** Who a level (or notify-channel node) pages. */
 export interface EscalationTargetArgs {
   /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: pulumi.Input<"user" | "schedule" | "slack_channel" | "msteams_channel">;
+  type: pulumi.Input<EscalationTargetType>;
   /** Id of the user, schedule or channel. */
   id: pulumi.Input<string>;
   /** Urgency of the page: `high` or `low`. */
   urgency: pulumi.Input<"high" | "low">;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: pulumi.Input<
-    | "all_users"
-    | "next_on_call"
-    | "all_users_for_rota"
-    | "currently_on_call"
-    | "currently_on_call_for_rota"
-    | "next_on_call_for_rota"
-  >;
+  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode>;
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: pulumi.Input<string>;
 }
@@ -89,37 +95,11 @@ export interface EscalationNotifyChannelArgs {
 /** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
 export interface EscalationIfElseArgs {
   /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: pulumi.Input<pulumi.Input<EscalationIfElseConditionArgs>[]>;
+  conditions: pulumi.Input<pulumi.Input<ConditionArgs>[]>;
   /** Nodes followed when the conditions hold. */
   thenPath: pulumi.Input<pulumi.Input<EscalationPathNodeArgs>[]>;
   /** Nodes followed otherwise. */
   elsePath: pulumi.Input<pulumi.Input<EscalationPathNodeArgs>[]>;
-}
-
-/** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-export interface EscalationIfElseConditionArgs {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: pulumi.Input<string>;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: pulumi.Input<string>;
-  /** The operation's parameters. */
-  paramBindings?: pulumi.Input<pulumi.Input<EscalationIfElseConditionParamBindingArgs>[]>;
-}
-
-/** The operation's parameters. */
-export interface EscalationIfElseConditionParamBindingArgs {
-  /** The single value. */
-  value?: pulumi.Input<EscalationIfElseConditionParamBindingValueArgs>;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: pulumi.Input<pulumi.Input<EscalationIfElseConditionParamBindingValueArgs>[]>;
-}
-
-/** The single value. */
-export interface EscalationIfElseConditionParamBindingValueArgs {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: pulumi.Input<string>;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: pulumi.Input<string>;
 }
 
 /**
@@ -187,7 +167,7 @@ export interface EscalationPathWorkingHourArgs {
 /** The intervals. */
 export interface EscalationPathWorkingHourWeekdayIntervalArgs {
   /** Day of the week. */
-  weekday: pulumi.Input<"monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday">;
+  weekday: pulumi.Input<Weekday>;
   /** Start time, 24-hour `HH:MM`. */
   startTime: pulumi.Input<string>;
   /** End time, 24-hour `HH:MM`. */
@@ -200,15 +180,7 @@ export interface GetEscalationPathOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * An escalation path (API v2, the only version the API has): who is paged, in which order, with
- * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
- * nodes of the same type.
- *
- * Adopt an existing path: set `adoptId` to its id (from the dashboard URL or
- * `GET /v2/escalation_paths`); the first `pulumi up` takes it over and updates it to the declared
- * configuration.
- */
+/** The outputs of `EscalationPath` (merged into the class). */
 export interface EscalationPath {
   /** Name of the escalation path, unique in the account. */
   readonly name: pulumi.Output<string>;
@@ -225,6 +197,7 @@ export interface EscalationPath {
   /** Users on call for this path right now. */
   readonly currentResponders: pulumi.Output<EscalationPathCurrentResponder[]>;
 }
+
 /**
  * An escalation path (API v2, the only version the API has): who is paged, in which order, with
  * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
@@ -296,19 +269,13 @@ export interface EscalationLevel {
 /** Who a level (or notify-channel node) pages. */
 export interface EscalationTarget {
   /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: "user" | "schedule" | "slack_channel" | "msteams_channel";
+  type: EscalationTargetType;
   /** Id of the user, schedule or channel. */
   id: string;
   /** Urgency of the page: `high` or `low`. */
   urgency: "high" | "low";
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?:
-    | "all_users"
-    | "next_on_call"
-    | "all_users_for_rota"
-    | "currently_on_call"
-    | "currently_on_call_for_rota"
-    | "next_on_call_for_rota";
+  scheduleMode?: EscalationTargetScheduleMode;
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: string;
 }
@@ -344,37 +311,11 @@ export interface EscalationNotifyChannel {
 /** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
 export interface EscalationIfElse {
   /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: EscalationIfElseCondition[];
+  conditions: Condition[];
   /** Nodes followed when the conditions hold. */
   thenPath: EscalationPathNode[];
   /** Nodes followed otherwise. */
   elsePath: EscalationPathNode[];
-}
-
-/** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-export interface EscalationIfElseCondition {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: string;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: string;
-  /** The operation's parameters. */
-  paramBindings: EscalationIfElseConditionParamBinding[];
-}
-
-/** The operation's parameters. */
-export interface EscalationIfElseConditionParamBinding {
-  /** The single value. */
-  value?: EscalationIfElseConditionParamBindingValue;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: EscalationIfElseConditionParamBindingValue[];
-}
-
-/** The single value. */
-export interface EscalationIfElseConditionParamBindingValue {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: string;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: string;
 }
 
 /** Go back to an earlier node. */
@@ -418,7 +359,7 @@ export interface EscalationPathWorkingHour {
 /** The intervals. */
 export interface EscalationPathWorkingHourWeekdayInterval {
   /** Day of the week. */
-  weekday: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+  weekday: Weekday;
   /** Start time, 24-hour `HH:MM`. */
   startTime: string;
   /** End time, 24-hour `HH:MM`. */

@@ -23,10 +23,7 @@ export interface GetIncidentRoleOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * An incident role (API v2), e.g. a communications lead. The service's own Incident Lead and
- * Reporter roles can be adopted (`adoptId`, from `getIncidentRole`) to manage their texts.
- */
+/** The outputs of `IncidentRole` (merged into the class). */
 export interface IncidentRole {
   /** Human-readable name of the role, e.g. `Communications Lead`. */
   readonly name: pulumi.Output<string>;
@@ -41,6 +38,7 @@ export interface IncidentRole {
   /** `custom` for roles made through the API; `lead` and `reporter` are the service's own roles. */
   readonly roleType: pulumi.Output<string>;
 }
+
 /**
  * An incident role (API v2), e.g. a communications lead. The service's own Incident Lead and
  * Reporter roles can be adopted (`adoptId`, from `getIncidentRole`) to manage their texts.

@@ -25,13 +25,7 @@ export interface GetIncidentStatusOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * An incident status (API v1) of category `live`, `learning` or `closed`. Triage and declined
- * statuses belong to the service: look them up with `getIncidentStatus`, do not declare them.
- *
- * Adopt an existing status with `adoptId` (its id from `getIncidentStatus`); its category must be
- * the declared one.
- */
+/** The outputs of `IncidentStatus` (merged into the class). */
 export interface IncidentStatus {
   /** Unique name of the status, e.g. `Monitoring`. */
   readonly name: pulumi.Output<string>;
@@ -48,6 +42,7 @@ export interface IncidentStatus {
   /** Order of the status among all statuses (server-assigned). */
   readonly rank: pulumi.Output<number>;
 }
+
 /**
  * An incident status (API v1) of category `live`, `learning` or `closed`. Triage and declined
  * statuses belong to the service: look them up with `getIncidentStatus`, do not declare them.

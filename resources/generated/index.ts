@@ -19,4 +19,5 @@ export * from "./scheduleSyncRule";
 export * from "./scheduleSyncTarget";
 export * from "./secret";
 export * from "./severity";
+export * from "./shared";
 export * from "./workflow";

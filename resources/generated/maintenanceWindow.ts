@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../maintenanceWindow";
+import type { ConditionGroup, ConditionGroupArgs, ParamBinding, ParamBindingArgs } from "./shared";
 
 /** The arguments of a maintenance window (`MaintenanceWindow`). */
 export interface MaintenanceWindowArgs {
@@ -14,7 +15,7 @@ export interface MaintenanceWindowArgs {
   /** Who leads the maintenance: a user by `id`, `email` or `slackUserId` (exactly one). */
   lead: pulumi.Input<MaintenanceWindowLeadArgs>;
   /** Which alerts the window applies to: any one group whose conditions all hold. */
-  alertConditionGroups: pulumi.Input<pulumi.Input<MaintenanceWindowAlertConditionGroupArgs>[]>;
+  alertConditionGroups: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
   /** Whether the window shows in the dashboard sidebar while active. */
   showInSidebar?: pulumi.Input<boolean>;
   /** Where matching alerts are escalated instead, if anywhere. */
@@ -47,46 +48,12 @@ export interface MaintenanceWindowLeadArgs {
   slackUserId?: pulumi.Input<string>;
 }
 
-/** Which alerts the window applies to: any one group whose conditions all hold. */
-export interface MaintenanceWindowAlertConditionGroupArgs {
-  /** Conditions that must all hold. */
-  conditions: pulumi.Input<pulumi.Input<MaintenanceWindowAlertConditionGroupConditionArgs>[]>;
-}
-
-/** Conditions that must all hold. */
-export interface MaintenanceWindowAlertConditionGroupConditionArgs {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: pulumi.Input<string>;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: pulumi.Input<string>;
-  /** The operation's parameters. */
-  paramBindings?: pulumi.Input<pulumi.Input<MaintenanceWindowAlertConditionGroupConditionParamBindingArgs>[]>;
-}
-
-/** The operation's parameters. */
-export interface MaintenanceWindowAlertConditionGroupConditionParamBindingArgs {
-  /** The single value. */
-  value?: pulumi.Input<MaintenanceWindowAlertConditionGroupConditionParamBindingValueArgs>;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: pulumi.Input<
-    pulumi.Input<MaintenanceWindowAlertConditionGroupConditionParamBindingValueArgs>[]
-  >;
-}
-
-/** The single value. */
-export interface MaintenanceWindowAlertConditionGroupConditionParamBindingValueArgs {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: pulumi.Input<string>;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: pulumi.Input<string>;
-}
-
 /** Where matching alerts are escalated instead, if anywhere. */
 export interface MaintenanceWindowEscalationTargetArgs {
   /** Escalation paths to escalate matching alerts to (a binding of escalation path ids). */
-  escalationPaths?: pulumi.Input<MaintenanceWindowAlertConditionGroupConditionParamBindingArgs>;
+  escalationPaths?: pulumi.Input<ParamBindingArgs>;
   /** Users to escalate matching alerts to (a binding of user ids). */
-  users?: pulumi.Input<MaintenanceWindowAlertConditionGroupConditionParamBindingArgs>;
+  users?: pulumi.Input<ParamBindingArgs>;
 }
 
 /** Channels told when the window starts and ends. */
@@ -99,14 +66,7 @@ export interface MaintenanceWindowNotifyChannelArgs {
   channelName?: pulumi.Input<string>;
 }
 
-/**
- * A maintenance window (API v1): while it is active, alerts matching `alertConditionGroups` are
- * held back, escalated to `escalationTargets` or attached to `incidentId`. The `lead` is a user by
- * id, e-mail address or Slack user id.
- *
- * Deleting archives it; an active window cannot be archived, so destroy it once it has ended (or
- * move `endAt` into the past first). Adopt an existing window with `adoptId`.
- */
+/** The outputs of `MaintenanceWindow` (merged into the class). */
 export interface MaintenanceWindow {
   /** Human-readable name, e.g. `Database migration`. */
   readonly name: pulumi.Output<string>;
@@ -119,7 +79,7 @@ export interface MaintenanceWindow {
   /** Whether the window shows in the dashboard sidebar while active. */
   readonly showInSidebar: pulumi.Output<boolean>;
   /** Which alerts the window applies to: any one group whose conditions all hold. */
-  readonly alertConditionGroups: pulumi.Output<MaintenanceWindowAlertConditionGroup[]>;
+  readonly alertConditionGroups: pulumi.Output<ConditionGroup[]>;
   /** Retrigger firing alerts through alert routing when the window ends. */
   readonly rerouteOnEnd: pulumi.Output<boolean>;
   /** Resolve the firing alerts that matched the window when it ends. */
@@ -141,6 +101,7 @@ export interface MaintenanceWindow {
   /** The id of the lead (whichever way `lead` names them). */
   readonly leadId: pulumi.Output<string>;
 }
+
 /**
  * A maintenance window (API v1): while it is active, alerts matching `alertConditionGroups` are
  * held back, escalated to `escalationTargets` or attached to `incidentId`. The `lead` is a user by
@@ -165,44 +126,12 @@ export interface MaintenanceWindowLead {
   slackUserId?: string;
 }
 
-/** Which alerts the window applies to: any one group whose conditions all hold. */
-export interface MaintenanceWindowAlertConditionGroup {
-  /** Conditions that must all hold. */
-  conditions: MaintenanceWindowAlertConditionGroupCondition[];
-}
-
-/** Conditions that must all hold. */
-export interface MaintenanceWindowAlertConditionGroupCondition {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: string;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: string;
-  /** The operation's parameters. */
-  paramBindings: MaintenanceWindowAlertConditionGroupConditionParamBinding[];
-}
-
-/** The operation's parameters. */
-export interface MaintenanceWindowAlertConditionGroupConditionParamBinding {
-  /** The single value. */
-  value?: MaintenanceWindowAlertConditionGroupConditionParamBindingValue;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: MaintenanceWindowAlertConditionGroupConditionParamBindingValue[];
-}
-
-/** The single value. */
-export interface MaintenanceWindowAlertConditionGroupConditionParamBindingValue {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: string;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: string;
-}
-
 /** Where matching alerts are escalated instead, if anywhere. */
 export interface MaintenanceWindowEscalationTarget {
   /** Escalation paths to escalate matching alerts to (a binding of escalation path ids). */
-  escalationPaths?: MaintenanceWindowAlertConditionGroupConditionParamBinding;
+  escalationPaths?: ParamBinding;
   /** Users to escalate matching alerts to (a binding of user ids). */
-  users?: MaintenanceWindowAlertConditionGroupConditionParamBinding;
+  users?: ParamBinding;
 }
 
 /** Channels told when the window starts and ends. */

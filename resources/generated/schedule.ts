@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../schedule";
+import type { Weekday } from "./shared";
 
 /** The arguments of a schedule (`Schedule`). */
 export interface ScheduleArgs {
@@ -80,7 +81,7 @@ export interface ScheduleRotationVersionLayerArgs {
 /** Only schedule people within these intervals (omit for around the clock; an empty list is refused by the API). */
 export interface ScheduleRotationVersionWorkingIntervalArgs {
   /** Day of the week. */
-  weekday: pulumi.Input<"monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday">;
+  weekday: pulumi.Input<Weekday>;
   /** Start, `HH:MM`. */
   startTime: pulumi.Input<string>;
   /** End, `HH:MM`. */
@@ -102,16 +103,7 @@ export interface GetScheduleOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * An on-call schedule (API v2) with its rotations, their layers, handovers, users, working intervals
- * and future versions, public holidays and owning teams. v2 rather than v3: both are current, but
- * v3 schedules carry no rotations (they are a separate sub-resource), while v2 manages the whole
- * schedule in one atomic write, which is what one resource here declares.
- *
- * Changing `timezone` replaces the schedule (the API cannot change it in place), creating the new one
- * before deleting the old one (names need not be unique, so paging never loses its schedule). Adopt
- * an existing schedule with `adoptId` (its id from the dashboard URL or `GET /v2/schedules`).
- */
+/** The outputs of `Schedule` (merged into the class). */
 export interface Schedule {
   /** Name of the schedule. */
   readonly name: pulumi.Output<string>;
@@ -139,6 +131,7 @@ export interface Schedule {
   /** Who is on call now: user ids. */
   readonly currentOnCallUserIds: pulumi.Output<string[]>;
 }
+
 /**
  * An on-call schedule (API v2) with its rotations, their layers, handovers, users, working intervals
  * and future versions, public holidays and owning teams. v2 rather than v3: both are current, but
@@ -222,7 +215,7 @@ export interface ScheduleRotationVersionLayer {
 /** Only schedule people within these intervals (omit for around the clock; an empty list is refused by the API). */
 export interface ScheduleRotationVersionWorkingInterval {
   /** Day of the week. */
-  weekday: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+  weekday: Weekday;
   /** Start, `HH:MM`. */
   startTime: string;
   /** End, `HH:MM`. */

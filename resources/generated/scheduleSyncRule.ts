@@ -25,12 +25,7 @@ export interface ScheduleSyncRuleArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/**
- * A schedule sync rule (API v2): feeds a schedule's members (`syncType`) into a
- * `ScheduleSyncTarget`'s Slack user group. Every rule on one target must declare the same
- * `syncType` (the API propagates a change to all of them). Adopt an existing rule with `adoptId`
- * (and its `scheduleId`).
- */
+/** The outputs of `ScheduleSyncRule` (merged into the class). */
 export interface ScheduleSyncRule {
   /** The schedule whose members are synced. Changing it replaces the rule. */
   readonly scheduleId: pulumi.Output<string>;
@@ -55,6 +50,7 @@ export interface ScheduleSyncRule {
   /** The Slack id of the target's user group. */
   readonly userGroupId: pulumi.Output<string>;
 }
+
 /**
  * A schedule sync rule (API v2): feeds a schedule's members (`syncType`) into a
  * `ScheduleSyncTarget`'s Slack user group. Every rule on one target must declare the same

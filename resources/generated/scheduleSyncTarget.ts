@@ -31,12 +31,7 @@ export interface ScheduleSyncTargetNewSlackUserGroupArgs {
   slackTeamId?: pulumi.Input<string>;
 }
 
-/**
- * A schedule sync target (API v2): a Slack user group kept in step with who is on call, fed by
- * `ScheduleSyncRule`s. Give an existing group's id (`slackUserGroupId`) or have the service make
- * one (`newSlackUserGroup`). Changing `addBotToGroup` affects every schedule syncing to it.
- * Adopt an existing target with `adoptId`.
- */
+/** The outputs of `ScheduleSyncTarget` (merged into the class). */
 export interface ScheduleSyncTarget {
   /** Whether the service's bot is added to the group (some Slack setups need it to manage the group). */
   readonly addBotToGroup: pulumi.Output<boolean>;
@@ -57,6 +52,7 @@ export interface ScheduleSyncTarget {
   /** Ids of the schedules with an active sync rule on this target. */
   readonly linkedScheduleIds: pulumi.Output<string[]>;
 }
+
 /**
  * A schedule sync target (API v2): a Slack user group kept in step with who is on call, fed by
  * `ScheduleSyncRule`s. Give an existing group's id (`slackUserGroupId`) or have the service make

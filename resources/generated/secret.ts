@@ -31,15 +31,7 @@ export interface GetSecretOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * A secret (API v2): a named credential for workflows, e.g. the token of an outgoing webhook.
- * `value` is write-only and secret; only `lastFourChars` and `version` are read back. Changing
- * `value` rotates the secret in place. A rotation made elsewhere shows as drift on `value` (when its
- * last four characters differ) and the next `up` rotates back to the declared value.
- *
- * Adopt an existing secret with `adoptId` (its id from `getSecret`); its value is rotated to the
- * declared one (unless its last four characters already match).
- */
+/** The outputs of `Secret` (merged into the class). */
 export interface Secret {
   /** Name of the secret, unique among the account's secrets, e.g. `PagerDuty token`. */
   readonly name: pulumi.Output<string>;
@@ -64,6 +56,7 @@ export interface Secret {
   /** The current version: 1 at creation, one more per rotation. */
   readonly version: pulumi.Output<number>;
 }
+
 /**
  * A secret (API v2): a named credential for workflows, e.g. the token of an outgoing webhook.
  * `value` is write-only and secret; only `lastFourChars` and `version` are read back. Changing

@@ -24,12 +24,7 @@ export interface GetSeverityOutputArgs {
   name: pulumi.Input<string>;
 }
 
-/**
- * An incident severity (API v1), e.g. `Minor`, `Major`, `Critical`. Lower ranks are less severe.
- *
- * Adopt an existing severity: set `adoptId` to its id (from `getSeverity`); the first `pulumi up`
- * takes it over and updates it to the declared configuration.
- */
+/** The outputs of `Severity` (merged into the class). */
 export interface Severity {
   /** Human-readable name of the severity, e.g. `Major`. */
   readonly name: pulumi.Output<string>;
@@ -45,6 +40,7 @@ export interface Severity {
   /** The rank the API holds now (equals `rank` when that is set). */
   readonly currentRank: pulumi.Output<number>;
 }
+
 /**
  * An incident severity (API v1), e.g. `Minor`, `Major`, `Critical`. Lower ranks are less severe.
  *

@@ -2,6 +2,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../workflow";
+import type {
+  ConditionGroup,
+  ConditionGroupArgs,
+  Expression,
+  ExpressionArgs,
+  ParamBinding,
+  ParamBindingArgs,
+} from "./shared";
 
 /** The arguments of a workflow (`Workflow`). */
 export interface WorkflowArgs {
@@ -12,9 +20,9 @@ export interface WorkflowArgs {
   /** Steps executed in order. */
   steps?: pulumi.Input<pulumi.Input<WorkflowStepArgs>[]>;
   /** The workflow runs when any one group holds (all conditions of a group must hold). Empty = always. */
-  conditionGroups?: pulumi.Input<pulumi.Input<WorkflowConditionGroupArgs>[]>;
+  conditionGroups?: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
   /** Expressions that make values available to steps (`expressions["<reference>"]`). Order does not matter. */
-  expressions?: pulumi.Input<pulumi.Input<WorkflowExpressionArgs>[]>;
+  expressions?: pulumi.Input<pulumi.Input<ExpressionArgs>[]>;
   /** Run at most once for each distinct value of these references, e.g. `incident.url`. Order does not matter. */
   onceFor?: pulumi.Input<pulumi.Input<string>[]>;
   /** Which incidents the workflow applies to: only newly created ones, or also already active ones. */
@@ -65,133 +73,9 @@ export interface WorkflowStepArgs {
    * The step's parameters, in the step's parameter order. JSON literals are compared by meaning;
    * trailing empty bindings the API adds on read are ignored.
    */
-  paramBindings?: pulumi.Input<pulumi.Input<WorkflowStepParamBindingArgs>[]>;
+  paramBindings?: pulumi.Input<pulumi.Input<ParamBindingArgs>[]>;
   /** Reference of an expression returning a list: the step runs once per item. */
   forEach?: pulumi.Input<string>;
-}
-
-/**
- * The step's parameters, in the step's parameter order. JSON literals are compared by meaning;
- * trailing empty bindings the API adds on read are ignored.
- */
-export interface WorkflowStepParamBindingArgs {
-  /** The single value. */
-  value?: pulumi.Input<WorkflowStepParamBindingValueArgs>;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: pulumi.Input<pulumi.Input<WorkflowStepParamBindingValueArgs>[]>;
-}
-
-/** The single value. */
-export interface WorkflowStepParamBindingValueArgs {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: pulumi.Input<string>;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: pulumi.Input<string>;
-}
-
-/** The workflow runs when any one group holds (all conditions of a group must hold). Empty = always. */
-export interface WorkflowConditionGroupArgs {
-  /** Conditions that must all hold. */
-  conditions: pulumi.Input<pulumi.Input<WorkflowConditionGroupConditionArgs>[]>;
-}
-
-/** Conditions that must all hold. */
-export interface WorkflowConditionGroupConditionArgs {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: pulumi.Input<string>;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: pulumi.Input<string>;
-  /** The operation's parameters. */
-  paramBindings?: pulumi.Input<pulumi.Input<WorkflowStepParamBindingArgs>[]>;
-}
-
-/** Expressions that make values available to steps (`expressions["<reference>"]`). Order does not matter. */
-export interface WorkflowExpressionArgs {
-  /** Human readable label. */
-  label: pulumi.Input<string>;
-  /** Short id used to refer to the expression (`expressions["<reference>"]`). */
-  reference: pulumi.Input<string>;
-  /** Where the expression starts, e.g. `incident.custom_field["…"]`. */
-  rootReference: pulumi.Input<string>;
-  /** Operations applied in order. */
-  operations: pulumi.Input<pulumi.Input<WorkflowExpressionOperationArgs>[]>;
-  /** Result when no branch matches. */
-  elseBranch?: pulumi.Input<WorkflowExpressionElseBranchArgs>;
-}
-
-/** Operations applied in order. */
-export interface WorkflowExpressionOperationArgs {
-  /** Which operation this is. */
-  operationType: pulumi.Input<
-    | "branches"
-    | "cast"
-    | "concatenate"
-    | "count"
-    | "filter"
-    | "first"
-    | "max"
-    | "min"
-    | "navigate"
-    | "parse"
-    | "random"
-    | "sum"
-  >;
-  /** For `branches`: the branches and the result type. */
-  branches?: pulumi.Input<WorkflowExpressionOperationBranchesArgs>;
-  /** For `cast`: the type to cast to. */
-  cast?: pulumi.Input<WorkflowExpressionOperationCastArgs>;
-  /** For `concatenate`: the reference to concatenate with. */
-  concatenate?: pulumi.Input<WorkflowExpressionOperationConcatenateArgs>;
-  /** For `filter`: the condition groups to filter by. */
-  filter?: pulumi.Input<WorkflowExpressionOperationFilterArgs>;
-  /** For `navigate`: the reference to navigate to. */
-  navigate?: pulumi.Input<WorkflowExpressionOperationConcatenateArgs>;
-  /** For `parse`: the source and result type. */
-  parse?: pulumi.Input<WorkflowExpressionOperationParseArgs>;
-}
-
-/** For `branches`: the branches and the result type. */
-export interface WorkflowExpressionOperationBranchesArgs {
-  branches: pulumi.Input<pulumi.Input<WorkflowExpressionOperationBranchesBranchArgs>[]>;
-  returns: pulumi.Input<WorkflowExpressionOperationBranchesReturnsArgs>;
-}
-
-export interface WorkflowExpressionOperationBranchesBranchArgs {
-  conditionGroups: pulumi.Input<pulumi.Input<WorkflowConditionGroupArgs>[]>;
-  result: pulumi.Input<WorkflowStepParamBindingArgs>;
-}
-
-export interface WorkflowExpressionOperationBranchesReturnsArgs {
-  /** Whether the result is a list. */
-  array: pulumi.Input<boolean>;
-  /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
-  type: pulumi.Input<string>;
-}
-
-/** For `cast`: the type to cast to. */
-export interface WorkflowExpressionOperationCastArgs {
-  returns: pulumi.Input<WorkflowExpressionOperationBranchesReturnsArgs>;
-}
-
-/** For `concatenate`: the reference to concatenate with. */
-export interface WorkflowExpressionOperationConcatenateArgs {
-  reference: pulumi.Input<string>;
-}
-
-/** For `filter`: the condition groups to filter by. */
-export interface WorkflowExpressionOperationFilterArgs {
-  conditionGroups: pulumi.Input<pulumi.Input<WorkflowConditionGroupArgs>[]>;
-}
-
-/** For `parse`: the source and result type. */
-export interface WorkflowExpressionOperationParseArgs {
-  source: pulumi.Input<string>;
-  returns: pulumi.Input<WorkflowExpressionOperationBranchesReturnsArgs>;
-}
-
-/** Result when no branch matches. */
-export interface WorkflowExpressionElseBranchArgs {
-  result: pulumi.Input<WorkflowStepParamBindingArgs>;
 }
 
 /** Delay between the trigger firing and the workflow running. */
@@ -202,11 +86,7 @@ export interface WorkflowDelayArgs {
   conditionsApplyOverDelay?: pulumi.Input<boolean>;
 }
 
-/**
- * A workflow (API v2): a trigger, conditions, expressions and steps the platform runs on incidents.
- * Changing `trigger` replaces the workflow (the API accepts it on create only); destroying it archives
- * it. Adopt an existing workflow with `adoptId` (its id from the dashboard URL or `GET /v2/workflows`).
- */
+/** The outputs of `Workflow` (merged into the class). */
 export interface Workflow {
   /** Name of the workflow, shown in the dashboard. */
   readonly name: pulumi.Output<string>;
@@ -215,9 +95,9 @@ export interface Workflow {
   /** Steps executed in order. */
   readonly steps: pulumi.Output<WorkflowStep[]>;
   /** The workflow runs when any one group holds (all conditions of a group must hold). Empty = always. */
-  readonly conditionGroups: pulumi.Output<WorkflowConditionGroup[]>;
+  readonly conditionGroups: pulumi.Output<ConditionGroup[]>;
   /** Expressions that make values available to steps (`expressions["<reference>"]`). Order does not matter. */
-  readonly expressions: pulumi.Output<WorkflowExpression[]>;
+  readonly expressions: pulumi.Output<Expression[]>;
   /** Run at most once for each distinct value of these references, e.g. `incident.url`. Order does not matter. */
   readonly onceFor: pulumi.Output<string[]>;
   /** Which incidents the workflow applies to: only newly created ones, or also already active ones. */
@@ -267,6 +147,7 @@ export interface Workflow {
   /** Who manages the workflow according to the API (`dashboard`, `external`, `terraform`). */
   readonly managedBy: pulumi.Output<undefined | string>;
 }
+
 /**
  * A workflow (API v2): a trigger, conditions, expressions and steps the platform runs on incidents.
  * Changing `trigger` replaces the workflow (the API accepts it on create only); destroying it archives
@@ -288,132 +169,9 @@ export interface WorkflowStep {
    * The step's parameters, in the step's parameter order. JSON literals are compared by meaning;
    * trailing empty bindings the API adds on read are ignored.
    */
-  paramBindings: WorkflowStepParamBinding[];
+  paramBindings: ParamBinding[];
   /** Reference of an expression returning a list: the step runs once per item. */
   forEach?: string;
-}
-
-/**
- * The step's parameters, in the step's parameter order. JSON literals are compared by meaning;
- * trailing empty bindings the API adds on read are ignored.
- */
-export interface WorkflowStepParamBinding {
-  /** The single value. */
-  value?: WorkflowStepParamBindingValue;
-  /** Several values (for multi-value parameters). */
-  arrayValue?: WorkflowStepParamBindingValue[];
-}
-
-/** The single value. */
-export interface WorkflowStepParamBindingValue {
-  /** A literal value. JSON literals are compared by meaning, not by bytes. */
-  literal?: string;
-  /** A reference into the scope, e.g. `incident.severity`. */
-  reference?: string;
-}
-
-/** The workflow runs when any one group holds (all conditions of a group must hold). Empty = always. */
-export interface WorkflowConditionGroup {
-  /** Conditions that must all hold. */
-  conditions: WorkflowConditionGroupCondition[];
-}
-
-/** Conditions that must all hold. */
-export interface WorkflowConditionGroupCondition {
-  /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: string;
-  /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: string;
-  /** The operation's parameters. */
-  paramBindings: WorkflowStepParamBinding[];
-}
-
-/** Expressions that make values available to steps (`expressions["<reference>"]`). Order does not matter. */
-export interface WorkflowExpression {
-  /** Human readable label. */
-  label: string;
-  /** Short id used to refer to the expression (`expressions["<reference>"]`). */
-  reference: string;
-  /** Where the expression starts, e.g. `incident.custom_field["…"]`. */
-  rootReference: string;
-  /** Operations applied in order. */
-  operations: WorkflowExpressionOperation[];
-  /** Result when no branch matches. */
-  elseBranch?: WorkflowExpressionElseBranch;
-}
-
-/** Operations applied in order. */
-export interface WorkflowExpressionOperation {
-  /** Which operation this is. */
-  operationType:
-    | "branches"
-    | "cast"
-    | "concatenate"
-    | "count"
-    | "filter"
-    | "first"
-    | "max"
-    | "min"
-    | "navigate"
-    | "parse"
-    | "random"
-    | "sum";
-  /** For `branches`: the branches and the result type. */
-  branches?: WorkflowExpressionOperationBranches;
-  /** For `cast`: the type to cast to. */
-  cast?: WorkflowExpressionOperationCast;
-  /** For `concatenate`: the reference to concatenate with. */
-  concatenate?: WorkflowExpressionOperationConcatenate;
-  /** For `filter`: the condition groups to filter by. */
-  filter?: WorkflowExpressionOperationFilter;
-  /** For `navigate`: the reference to navigate to. */
-  navigate?: WorkflowExpressionOperationConcatenate;
-  /** For `parse`: the source and result type. */
-  parse?: WorkflowExpressionOperationParse;
-}
-
-/** For `branches`: the branches and the result type. */
-export interface WorkflowExpressionOperationBranches {
-  branches: WorkflowExpressionOperationBranchesBranch[];
-  returns: WorkflowExpressionOperationBranchesReturns;
-}
-
-export interface WorkflowExpressionOperationBranchesBranch {
-  conditionGroups: WorkflowConditionGroup[];
-  result: WorkflowStepParamBinding;
-}
-
-export interface WorkflowExpressionOperationBranchesReturns {
-  /** Whether the result is a list. */
-  array: boolean;
-  /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
-  type: string;
-}
-
-/** For `cast`: the type to cast to. */
-export interface WorkflowExpressionOperationCast {
-  returns: WorkflowExpressionOperationBranchesReturns;
-}
-
-/** For `concatenate`: the reference to concatenate with. */
-export interface WorkflowExpressionOperationConcatenate {
-  reference: string;
-}
-
-/** For `filter`: the condition groups to filter by. */
-export interface WorkflowExpressionOperationFilter {
-  conditionGroups: WorkflowConditionGroup[];
-}
-
-/** For `parse`: the source and result type. */
-export interface WorkflowExpressionOperationParse {
-  source: string;
-  returns: WorkflowExpressionOperationBranchesReturns;
-}
-
-/** Result when no branch matches. */
-export interface WorkflowExpressionElseBranch {
-  result: WorkflowStepParamBinding;
 }
 
 /** Delay between the trigger firing and the workflow running. */

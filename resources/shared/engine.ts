@@ -118,6 +118,7 @@ export function canonicalBinding(b: ParamBinding): ParamBinding {
  */
 export const OPERATION_ALIASES: ReadonlyArray<readonly string[]> = [["one_of", "contains_one_of"]];
 
+/** One test: a subject, an operation and the operation's parameters. */
 export const condition = z.strictObject({
   /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
   subject: z.string().min(1, "must not be empty"),
@@ -183,48 +184,61 @@ export function canonicalConditionGroups(groups: ConditionGroup[] | undefined): 
 
 // ---------- expressions ----------
 
-const returns = z.strictObject({
+/** What an expression step answers. */
+export const resultType = z.strictObject({
   /** Whether the result is a list. */
   array: z.boolean(),
   /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
   type: z.string().min(1),
 });
+const returns = resultType;
 
+/** The operations an expression applies. */
+export const expressionOperationType = z.enum([
+  "branches",
+  "cast",
+  "concatenate",
+  "count",
+  "filter",
+  "first",
+  "max",
+  "min",
+  "navigate",
+  "parse",
+  "random",
+  "sum",
+]);
+
+/** A branch of a `branches` operation: the first branch whose condition groups hold gives the result. */
+export const expressionBranch = z.strictObject({
+  /** Any one group must hold. */
+  conditionGroups: z.array(conditionGroup),
+  /** The result when it holds. */
+  result: paramBinding,
+});
+
+/** A reference into the scope (for `concatenate` and `navigate`). */
+export const scopeReference = z.strictObject({ reference: z.string().min(1) });
+
+/** One operation of an expression; set the field named by `operationType`. */
 export const expressionOperation = z.strictObject({
   /** Which operation this is. */
-  operationType: z.enum([
-    "branches",
-    "cast",
-    "concatenate",
-    "count",
-    "filter",
-    "first",
-    "max",
-    "min",
-    "navigate",
-    "parse",
-    "random",
-    "sum",
-  ]),
+  operationType: expressionOperationType,
   /** For `branches`: the branches and the result type. */
-  branches: z
-    .strictObject({
-      branches: z.array(z.strictObject({ conditionGroups: z.array(conditionGroup), result: paramBinding })),
-      returns,
-    })
-    .optional(),
+  branches: z.strictObject({ branches: z.array(expressionBranch), returns }).optional(),
   /** For `cast`: the type to cast to. */
   cast: z.strictObject({ returns }).optional(),
   /** For `concatenate`: the reference to concatenate with. */
-  concatenate: z.strictObject({ reference: z.string().min(1) }).optional(),
+  concatenate: scopeReference.optional(),
   /** For `filter`: the condition groups to filter by. */
   filter: z.strictObject({ conditionGroups: z.array(conditionGroup) }).optional(),
   /** For `navigate`: the reference to navigate to. */
-  navigate: z.strictObject({ reference: z.string().min(1) }).optional(),
+  navigate: scopeReference.optional(),
   /** For `parse`: the source and result type. */
   parse: z.strictObject({ source: z.string().min(1), returns }).optional(),
 });
 
+/** An expression: a root reference and the operations applied to it, referred to as `expressions["<reference>"]`. */
 export const expression = z.strictObject({
   /** Human readable label. */
   label: z.string().min(1),

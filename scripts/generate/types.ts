@@ -63,8 +63,46 @@ export function docOf(checker: ts.TypeChecker, symbol: ts.Symbol | undefined): s
   return [text, ...tags].filter(Boolean).join("\n");
 }
 
+/**
+ * The string-literal unions (enums) of one module, named once for both modes: a long union written
+ * out at every property that takes it would repeat its members in every place.
+ */
+export class EnumTable {
+  readonly decls: DeclModel[] = [];
+  private readonly byMembers = new Map<string, string>();
+
+  constructor(
+    private readonly registry: NameRegistry,
+    private readonly owner: string,
+    /** The enums of the shared module, used before naming one here. */
+    private readonly shared?: EnumTable,
+  ) {}
+
+  /** The name of the union of `members` (string literal texts), declared here unless already named. */
+  name(members: string[], hint: string, doc: string, used: Set<string>): string {
+    const key = [...members].sort().join(" | ");
+    const shared = this.shared?.byMembers.get(key);
+    if (shared !== undefined) {
+      used.add(shared);
+      return shared;
+    }
+    const known = this.byMembers.get(key);
+    if (known !== undefined) return known;
+    let name = hint.replace(/Args$/, "");
+    for (let n = 2; !this.registry.claim(name, this.owner); n++) name = `${hint.replace(/Args$/, "")}${n}`;
+    this.byMembers.set(key, name);
+    this.decls.push({ name, doc, props: [], alias: members.join(" | "), mode: "plain" });
+    return name;
+  }
+}
+
+/** A union of at least this many string literals is declared once under a name (an enum). */
+export const ENUM_MIN_MEMBERS = 4;
+
 export class TypeRenderer {
   readonly decls: DeclModel[] = [];
+  /** Names this renderer uses from the shared module (to import them). */
+  readonly sharedUsed = new Set<string>();
   private readonly named: Record<Mode, Map<ts.Type, string>> = { input: new Map(), plain: new Map() };
   private readonly byBody = new Map<string, string>();
 
@@ -75,7 +113,16 @@ export class TypeRenderer {
     private readonly owner: string,
     /** Prefix for names derived from a property path in this module (the kind). */
     private readonly prefix: string,
+    /** The module's enums (shared by its input and plain renderers). */
+    private readonly enums: EnumTable,
+    /** The shared module's renderer of the same mode: a type it names is used, not declared again. */
+    private readonly shared?: TypeRenderer,
   ) {}
+
+  /** The name this renderer gave `type` in `mode`, if any. */
+  nameOf(type: ts.Type, mode: Mode): string | undefined {
+    return this.named[mode].get(type);
+  }
 
   /**
    * Declares `type` (an object type, or a union of them) under `name` and answers the name. Other
@@ -98,8 +145,22 @@ export class TypeRenderer {
         (t) => t.flags & ts.TypeFlags.BooleanLiteral && c.typeToString(t) === "false",
       );
       const parts: string[] = [];
+      const literals = members.filter((t) => t.flags & ts.TypeFlags.StringLiteral);
+      const enumName =
+        literals.length >= ENUM_MIN_MEMBERS
+          ? this.enums.name(
+              literals.map((t) => JSON.stringify((t as ts.StringLiteralType).value)),
+              hint,
+              doc,
+              this.sharedUsed,
+            )
+          : undefined;
       const objects = members.filter((t) => this.isObject(t));
       for (const m of members) {
+        if (enumName !== undefined && literals.includes(m)) {
+          parts.push(enumName);
+          continue;
+        }
         if (trueType && falseType && (m === trueType || m === falseType)) {
           if (m === trueType) parts.push("boolean");
           continue;
@@ -181,6 +242,11 @@ export class TypeRenderer {
   private objectName(type: ts.Type, hint: string, doc: string, mode: Mode, exact: boolean): string {
     const known = this.named[mode].get(type);
     if (known !== undefined) return known;
+    const shared = exact ? undefined : this.shared?.nameOf(type, mode);
+    if (shared !== undefined) {
+      this.sharedUsed.add(shared);
+      return shared;
+    }
     const c = this.checker;
     const declared = exact ? undefined : this.declaredName(type);
     const ownDoc = declared ? docOf(c, type.aliasSymbol ?? type.getSymbol()) || doc : doc;

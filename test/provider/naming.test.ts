@@ -1,4 +1,9 @@
-import { type FieldRenames, inputPathForApiField, renameFieldPath } from "../../provider/naming";
+import {
+  caseMappedObject,
+  type FieldRenames,
+  inputPathForApiField,
+  renameFieldPath,
+} from "../../provider/naming";
 import { alertRouteSpec } from "../../resources/alertRoute";
 import { apiKeySpec } from "../../resources/apiKey";
 
@@ -42,5 +47,33 @@ describe("API field paths → input paths (renames by path prefix)", () => {
     expect(inputPathForApiField("team_role_names.1", apiKeySpec.fieldRenames as FieldRenames)).toBe(
       "teamRoles[1]",
     );
+  });
+});
+
+describe("caseMappedObject: a flat sub-object whose API form differs only in key case", () => {
+  const retry = caseMappedObject<{ attempts: number; intervalSeconds?: number }>([
+    "attempts",
+    "intervalSeconds",
+  ]);
+
+  test("maps the listed fields to snake_case and back", () => {
+    expect(retry.toApi({ attempts: 3, intervalSeconds: 120 })).toEqual({
+      attempts: 3,
+      interval_seconds: 120,
+    });
+    expect(retry.fromApi({ attempts: 3, interval_seconds: 120 })).toEqual({
+      attempts: 3,
+      intervalSeconds: 120,
+    });
+  });
+
+  test("reads back only the listed fields: a field the API adds never reaches the outputs", () => {
+    const live = { attempts: 2, interval_seconds: 60, label: "Retry twice" };
+    expect(retry.fromApi(live)).toEqual({ attempts: 2, intervalSeconds: 60 });
+  });
+
+  test("undefined and null pass through unchanged", () => {
+    expect(retry.toApi(undefined)).toBeUndefined();
+    expect(retry.fromApi(null)).toBeNull();
   });
 });
