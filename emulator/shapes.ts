@@ -113,6 +113,23 @@ export function reference(): Reference {
     throw new Error(`emulator: reference.json not found (looked in ${referenceCandidates().join(", ")})`);
   }
   loaded = JSON.parse(readFileSync(file, "utf8")) as Reference;
+  // Families the reference's client version lacks, from newer clients (shared/api/NEWER.md): added
+  // beside it, never replacing a family, an operation or a type the reference has.
+  const newer = path.join(path.dirname(file), "reference-newer.json");
+  if (existsSync(newer)) {
+    const extra = JSON.parse(readFileSync(newer, "utf8")) as Reference;
+    const knownIds = new Set(
+      Object.values(loaded.operations).flatMap((f) => (f.operations ?? []).map((op) => op.operation_id)),
+    );
+    for (const [family, ops] of Object.entries(extra.operations)) {
+      if (loaded.operations[family]) continue;
+      loaded.operations[family] = {
+        ...ops,
+        operations: (ops.operations ?? []).filter((op) => !knownIds.has(op.operation_id)),
+      };
+    }
+    for (const [name, type] of Object.entries(extra.types)) loaded.types[name] ??= type;
+  }
   return loaded;
 }
 
@@ -167,7 +184,8 @@ export function successOf(op: RefOperation): { status: number; responseType?: st
   const entries = Object.entries(op.responses ?? {});
   if (entries.length === 0) return { status: 204 };
   const [status, type] = entries[0]!;
-  return { status: Number(status), responseType: type };
+  // The newer reference writes `2xx` where its source did not give the status (shows): 200.
+  return { status: status === "2xx" ? 200 : Number(status), responseType: type };
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;

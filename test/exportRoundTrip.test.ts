@@ -7,9 +7,11 @@
  *   condition and expression name a custom field and its option, catalog entries pointing at each
  *   other, colliding and non-Latin names), and objects made through the API as in the dashboard.
  */
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { providers } from "../resources";
+import { resourceFiles } from "../scripts/generate/index";
 import * as harness from "../tools/harness";
 import { dashboardEscalationPath, dashboardSchedule } from "./support/dashboard";
 import { describeExportRoundTrip } from "./support/exportRoundTrip";
@@ -34,26 +36,28 @@ describeExportRoundTrip({
   },
 });
 
+/**
+ * The lifecycle fixture programs that stand alone (a kind's test/fixtures/<kind>/program that
+ * requires no stack config and looks up nothing but the account's seeded users and teams): a new
+ * kind's fixture joins the rich account by itself.
+ */
+const standaloneLifecyclePrograms = resourceFiles(root)
+  .map((file) => `test/fixtures/${path.basename(file, ".ts")}/program`)
+  .filter((dir) => {
+    const program = path.join(root, dir, "index.ts");
+    if (!fs.existsSync(program)) return false;
+    const text = fs.readFileSync(program, "utf8");
+    return !text.includes("config.require(") && !/incident\.get(?!User|Team)[A-Z]/.test(text);
+  });
+
 /** Programs whose objects make up the rich account (each its own stack: the account holds them all). */
 const RICH_PROGRAMS = [
   "examples/oncall",
   "examples/catalog",
   "examples/settings",
   "examples/quickstart",
-  ...[
-    "richAccount",
-    "alertAttribute",
-    "catalogType",
-    "escalationPath",
-    "incidentRole",
-    "incidentStatus",
-    "maintenanceWindow",
-    "schedule",
-    "scheduleSyncTarget",
-    "secret",
-    "severity",
-    "workflow",
-  ].map((f) => `test/fixtures/${f}/program`),
+  "test/fixtures/richAccount/program",
+  ...standaloneLifecyclePrograms,
 ];
 
 describeExportRoundTrip({

@@ -49,7 +49,14 @@ describe("the packed tarball", () => {
 
   test("holds nothing else but the emulator's reference data and the package's documents", () => {
     const expected = new Set(compiledSources().flatMap((base) => [`${base}.js`, `${base}.d.ts`]));
-    for (const f of ["dist/emulator/reference.json", "README.md", "LICENSE", "CHANGELOG.md", "package.json"])
+    for (const f of [
+      "dist/emulator/reference.json",
+      "dist/emulator/reference-newer.json",
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+      "package.json",
+    ])
       expected.add(f);
     expect([...files].filter((f) => !expected.has(f)).sort()).toEqual([]);
     expect([...expected].filter((f) => !files.has(f)).sort()).toEqual([]);

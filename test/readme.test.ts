@@ -57,12 +57,14 @@ describe("the README, the front door", () => {
     expect(readme).toMatch(/^npm test\b/m);
   });
 
-  test("links every resource kind's reference page, and each exists", () => {
+  test("leads to every resource kind's reference page (through the generated index), and each exists", () => {
     const kinds = resourceFiles(root)
       .map((f) => path.basename(f, ".ts"))
       .filter((base) => fs.existsSync(path.join(root, "docs", "resources", `${base}.md`)));
     expect(kinds.length).toBeGreaterThan(8);
-    for (const base of kinds) expect(readme).toContain(`(docs/resources/${base}.md)`);
+    expect(readme).toContain("(docs/resources/README.md)");
+    const index = fs.readFileSync(path.join(root, "docs", "resources", "README.md"), "utf8");
+    for (const base of kinds) expect(index).toContain(`](${base}.md)`);
     for (const [, target] of readme.matchAll(/\]\(((?:docs|examples|emulator|test)\/[^)#]+)/g))
       expect(fs.existsSync(path.join(root, target!))).toBe(true);
   });

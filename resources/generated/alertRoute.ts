@@ -138,7 +138,7 @@ export interface AlertRouteIncidentConfigTemplateArgs {
 /** Severity binding and how severities of several alerts merge (`first-wins` or `max`). */
 export interface AlertRouteIncidentConfigTemplateSeverityArgs {
   /** `first-wins` or `max`. */
-  mergeStrategy: pulumi.Input<"max" | "first-wins">;
+  mergeStrategy: pulumi.Input<"first-wins" | "max">;
   /** The severity (a literal severity id or a reference). */
   binding?: pulumi.Input<ParamBindingArgs>;
 }
@@ -150,7 +150,7 @@ export interface AlertRouteIncidentConfigTemplateCustomFieldArgs {
   /** The value(s). */
   binding: pulumi.Input<ParamBindingArgs>;
   /** `append`, `first-wins` or `last-wins`. */
-  mergeStrategy: pulumi.Input<"first-wins" | "append" | "last-wins">;
+  mergeStrategy: pulumi.Input<"append" | "first-wins" | "last-wins">;
 }
 
 /** Where alert messages are posted. */
@@ -317,7 +317,7 @@ export interface AlertRouteIncidentConfigTemplate {
 /** Severity binding and how severities of several alerts merge (`first-wins` or `max`). */
 export interface AlertRouteIncidentConfigTemplateSeverity {
   /** `first-wins` or `max`. */
-  mergeStrategy: "max" | "first-wins";
+  mergeStrategy: "first-wins" | "max";
   /** The severity (a literal severity id or a reference). */
   binding?: ParamBinding;
 }
@@ -329,7 +329,7 @@ export interface AlertRouteIncidentConfigTemplateCustomField {
   /** The value(s). */
   binding: ParamBinding;
   /** `append`, `first-wins` or `last-wins`. */
-  mergeStrategy: "first-wins" | "append" | "last-wins";
+  mergeStrategy: "append" | "first-wins" | "last-wins";
 }
 
 /** Where alert messages are posted. */

@@ -65,11 +65,11 @@ export type AlertSourceSourceType =
 
 /** How the attribute is merged when the alert is updated; the source type's default when unset. */
 export type AlertSourceTemplateAttributeBindingMergeStrategy =
-  | "max"
-  | "min"
   | "append"
   | "first_wins"
-  | "last_wins";
+  | "last_wins"
+  | "max"
+  | "min";
 
 /** The arguments of an alert source (`AlertSource`). */
 export interface AlertSourceArgs {

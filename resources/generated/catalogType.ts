@@ -18,10 +18,6 @@ export type CatalogTypeColor = "blue" | "cyan" | "green" | "orange" | "pink" | "
 
 /** Display icon in the dashboard (e.g. `server`, `users`). Left out: the API's default, not managed. */
 export type CatalogTypeIcon =
-  | "users"
-  | "severity"
-  | "email"
-  | "user"
   | "alert"
   | "bolt"
   | "box"
@@ -34,6 +30,7 @@ export type CatalogTypeIcon =
   | "components"
   | "database"
   | "doc"
+  | "email"
   | "escalation-path"
   | "files"
   | "flag"
@@ -41,10 +38,13 @@ export type CatalogTypeIcon =
   | "globe"
   | "money"
   | "server"
+  | "severity"
   | "star"
   | "status-page"
   | "store"
-  | "tag";
+  | "tag"
+  | "user"
+  | "users";
 
 /** The arguments of a catalog type (`CatalogType`). */
 export interface CatalogTypeArgs {

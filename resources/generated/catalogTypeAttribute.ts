@@ -8,7 +8,7 @@ import * as impl from "../catalogTypeAttribute";
  * `backlink` (derived from another type's attribute that refers to this type: set
  * `backlinkAttribute`), `path` (follows a chain of attributes: set `path`). Left out: the API's default.
  */
-export type CatalogTypeAttributeMode = "path" | "api" | "dashboard" | "backlink";
+export type CatalogTypeAttributeMode = "api" | "backlink" | "dashboard" | "path";
 
 /** The arguments of a catalog type attribute (`CatalogTypeAttribute`). */
 export interface CatalogTypeAttributeArgs {

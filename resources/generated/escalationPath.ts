@@ -5,15 +5,15 @@ import * as impl from "../escalationPath";
 import type { Condition, ConditionArgs, Weekday } from "./shared";
 
 /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-export type EscalationTargetType = "user" | "schedule" | "slack_channel" | "msteams_channel";
+export type EscalationTargetType = "msteams_channel" | "schedule" | "slack_channel" | "user";
 
 /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
 export type EscalationTargetScheduleMode =
   | "all_users"
-  | "next_on_call"
   | "all_users_for_rota"
   | "currently_on_call"
   | "currently_on_call_for_rota"
+  | "next_on_call"
   | "next_on_call_for_rota";
 
 /** The arguments of an escalation path (`EscalationPath`). */
@@ -37,7 +37,7 @@ export interface EscalationLevelArgs {
   /** Users and schedules to page. */
   targets: pulumi.Input<pulumi.Input<EscalationTargetArgs>[]>;
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: pulumi.Input<"first" | "all">;
+  ackMode?: pulumi.Input<"all" | "first">;
   /** Page the level again before moving on. */
   retryConfig?: pulumi.Input<EscalationLevelRetryConfigArgs>;
   /** Page one target at a time, in turn. */
@@ -253,7 +253,7 @@ export interface EscalationLevel {
   /** Users and schedules to page. */
   targets: EscalationTarget[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "first" | "all";
+  ackMode?: "all" | "first";
   /** Page the level again before moving on. */
   retryConfig?: EscalationLevelRetryConfig;
   /** Page one target at a time, in turn. */

@@ -12,7 +12,7 @@ export interface IncidentStatusArgs {
    * replaces the status (the API cannot change a status's category). Triage and declined statuses
    * are managed by the service and cannot be created or modified.
    */
-  category: pulumi.Input<"live" | "learning" | "closed">;
+  category: pulumi.Input<"closed" | "learning" | "live">;
   /** What the status means (rich text). */
   description?: pulumi.Input<string>;
   /** Id of an existing live, learning or closed status to take over (`getIncidentStatus`). */
@@ -36,7 +36,7 @@ export interface IncidentStatus {
    * replaces the status (the API cannot change a status's category). Triage and declined statuses
    * are managed by the service and cannot be created or modified.
    */
-  readonly category: pulumi.Output<"live" | "learning" | "closed">;
+  readonly category: pulumi.Output<"closed" | "learning" | "live">;
   /** Id of an existing live, learning or closed status to take over (`getIncidentStatus`). */
   readonly adoptId: pulumi.Output<string | undefined>;
   /** Order of the status among all statuses (server-assigned). */

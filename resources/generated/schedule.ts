@@ -59,7 +59,7 @@ export interface ScheduleRotationVersionHandoverArgs {
   /** How many `intervalType` units a shift lasts. */
   interval: pulumi.Input<number>;
   /** `hourly`, `daily` or `weekly`. */
-  intervalType: pulumi.Input<"hourly" | "daily" | "weekly">;
+  intervalType: pulumi.Input<"daily" | "hourly" | "weekly">;
 }
 
 /** The people, in the order they take shifts. */
@@ -193,7 +193,7 @@ export interface ScheduleRotationVersionHandover {
   /** How many `intervalType` units a shift lasts. */
   interval: number;
   /** `hourly`, `daily` or `weekly`. */
-  intervalType: "hourly" | "daily" | "weekly";
+  intervalType: "daily" | "hourly" | "weekly";
 }
 
 /** The people, in the order they take shifts. */

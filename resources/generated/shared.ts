@@ -17,7 +17,7 @@ export type ExpressionOperationType =
   | "sum";
 
 /** A day of the week (schedule working intervals, escalation path working hours). */
-export type Weekday = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+export type Weekday = "friday" | "monday" | "saturday" | "sunday" | "thursday" | "tuesday" | "wednesday";
 
 /** One value: a literal (text, often JSON) or a reference into the trigger scope. */
 export interface BindingValueArgs {

@@ -34,7 +34,7 @@ export interface WorkflowArgs {
   /** Delay between the trigger firing and the workflow running. */
   delay?: pulumi.Input<WorkflowDelayArgs>;
   /** `active`, `draft` or `disabled`. */
-  state?: pulumi.Input<"disabled" | "active" | "draft">;
+  state?: pulumi.Input<"active" | "disabled" | "draft">;
   /** Folder the dashboard shows the workflow in. */
   folder?: pulumi.Input<string>;
   /** For manually triggered workflows: the shortform that triggers it (e.g. `page-the-ceo`). */
@@ -107,7 +107,7 @@ export interface Workflow {
   /** Keep running later steps when one fails. */
   readonly continueOnStepError: pulumi.Output<boolean>;
   /** `active`, `draft` or `disabled`. */
-  readonly state: pulumi.Output<"disabled" | "active" | "draft">;
+  readonly state: pulumi.Output<"active" | "disabled" | "draft">;
   /** Delay between the trigger firing and the workflow running. */
   readonly delay: pulumi.Output<WorkflowDelay | undefined>;
   /** Folder the dashboard shows the workflow in. */

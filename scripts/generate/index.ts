@@ -242,7 +242,7 @@ export function generate(options: GenerateOptions): Map<string, string> {
       const values = enumValues(sharedRuntime[i]![name]);
       if (values)
         sharedEnums.name(
-          values.map((v) => JSON.stringify(v)),
+          [...values].sort((a, b) => a.localeCompare(b, "en")).map((v) => JSON.stringify(v)),
           pascal(name),
           docOf(checker, exports.get(name)),
           new Set(),
@@ -354,6 +354,7 @@ export function generate(options: GenerateOptions): Map<string, string> {
     if (model.kind) out.set(`docs/resources/${model.base}.md`, docsPage(model, root));
     else if (model.lookups.length > 0) out.set(`docs/resources/${model.base}.md`, lookupsPage(model));
   }
+  out.set("docs/resources/README.md", referenceIndex(models));
   out.set("resources/generated/index.ts", publicIndex(models));
   out.set("resources/index.ts", providersIndex(models));
   for (const [rel, text] of out) if (rel.endsWith(".ts")) out.set(rel, formatted(root, rel, text));
@@ -603,6 +604,39 @@ function docsPage(model: FileModel, root: string): string {
     for (const l of model.lookups) out.push(lookupSection(l));
   }
   if (model.header) out.push(`\n## Notes\n\n${model.header}\n`);
+  return out.join("");
+}
+
+/** The first sentence of a doc comment (its summary), on one line. */
+function summaryOf(doc: string): string {
+  const text = doc
+    .replace(/\n@\w+[\s\S]*$/, "")
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s+/g, " ")
+    .trim();
+  // A full stop that ends a sentence: before a capital or the end, not the one of "e.g." or "i.e.".
+  const end = text.search(/(?<!\b(?:e\.g|i\.e))\.(?=\s+[A-Z]|$)/);
+  return end >= 0 ? text.slice(0, end + 1) : text;
+}
+
+/** docs/resources/README.md: every kind's page with its summary, the lookups and the shared types. */
+function referenceIndex(models: FileModel[]): string {
+  const out: string[] = [`<!-- ${HEADER} from the resource files: do not edit. -->\n`];
+  out.push("# Resource reference\n\n");
+  out.push(
+    "One page per resource kind, generated from its schema's doc comments: the arguments with their " +
+      "types, defaults and which ones replace, the outputs (secret ones marked), adoption, the " +
+      "normalisation rules that keep `pulumi preview` free of false drift, the lookups, and an example.\n\n",
+  );
+  out.push("| kind | what it is |\n|---|---|\n");
+  for (const m of models.filter((m) => m.kind))
+    out.push(`| [\`${m.kind!.spec.kind}\`](${m.base}.md) | ${cell(summaryOf(m.kind!.doc))} |\n`);
+  const lookupPages = models.filter((m) => !m.kind && m.lookups.length > 0);
+  for (const m of lookupPages)
+    out.push(
+      `\nLookups ${m.lookups.map((l) => `\`${l.name}\``).join(", ")}: [${m.base}.md](${m.base}.md) (and each kind's own lookups on its page).\n`,
+    );
+  out.push("\nTypes several kinds share (conditions, bindings, expressions): [shared.md](shared.md).\n");
   return out.join("");
 }
 

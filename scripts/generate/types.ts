@@ -137,7 +137,9 @@ export class TypeRenderer {
     const c = this.checker;
     if (type.isUnion()) {
       // An optional property's `undefined` is its `?`.
-      const members = type.types.filter((t) => !optional || !(t.flags & ts.TypeFlags.Undefined));
+      const members = sortedLiterals(
+        type.types.filter((t) => !optional || !(t.flags & ts.TypeFlags.Undefined)),
+      );
       const trueType = members.find(
         (t) => t.flags & ts.TypeFlags.BooleanLiteral && c.typeToString(t) === "true",
       );
@@ -298,6 +300,18 @@ export class TypeRenderer {
   private referencesItself(decl: DeclModel): boolean {
     return decl.props.some((p) => new RegExp(`\\b${decl.name}\\b`).test(p.type));
   }
+}
+
+/**
+ * A union's members with its string literals in alphabetical order (in their places): the checker
+ * orders them by when it first met each literal, which any other file can change.
+ */
+function sortedLiterals(members: ts.Type[]): ts.Type[] {
+  const isLiteral = (t: ts.Type) => (t.flags & ts.TypeFlags.StringLiteral) !== 0;
+  const literals = members
+    .filter(isLiteral)
+    .sort((a, b) => (a as ts.StringLiteralType).value.localeCompare((b as ts.StringLiteralType).value, "en"));
+  return members.map((t) => (isLiteral(t) ? literals.shift()! : t));
 }
 
 /** A doc comment, indented. */
