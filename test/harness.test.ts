@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as harness from "../tools/harness";
+import { startTestEmulator } from "./support/emulator";
 
 const program = path.join(__dirname, "fixtures", "harness", "program");
 
@@ -343,6 +344,30 @@ describe("harness: failures", () => {
     expect(writes(s.take()).filter((w) => w.startsWith("delete"))).toEqual([]);
     expect(Object.keys(s.remote())).toHaveLength(3);
     s.cleanup();
+  });
+});
+
+describe("harness: a program's own failure", () => {
+  test("a lookup that finds nothing ends the run with the lookup's error, as the engine does (not a stall)", async () => {
+    const emu = await startTestEmulator();
+    const stateFile = path.join(os.tmpdir(), `harness-lookup-${process.pid}.json`);
+    try {
+      // The fixture looks up the alert attribute "Lifecycle service", which this account lacks.
+      const r = await harness.up({
+        program: path.join(__dirname, "fixtures", "alertSource", "program"),
+        stateFile,
+        config: { "incident:apiKey": emu.apiKey, "incident:baseUrl": emu.url },
+        secretConfig: ["incident:apiKey"],
+      });
+      expect(r.ok).toBe(false);
+      const messages = r.errors.map((e) => e.message).join("\n");
+      expect(messages).toMatch(/getAlertAttribute: no alert attribute named "Lifecycle service"/);
+      expect(messages).not.toMatch(/timed out|registrations still pending/);
+      expect(r.steps.filter((s) => s.type === "incident:index:AlertSource")).toEqual([]);
+    } finally {
+      await emu.dispose();
+      fs.rmSync(stateFile, { force: true });
+    }
   });
 });
 

@@ -318,7 +318,11 @@ export class Deployment {
   /** Errors the program raised itself (not the echo of a failed step). */
   programFailure(e: unknown): void {
     const message = e instanceof Error ? e.message : String(e);
-    if (/failed to (register new|read) resource|Resource monitor is terminating/.test(message)) return;
+    // The SDK's echo of a step that failed (already reported). With no step failed, the same
+    // wording is the program's own failure: an input that could not be serialized (e.g. an Output
+    // of a lookup that refused), which the language host reports and ends the run on.
+    if (this.failed && /failed to (register new|read) resource|Resource monitor is terminating/.test(message))
+      return;
     if (e instanceof StepFailed) return;
     const text = `the program failed: ${message}`;
     if (this.errors.some((x) => x.kind === "program" && x.message === text)) return;
@@ -917,8 +921,15 @@ export class Deployment {
     const onError = (e: unknown) => this.programFailure(e);
     process.on("unhandledRejection", onError);
     process.on("uncaughtException", onError);
+    // A program that failed (an uncaught error, e.g. a lookup refused) ends the run as the language
+    // host ends it: the Stack itself may never complete (a registration waits on the failed
+    // output), and registrations still waiting on failed outputs are not waited for; the steps
+    // already under way finish (drain), so nothing created is left out of the state.
+    const failed = new Promise<void>((resolve) => {
+      this.programFailed = resolve;
+    });
     try {
-      await this.sdk.stack.runInPulumiStack(async () => {
+      const run = this.sdk.stack.runInPulumiStack(async () => {
         const codeBegan = this.now();
         let exported: any = load();
         if (typeof exported === "function") exported = exported();
@@ -935,16 +946,10 @@ export class Deployment {
           this.timings.programCodeMs = this.now() - codeBegan;
         }
       });
+      await Promise.race([run, failed]);
     } catch (e) {
       this.programFailure(e);
     }
-    // A program that failed (an uncaught error, e.g. a lookup refused) ends the run as the language
-    // host ends it: registrations still waiting on failed outputs are not waited for; the steps
-    // already under way finish (drain), so nothing created is left out of the state.
-    const failed = new Promise<void>((resolve) => {
-      this.programFailed = resolve;
-      if (this.errors.some((x) => x.kind === "program")) resolve();
-    });
     await Promise.race([settings.waitForRPCs(), failed]);
     await this.drain();
     // Let rejections of failed registrations reach the handlers before deciding.
