@@ -9,7 +9,9 @@ const base = require("./jest.config.js");
 module.exports = {
   ...base,
   testMatch: [
-    "**/test/resources/*Lifecycle.test.ts",
+    // Each kind's test file: its lifecycle (and any other run of a program) goes through the real CLI;
+    // its unit tests run again here, in seconds.
+    "**/test/resources/*.test.ts",
     "**/test/examples.test.ts",
     // An exported account adopted, re-applied, refreshed and destroyed by the real engine.
     "**/test/exportRoundTrip.test.ts",

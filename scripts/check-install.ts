@@ -131,7 +131,8 @@ function lifecycleOn(version: string): number {
     sh(npm, ["run", "build", "--silent"], copy);
     const tests = fs
       .readdirSync(path.join(copy, "test", "resources"))
-      .filter((f) => f.endsWith("Lifecycle.test.ts"))
+      // Each kind's test file (its lifecycle runs a program through the harness on this SDK).
+      .filter((f) => f.endsWith(".test.ts"))
       .map((f) => `test/resources/${f}`);
     const [jest, took] = seconds(() =>
       spawnSync(

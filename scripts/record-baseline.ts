@@ -24,6 +24,7 @@ import * as path from "node:path";
 import * as cli from "../test/pulumiCli";
 import { dashboardHttpSource } from "../test/support/alertEmulator";
 import { dashboardEscalationPath } from "../test/support/dashboard";
+import { fixtureProject } from "../test/support/harnessFixture";
 import {
   BASELINE_PROGRAMS,
   BASELINES_DIR,
@@ -94,6 +95,13 @@ function makeRunnable(programDir: string, project: string): void {
     fs.writeFileSync(pkg, `${JSON.stringify({ name: project, private: true, main: "index.ts" }, null, 2)}\n`);
   }
   const yamlFile = path.join(programDir, "Pulumi.yaml");
+  // A lifecycle fixture is only its index.ts: the recorded program gets the project file it ran with.
+  if (!fs.existsSync(yamlFile)) {
+    fs.writeFileSync(
+      yamlFile,
+      `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+    );
+  }
   const lines = fs.readFileSync(yamlFile, "utf8").split("\n");
   const kept: string[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -110,12 +118,9 @@ function makeRunnable(programDir: string, project: string): void {
   fs.writeFileSync(yamlFile, text);
 }
 
-const projectOf = (programDir: string) =>
-  /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8"))![1]!;
-
 async function record(checkout: string, program: BaselineProgram, outDir: string): Promise<void> {
   const programDir = path.join(checkout, program.dir);
-  const project = projectOf(programDir);
+  const project = fixtureProject(programDir);
   makeRunnable(programDir, project);
   // The release's own emulator, in this process, persisting to a state file.
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `baseline-${program.name}-`));

@@ -101,6 +101,15 @@ function workspaceDir(stateFile: string): string {
   return `${path.resolve(stateFile)}.cli`;
 }
 
+/** A program directory holding an index.ts and no package.json (a lifecycle fixture). */
+function bareProgram(target: string): boolean {
+  return (
+    fs.statSync(target).isDirectory() &&
+    !fs.existsSync(path.join(target, "package.json")) &&
+    fs.existsSync(path.join(target, "index.ts"))
+  );
+}
+
 /** The program's Pulumi.yaml with `main` pointing at the program from the project copy. */
 function projectFile(program: string, projectDir: string, project?: string): { text: string; name: string } {
   const abs = path.resolve(program);
@@ -110,7 +119,10 @@ function projectFile(program: string, projectDir: string, project?: string): { t
     ? fs.readFileSync(yamlPath, "utf8")
     : `name: ${project ?? "harness"}\nruntime: nodejs\n`;
   const declaredMain = /^main:\s*(.+?)\s*$/m.exec(text)?.[1]?.replace(/^["']|["']$/g, "");
-  const target = fs.statSync(abs).isDirectory() ? path.resolve(programDir, declaredMain ?? ".") : abs;
+  let target = fs.statSync(abs).isDirectory() ? path.resolve(programDir, declaredMain ?? ".") : abs;
+  // A program that is only its index.ts (a lifecycle fixture): `main` names the file, since for a
+  // directory without package.json the CLI's Node run script would run the repository's `main`.
+  if (bareProgram(target)) target = path.join(target, "index.ts");
   const main = `main: ${JSON.stringify(path.relative(projectDir, target) || ".")}`;
   text = /^main:/m.test(text)
     ? text.replace(/^main:.*$/m, main)
@@ -119,6 +131,11 @@ function projectFile(program: string, projectDir: string, project?: string): { t
   const name = /^name:\s*(\S+)/m.exec(text)?.[1];
   if (!name) throw new Error(`${yamlPath ?? program}: no project name`);
   return { text, name };
+}
+
+function programDirOf(program: string): string {
+  const abs = path.resolve(program);
+  return fs.statSync(abs).isDirectory() ? abs : path.dirname(abs);
 }
 
 function workspace(o: CliOptions): Workspace {
@@ -157,6 +174,11 @@ function workspace(o: CliOptions): Workspace {
     PULUMI_DEBUG_COMMANDS: "true", // enables --event-log
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     NO_COLOR: "1",
+    // A program without its own tsconfig.json (a lifecycle fixture) is only transpiled, as the
+    // harness does: type checking is `npm run typecheck`'s job.
+    ...(fs.existsSync(path.join(programDirOf(o.program), "tsconfig.json"))
+      ? {}
+      : { PULUMI_NODEJS_TRANSPILE_ONLY: "true" }),
   };
   delete env.PULUMI_ACCESS_TOKEN;
   const ws: Workspace = { dir: projectDir, project: name, env, providerTrace, programTrace, providerPids };

@@ -28,19 +28,27 @@ export interface HarnessFixture {
   writesSince(mark: number): string[];
 }
 
-/** The `name` of the program's Pulumi.yaml. */
-function projectName(program: string): string {
-  const yaml = fs.readFileSync(path.join(program, "Pulumi.yaml"), "utf8");
-  const name = /^name:\s*(\S+)\s*$/m.exec(yaml)?.[1];
-  if (!name) throw new Error(`${program}/Pulumi.yaml has no name`);
-  return name;
+/**
+ * The project name of a fixture program, which is its stack config's namespace: its Pulumi.yaml
+ * `name` when it has one; a lifecycle fixture (test/fixtures/<kind>/program, only its index.ts) is
+ * `<kind in kebab case>-lifecycle`, e.g. `alert-attribute-lifecycle`.
+ */
+export function fixtureProject(program: string): string {
+  const yamlFile = path.join(program, "Pulumi.yaml");
+  if (fs.existsSync(yamlFile)) {
+    const name = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(yamlFile, "utf8"))?.[1];
+    if (!name) throw new Error(`${yamlFile} has no name`);
+    return name;
+  }
+  const kind = path.basename(path.dirname(path.resolve(program)));
+  return `${kind.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-lifecycle`;
 }
 
 let fixtures = 0;
 
 /** Declares (inside a `describe`) the emulator and the state file of runs of `program`. */
 export function harnessFixture(program: string, driver: Driver = defaultDriver): HarnessFixture {
-  const project = projectName(program);
+  const project = fixtureProject(program);
   const stateFile = path.join(os.tmpdir(), `harness-${project}-${process.pid}-${++fixtures}.json`);
   let emu: TestEmulator;
 
@@ -59,6 +67,7 @@ export function harnessFixture(program: string, driver: Driver = defaultDriver):
     },
     options: (over = {}) => ({
       program,
+      project,
       stateFile,
       // As the README tells users: the key is a secret (the engine keeps the stack config in the state).
       secretConfig: ["incident:apiKey"],

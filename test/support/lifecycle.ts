@@ -17,7 +17,7 @@ import type { TestEmulator } from "./emulator";
 import { harnessFixture } from "./harnessFixture";
 
 export interface LifecycleSpec {
-  /** Program directory; its Pulumi.yaml `name` is the config namespace (`<name>:variant`, `<name>:adoptId`). */
+  /** Program directory (test/fixtures/<kind>/program); its project name (`fixtureProject`) is the config namespace (`<name>:variant`, `<name>:adoptId`). */
   program: string;
   /** The live (not deleted/archived) objects of the family, as the API lists or reads them. */
   live(api: LifecycleApi): Promise<Array<{ id: string } & Record<string, any>>>;
