@@ -3,6 +3,7 @@ import type { IncidentProvider } from "../provider/factory";
 import { alertAttributeProvider } from "./alertAttribute";
 import { alertRouteProvider } from "./alertRoute";
 import { alertSourceProvider } from "./alertSource";
+import { announcementRuleProvider } from "./announcementRule";
 import { apiKeyProvider } from "./apiKey";
 import { catalogEntriesProvider } from "./catalogEntries";
 import { catalogEntryProvider } from "./catalogEntry";
@@ -26,6 +27,7 @@ export const providers: Record<string, IncidentProvider> = {
   AlertAttribute: alertAttributeProvider,
   AlertRoute: alertRouteProvider,
   AlertSource: alertSourceProvider,
+  AnnouncementRule: announcementRuleProvider,
   ApiKey: apiKeyProvider,
   CatalogEntries: catalogEntriesProvider,
   CatalogEntry: catalogEntryProvider,
