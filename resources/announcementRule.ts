@@ -13,6 +13,7 @@ import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
   type ConditionGroup,
@@ -86,8 +87,6 @@ export interface ApiAnnouncementRule {
   created_at: string;
   updated_at: string;
 }
-
-const path = (id: string) => `/v2/announcement_rules/${encodeURIComponent(id)}`;
 
 /** AnnouncementRulesCreatePayloadV2 / AnnouncementRulesUpdatePayloadV2 (same shape). */
 export function announcementRulePayload(args: AnnouncementRuleInputs): Props {
@@ -207,26 +206,12 @@ export const announcementRuleSpec: ResourceSpec<AnnouncementRuleInputs, ApiAnnou
   toInputs: announcementRuleFromApi,
   computed: (live) => ({ currentTemplateId: live.template_id }),
   api: {
-    async create(ctx, args) {
-      const body = await ctx.client.post<{ announcement_rule: ApiAnnouncementRule }>(
-        "/v2/announcement_rules",
-        "create announcement rule",
-        announcementRulePayload(args),
-      );
-      return { live: body.announcement_rule };
-    },
-    read: async (ctx, id) =>
-      (await ctx.client.get<{ announcement_rule: ApiAnnouncementRule }>(path(id), "show announcement rule"))
-        .announcement_rule,
-    async update(ctx, id, args) {
-      const body = await ctx.client.put<{ announcement_rule: ApiAnnouncementRule }>(
-        path(id),
-        "update announcement rule",
-        announcementRulePayload(args),
-      );
-      return { live: body.announcement_rule };
-    },
-    delete: (ctx, id) => ctx.client.delete(path(id), "delete announcement rule"),
+    ...restApi({
+      collection: "/v2/announcement_rules",
+      key: "announcement_rule",
+      noun: "announcement rule",
+      payload: announcementRulePayload,
+    }),
     async findCreated(ctx, args) {
       // Names are not unique: the newest rule of that name is the one a lost create made.
       const all = await ctx.client.listAll<ApiAnnouncementRule>(

@@ -67,7 +67,8 @@ import { defineLookup, LookupError } from "../provider/functions";
 import { clockEnd, clockTime, nameText } from "../provider/inputs";
 import { caseMappedObject } from "../provider/naming";
 import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
-import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
+import { restApi } from "../provider/restApi";
+import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import {
   type Condition,
@@ -805,13 +806,6 @@ function formatPathText(path: Path): string {
 
 // ---------- the API calls ----------
 
-const pathOf = (id: string) => `/v2/escalation_paths/${encodeURIComponent(id)}`;
-
-async function readPath(ctx: ApiContext, id: string): Promise<ApiEscalationPath> {
-  return (await ctx.client.get<{ escalation_path: ApiEscalationPath }>(pathOf(id), "show escalation path"))
-    .escalation_path;
-}
-
 /**
  * An escalation path (API v2, the only version the API has): who is paged, in which order, with
  * branches on conditions to any depth. The path is a real tree: `ifElse.thenPath` / `elsePath` hold
@@ -895,26 +889,12 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
     })),
   }),
   api: {
-    async create(ctx, args) {
-      const body = await ctx.client.post<{ escalation_path: ApiEscalationPath }>(
-        "/v2/escalation_paths",
-        "create escalation path",
-        escalationPathPayload(args),
-      );
-      return { live: body.escalation_path };
-    },
-    read: (ctx, id) => readPath(ctx, id),
-    async update(ctx, id, args) {
-      const body = await ctx.client.put<{ escalation_path: ApiEscalationPath }>(
-        pathOf(id),
-        "update escalation path",
-        escalationPathPayload(args),
-      );
-      return { live: body.escalation_path };
-    },
-    async delete(ctx, id) {
-      await ctx.client.delete(pathOf(id), "delete escalation path");
-    },
+    ...restApi({
+      collection: "/v2/escalation_paths",
+      key: "escalation_path",
+      noun: "escalation path",
+      payload: escalationPathPayload,
+    }),
     async findCreated(ctx, args) {
       const all = await ctx.client.listAll<ApiEscalationPath>(
         "/v2/escalation_paths",

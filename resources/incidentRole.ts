@@ -8,6 +8,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
+import { restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** Inputs of an incident role (API v2). */
@@ -41,8 +42,6 @@ export interface ApiIncidentRole {
   created_at: string;
   updated_at: string;
 }
-
-const path = (id: string) => `/v2/incident_roles/${encodeURIComponent(id)}`;
 
 /** IncidentRolesCreatePayloadV2 / IncidentRolesUpdatePayloadV2 (same shape, every field required). */
 export const incidentRolePayload = (args: IncidentRoleInputs): Props => ({
@@ -102,26 +101,12 @@ export const incidentRoleSpec: ResourceSpec<IncidentRoleInputs, ApiIncidentRole>
   }),
   computed: (live) => ({ roleType: live.role_type }),
   api: {
-    async create(ctx, args) {
-      const body = await ctx.client.post<{ incident_role: ApiIncidentRole }>(
-        "/v2/incident_roles",
-        "create incident role",
-        incidentRolePayload(args),
-      );
-      return { live: body.incident_role };
-    },
-    read: async (ctx, id) =>
-      (await ctx.client.get<{ incident_role: ApiIncidentRole }>(path(id), "show incident role"))
-        .incident_role,
-    async update(ctx, id, args) {
-      const body = await ctx.client.put<{ incident_role: ApiIncidentRole }>(
-        path(id),
-        "update incident role",
-        incidentRolePayload(args),
-      );
-      return { live: body.incident_role };
-    },
-    delete: (ctx, id) => ctx.client.delete(path(id), "delete incident role"),
+    ...restApi({
+      collection: "/v2/incident_roles",
+      key: "incident_role",
+      noun: "incident role",
+      payload: incidentRolePayload,
+    }),
     async findCreated(ctx, args) {
       // Names are not unique: the newest role of that name and shortform is the one a lost create made.
       return (await listRoles(ctx.client))

@@ -12,6 +12,7 @@ import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText, timestamp } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
+import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { keepDeclaredInstant } from "./schedule";
 import {
@@ -135,7 +136,12 @@ export interface ApiMaintenanceWindow {
   updated_at: string;
 }
 
-const path = (id: string) => `/v1/maintenance_windows/${encodeURIComponent(id)}`;
+const windows = restApi<MaintenanceWindowInputs, ApiMaintenanceWindow>({
+  collection: "/v1/maintenance_windows",
+  key: "maintenance_window",
+  noun: "maintenance window",
+  payload: maintenanceWindowPayload,
+});
 
 /**
  * Rule "user reference by any key": the API answers the lead as the full user; a declared reference
@@ -322,33 +328,15 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
   toInputs: maintenanceWindowFromApi,
   computed: (live) => ({ leadId: live.lead?.user?.id }),
   api: {
-    async create(ctx, args) {
-      const body = await ctx.client.post<{ maintenance_window: ApiMaintenanceWindow }>(
-        "/v1/maintenance_windows",
-        "create maintenance window",
-        maintenanceWindowPayload(args),
-      );
-      return { live: body.maintenance_window };
-    },
-    async read(ctx, id) {
-      const body = await ctx.client.get<{ maintenance_window: ApiMaintenanceWindow }>(
-        path(id),
-        "show maintenance window",
-      );
+    ...windows,
+    async read(ctx, id, prior) {
+      const live = await windows.read(ctx, id, prior);
       // Archived (deleted) windows are still shown by the API: for the stack they are gone.
-      return body.maintenance_window.archived_at === undefined ? body.maintenance_window : undefined;
-    },
-    async update(ctx, id, args) {
-      const body = await ctx.client.put<{ maintenance_window: ApiMaintenanceWindow }>(
-        path(id),
-        "update maintenance window",
-        maintenanceWindowPayload(args),
-      );
-      return { live: body.maintenance_window };
+      return live?.archived_at === undefined ? live : undefined;
     },
     async delete(ctx, id, olds) {
       try {
-        await ctx.client.delete(path(id), "delete maintenance window");
+        await windows.delete(ctx, id, olds);
       } catch (error) {
         if (error instanceof ApiError && error.status === 409) {
           throw new ApiError({

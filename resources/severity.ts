@@ -8,6 +8,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
+import { restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** Inputs of a severity (API v1). */
@@ -40,8 +41,6 @@ export interface ApiSeverity {
   created_at: string;
   updated_at: string;
 }
-
-const path = (id: string) => `/v1/severities/${encodeURIComponent(id)}`;
 
 /** SeveritiesCreatePayloadV1 / SeveritiesUpdatePayloadV1 (same shape): an unset rank is not sent. */
 export function severityPayload(args: SeverityInputs): Props {
@@ -103,25 +102,7 @@ export const severitySpec: ResourceSpec<SeverityInputs, ApiSeverity> = {
   toInputs: severityFromApi,
   computed: (live) => ({ currentRank: live.rank }),
   api: {
-    async create(ctx, args) {
-      const body = await ctx.client.post<{ severity: ApiSeverity }>(
-        "/v1/severities",
-        "create severity",
-        severityPayload(args),
-      );
-      return { live: body.severity };
-    },
-    read: async (ctx, id) =>
-      (await ctx.client.get<{ severity: ApiSeverity }>(path(id), "show severity")).severity,
-    async update(ctx, id, args) {
-      const body = await ctx.client.put<{ severity: ApiSeverity }>(
-        path(id),
-        "update severity",
-        severityPayload(args),
-      );
-      return { live: body.severity };
-    },
-    delete: (ctx, id) => ctx.client.delete(path(id), "delete severity"),
+    ...restApi({ collection: "/v1/severities", key: "severity", noun: "severity", payload: severityPayload }),
     async findCreated(ctx, args) {
       // Names are not unique: the newest severity of that name is the one a lost create made.
       return (await listSeverities(ctx.client))
