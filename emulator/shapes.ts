@@ -121,14 +121,25 @@ export function reference(): Reference {
     const knownIds = new Set(
       Object.values(loaded.operations).flatMap((f) => (f.operations ?? []).map((op) => op.operation_id)),
     );
+    for (const [name, type] of Object.entries(extra.types)) loaded.types[name] ??= type;
+    const known = (type: string | undefined) => type === undefined || loaded!.types[type] !== undefined;
     for (const [family, ops] of Object.entries(extra.operations)) {
       if (loaded.operations[family]) continue;
-      loaded.operations[family] = {
-        ...ops,
-        operations: (ops.operations ?? []).filter((op) => !knownIds.has(op.operation_id)),
-      };
+      const operations = (ops.operations ?? [])
+        // A bodiless answer is written `null` there (a delete's 204): here, no response type.
+        .map((op) => ({
+          ...op,
+          responses: Object.fromEntries(Object.entries(op.responses ?? {}).filter(([, t]) => t !== null)),
+        }))
+        // An operation whose shapes the newer clients did not give (a partial family) is left out.
+        .filter(
+          (op) =>
+            !knownIds.has(op.operation_id) &&
+            known(op.request_body) &&
+            Object.values(op.responses).every((t) => known(t)),
+        );
+      loaded.operations[family] = { ...ops, operations };
     }
-    for (const [name, type] of Object.entries(extra.types)) loaded.types[name] ??= type;
   }
   return loaded;
 }
