@@ -259,6 +259,24 @@ export class AlertConfigGate {
   conflicts = 0;
   /** How long each write holds the gate, ms (the real API's write time; 0 = as fast as the emulator). */
   latencyMs = 0;
+  private hold?: { entered: () => void; released: Promise<void> };
+
+  /**
+   * Keeps the next write inside the gate until `release()` is called; `entered` resolves once it is
+   * held. Lets a test overlap writes by order rather than by timing, which a loaded machine breaks.
+   */
+  holdNextWrite(): { entered: Promise<void>; release: () => void } {
+    let release!: () => void;
+    let entered!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const enteredNow = new Promise<void>((r) => {
+      entered = r;
+    });
+    this.hold = { entered, released };
+    return { entered: enteredNow, release };
+  }
 
   /** Runs the write, holding the gate for `latencyMs` first; undefined when the gate was busy (answer 409). */
   async write<T>(work: () => T | Promise<T>): Promise<{ value: T } | undefined> {
@@ -267,7 +285,13 @@ export class AlertConfigGate {
       return undefined;
     }
     this.busy++;
+    const hold = this.hold;
+    this.hold = undefined;
     try {
+      if (hold) {
+        hold.entered();
+        await hold.released;
+      }
       if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
       return { value: await work() };
     } finally {

@@ -233,15 +233,17 @@ describe("alert sources v2", () => {
 
 describe("the account's one alert configuration (installAlertConfigGate)", () => {
   test("overlapping writes: whoever is second gets a 409 conflict and changes nothing; reads are not held", async () => {
-    const gate = installAlertConfigGate(emu.pipeline, { latencyMs: 40 });
+    const gate = installAlertConfigGate(emu.pipeline);
     try {
       const attribute = (name: string) =>
         call("POST", "/v2/alert_attributes", { name, type: "String", array: false });
-      const [first, second, read] = await Promise.all([
-        attribute("Gate 1"),
-        new Promise((r) => setTimeout(r, 10)).then(() => attribute("Gate 2")),
-        new Promise((r) => setTimeout(r, 10)).then(() => call("GET", "/v2/alert_attributes")),
-      ]);
+      // The first write is held inside the gate (by order, not by a timer) while the others arrive.
+      const held = gate.holdNextWrite();
+      const pending = attribute("Gate 1");
+      await held.entered;
+      const [second, read] = await Promise.all([attribute("Gate 2"), call("GET", "/v2/alert_attributes")]);
+      held.release();
+      const first = await pending;
       expect(first.status).toBe(201);
       expect(second.status).toBe(409);
       expect(second.body).toMatchObject({ type: "conflict", status: 409, errors: [{ code: "conflict" }] });

@@ -511,9 +511,11 @@ describe("provider against the emulator", () => {
   test("the alert-config lock: parallel writes do not collide (the API rejects overlapping ones)", async () => {
     const gate = installAlertConfigGate(ae.emu.pipeline, { latencyMs: 30 });
     try {
-      // Without the lock, the API rejects whoever is second.
+      // Without the lock, the API rejects whoever is second: the first raw write is held inside the
+      // gate (by order, not by a timer) until the other two have been answered.
       let mark = ae.emu.requests.length;
-      const raw = await Promise.allSettled(
+      const held = gate.holdNextWrite();
+      const pending = Promise.allSettled(
         [1, 2, 3].map((i) =>
           ae.dashboard.post("/v2/alert_attributes", "create", {
             name: `Raw ${i}`,
@@ -522,7 +524,11 @@ describe("provider against the emulator", () => {
           }),
         ),
       );
-      expect(raw.filter((r) => r.status === "rejected").length).toBeGreaterThan(0);
+      await held.entered;
+      while (gate.conflicts < 2) await new Promise((r) => setTimeout(r, 5));
+      held.release();
+      const raw = await pending;
+      expect(raw.filter((r) => r.status === "rejected").length).toBe(2);
       expect(ae.emu.requests.slice(mark).map((r) => r.status)).toContain(409);
       const conflictsBefore = gate.conflicts;
       expect(conflictsBefore).toBeGreaterThan(0);
