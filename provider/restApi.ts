@@ -48,3 +48,17 @@ export function restApi<Args extends Props, Live>(
     delete: (ctx: ApiContext, id: string) => ctx.client.delete(itemPath(collection, id), `delete ${noun}`),
   };
 }
+
+/**
+ * The newest object (by `created_at`) that `matches` accepts. Where names are not unique, the object
+ * an interrupted create made is the newest one of its name: `findCreated` recovers it with this.
+ */
+export function newestMatching<T extends { created_at: string }>(
+  all: readonly T[],
+  matches: (item: T) => boolean,
+): T | undefined {
+  return all
+    .filter(matches)
+    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+    .pop();
+}

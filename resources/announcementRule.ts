@@ -13,7 +13,7 @@ import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
-import { restApi } from "../provider/restApi";
+import { newestMatching, restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
   type ConditionGroup,
@@ -219,10 +219,7 @@ export const announcementRuleSpec: ResourceSpec<AnnouncementRuleInputs, ApiAnnou
         "announcement_rules",
         "list announcement rules",
       );
-      return all
-        .filter((r) => r.name === args.name)
-        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
-        .pop();
+      return newestMatching(all, (r) => r.name === args.name);
     },
   },
 };

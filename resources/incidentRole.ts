@@ -8,7 +8,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
-import { restApi } from "../provider/restApi";
+import { newestMatching, restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** Inputs of an incident role (API v2). */
@@ -109,10 +109,10 @@ export const incidentRoleSpec: ResourceSpec<IncidentRoleInputs, ApiIncidentRole>
     }),
     async findCreated(ctx, args) {
       // Names are not unique: the newest role of that name and shortform is the one a lost create made.
-      return (await listRoles(ctx.client))
-        .filter((r) => r.name === args.name && r.shortform === args.shortform)
-        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
-        .pop();
+      return newestMatching(
+        await listRoles(ctx.client),
+        (r) => r.name === args.name && r.shortform === args.shortform,
+      );
     },
   },
 };

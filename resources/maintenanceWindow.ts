@@ -12,7 +12,7 @@ import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText, timestamp } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
-import { restApi } from "../provider/restApi";
+import { newestMatching, restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { keepDeclaredInstant } from "./schedule";
 import {
@@ -354,10 +354,10 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
         "list maintenance windows",
       );
       const start = Date.parse(args.startAt);
-      return all
-        .filter((w) => w.name === args.name && Date.parse(w.start_at) === Math.floor(start / 1000) * 1000)
-        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
-        .pop();
+      return newestMatching(
+        all,
+        (w) => w.name === args.name && Date.parse(w.start_at) === Math.floor(start / 1000) * 1000,
+      );
     },
     recoveryKey: (args) => `${args.name}@${args.startAt}`,
   },

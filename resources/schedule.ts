@@ -61,6 +61,7 @@ import {
 } from "../provider/inputs";
 import { type FieldRenames, renameFieldPath } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { newestMatching } from "../provider/restApi";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import { timeZone } from "./shared/timeZone";
@@ -642,10 +643,7 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
       );
       // Names are not unique: while a time zone change is replaced (create-before-delete) the old
       // schedule still has the same name. Match the time zone too, and take the newest.
-      return all
-        .filter((s) => s.name === args.name && s.timezone === args.timezone)
-        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
-        .pop();
+      return newestMatching(all, (s) => s.name === args.name && s.timezone === args.timezone);
     },
   },
 };

@@ -8,7 +8,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
-import { restApi } from "../provider/restApi";
+import { newestMatching, restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** Inputs of a severity (API v1). */
@@ -105,10 +105,7 @@ export const severitySpec: ResourceSpec<SeverityInputs, ApiSeverity> = {
     ...restApi({ collection: "/v1/severities", key: "severity", noun: "severity", payload: severityPayload }),
     async findCreated(ctx, args) {
       // Names are not unique: the newest severity of that name is the one a lost create made.
-      return (await listSeverities(ctx.client))
-        .filter((s) => s.name === args.name)
-        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
-        .pop();
+      return newestMatching(await listSeverities(ctx.client), (s) => s.name === args.name);
     },
   },
 };
