@@ -20,6 +20,7 @@ import {
   secretValueFromApi,
 } from "../../resources/secret";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { driverLabel } from "../support/driver";
 import { expectShape } from "../support/emulator";
 import { harnessFixture } from "../support/harnessFixture";
 import { describeLifecycle } from "../support/lifecycle";
@@ -227,7 +228,7 @@ describeLifecycle("Secret", {
       .secret.id,
 });
 
-describe("Secret: the value stays out of plaintext", () => {
+describe(`Secret: the value stays out of plaintext, through the ${driverLabel}`, () => {
   const h = harnessFixture(program);
   test("stored as a secret input and output; not in the outputs, the request trace or the state file", async () => {
     const options = h.options();
