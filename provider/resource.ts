@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { shimProvider } from "./shim";
+import { shimText } from "./shim";
 
 /*
  * This file's declarations are part of the package root's (the generated resource classes extend
@@ -19,20 +19,12 @@ export type IncidentProvider = pulumi.dynamic.ResourceProvider & {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
 };
 
-const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
-
-/** One shim object per kind, so the SDK's serialization cache hits (≈1 ms instead of ≈20 ms). */
-function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
-  let shim = shims.get(kind);
-  if (!shim) {
-    shim = shimProvider(kind);
-    shims.set(kind, shim);
-  }
-  return shim;
-}
-
-/** Base class of every resource: wires the spec's shim, computed outputs and secret outputs. */
-export abstract class IncidentResource extends pulumi.dynamic.Resource {
+/**
+ * Base class of every resource: a dynamic resource (type `pulumi-nodejs:dynamic/incident:<Kind>`,
+ * served by the SDK's dynamic-provider host) whose `__provider` is the kind's shim text
+ * (provider/shim.ts), with the spec's computed and secret outputs.
+ */
+export abstract class IncidentResource extends pulumi.CustomResource {
   /** Version of the stored shape; newer code migrates older state. */
   declare readonly __schema: pulumi.Output<number>;
 
@@ -82,13 +74,10 @@ export abstract class IncidentResource extends pulumi.dynamic.Resource {
     for (const key of spec.secretOutputs)
       if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs];
-    super(
-      shimFor(spec.kind),
-      name,
-      props,
-      { ...opts, additionalSecretOutputs: secretOutputs },
-      "incident",
-      spec.kind,
-    );
+    props.__provider = shimText(spec.kind);
+    super(`pulumi-nodejs:dynamic/incident:${spec.kind}`, name, props, {
+      ...opts,
+      additionalSecretOutputs: secretOutputs,
+    });
   }
 }
