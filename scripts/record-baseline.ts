@@ -21,7 +21,6 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as cli from "../test/pulumiCli";
 import { dashboardHttpSource } from "../test/support/alertEmulator";
 import { dashboardEscalationPath } from "../test/support/dashboard";
 import { fixtureProject } from "../test/support/harnessFixture";
@@ -32,6 +31,7 @@ import {
   harnessStateFromExport,
 } from "../test/support/upgradeBaselines";
 import { DEFAULT_PASSPHRASE } from "../tools/harness/state";
+import * as cli from "../tools/pulumi/cli";
 
 const ROOT = path.resolve(__dirname, "..");
 

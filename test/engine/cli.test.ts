@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as cli from "../pulumiCli";
+import * as cli from "../../tools/pulumi/cli";
 import { cliDriver } from "../support/driver";
 import { harnessFixture } from "../support/harnessFixture";
 import { portableDigest } from "../support/previewDigest";

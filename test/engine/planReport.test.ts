@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type DriftReport, drift, outcomeOf } from "../../cli/drift";
 import { planReport } from "../../cli/planReport";
-import * as cli from "../pulumiCli";
+import * as cli from "../../tools/pulumi/cli";
 import { cliDriver } from "../support/driver";
 import { harnessFixture } from "../support/harnessFixture";
 import { namedIdDigest } from "../support/previewDigest";

@@ -7,7 +7,7 @@
  * account. Through the real Pulumi CLI; test/upgrade/upgrade.test.ts runs the same check through
  * the harness.
  */
-import * as cli from "../pulumiCli";
+import * as cli from "../../tools/pulumi/cli";
 import { cliDriver, scenarioTimeoutMs } from "../support/driver";
 import { describeBaselines, readRepointed } from "../support/upgradeBaselines";
 

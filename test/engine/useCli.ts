@@ -1,5 +1,5 @@
 // Engine lane: the shared scenarios run through the real Pulumi CLI (see test/support/driver.ts).
-import { available, CLI_BIN } from "../pulumiCli";
+import { available, CLI_BIN } from "../../tools/pulumi/cli";
 
 process.env.PULUMI_DRIVER = "cli";
 if (!available()) {

@@ -1,12 +1,12 @@
 /**
  * Which engine runs the Pulumi programs of the shared scenarios (lifecycles, examples): the harness
- * (tools/harness, the fast lane, default) or the real Pulumi CLI (test/pulumiCli, the engine lane:
+ * (tools/harness, the fast lane, default) or the real Pulumi CLI (tools/pulumi/cli.ts, the engine lane:
  * `npm run test:engine` sets PULUMI_DRIVER=cli). Both take the same options and answer the same
  * results, so a scenario is written once.
  */
 import * as fs from "node:fs";
 import * as harness from "../../tools/harness";
-import * as cli from "../pulumiCli";
+import * as cli from "../../tools/pulumi/cli";
 
 export interface Driver {
   readonly name: "harness" | "cli";

@@ -12,7 +12,7 @@ import { startEmulator } from "../../emulator";
 import { providers } from "../../resources";
 import type { HarnessOptions, HarnessState, RunResult } from "../../tools/harness";
 import { Crypter, DEFAULT_PASSPHRASE, type ResourceState, StateWriter } from "../../tools/harness/state";
-import { exportedEntry } from "../pulumiCli";
+import { exportedEntry } from "../../tools/pulumi/cli";
 import type { Driver } from "./driver";
 
 export const BASELINES_DIR = path.join(__dirname, "..", "upgrade", "baselines");

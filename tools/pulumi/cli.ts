@@ -17,8 +17,8 @@
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DEFAULT_PASSPHRASE, STATE_FLAGS } from "../../tools/harness/state";
-import { readTrace } from "../../tools/harness/trace";
+import { DEFAULT_PASSPHRASE, STATE_FLAGS } from "../harness/state";
+import { readTrace } from "../harness/trace";
 import type {
   ApiCall,
   HarnessError,
@@ -29,16 +29,8 @@ import type {
   StateResource,
   Step,
   StepOp,
-} from "../../tools/harness/types";
-import {
-  containsSecrets,
-  masked,
-  plain,
-  SECRET_SIG,
-  SIG,
-  type Wire,
-  type WireMap,
-} from "../../tools/harness/wire";
+} from "../harness/types";
+import { containsSecrets, masked, plain, SECRET_SIG, SIG, type Wire, type WireMap } from "../harness/wire";
 
 const ROOT = path.resolve(__dirname, "../..");
 /** Where tools/pulumi/build.sh puts the CLI, our language host and a link to the provider plugin. */
