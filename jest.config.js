@@ -15,8 +15,11 @@ module.exports = {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }],
   },
   testTimeout: 60000,
-  // A handle some library leaves open must not keep CI waiting after the last test (the suites close
-  // their own servers and pools; see test/setup.ts).
-  forceExit: true,
+  // Every file runs in process (no engine, no child process but the CLI tools' own): both cores.
+  maxWorkers: 2,
+  // No forceExit: a handle left open shows as a hang, not as a run that seemed to end.
   setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
+  // A run that leaves a process behind fails (test/support/leftoverProcesses.ts).
+  globalSetup: "<rootDir>/test/support/globalSetup.ts",
+  globalTeardown: "<rootDir>/test/support/globalTeardown.ts",
 };

@@ -1,29 +1,21 @@
 /**
- * The engine lane (`npm run test:engine`): the shared scenarios (every kind's lifecycle, its
- * replacements, the examples) and the engine-only tests in test/engine/, through the real Pulumi CLI
- * built by tools/pulumi/build.sh. test/engine/useCli.ts points test/support/driver.ts at the CLI.
+ * The engine lane (`npm run test:engine`): what only the Pulumi engine decides, through the real
+ * Pulumi CLI built by tools/pulumi/build.sh (CONTRIBUTING.md, "Test lanes"): the whole-account
+ * program, the examples, `Xxx.get`, the killed provider host, the upgrade baselines, the recorded
+ * plan-report documents, the CLI's own flags, and the harness's parity with the engine. Everything
+ * here lives in test/engine/; test/engine/useCli.ts points test/support/driver.ts at the CLI.
  */
 const base = require("./jest.config.js");
 
 /** @type {import('jest').Config} */
 module.exports = {
   ...base,
-  testMatch: [
-    // Each kind's test file: its lifecycle (and any other run of a program) goes through the real CLI;
-    // its unit tests run again here, in seconds.
-    "**/test/resources/*.test.ts",
-    "**/test/examples.test.ts",
-    // An exported account adopted, re-applied, refreshed and destroyed by the real engine.
-    "**/test/exportRoundTrip.test.ts",
-    // The killed provider host, as the real engine records it (the harness runs the whole matrix).
-    "**/test/faults.test.ts",
-    "**/test/engine/**/*.test.ts",
-  ],
+  testMatch: ["**/test/engine/**/*.test.ts"],
   testPathIgnorePatterns: [],
   setupFiles: ["<rootDir>/test/engine/useCli.ts"],
   // One CLI run previews, type-checks and applies: minutes per scenario, not seconds.
   testTimeout: 20 * 60_000,
   // Two at a time: a CLI run waits on its child processes (engine, language host, program, provider
-  // host) as much as it computes, so two files share CI's two cores with time to spare per scenario.
+  // host) as much as it computes, so two files share CI's two cores.
   maxWorkers: 2,
 };

@@ -6,15 +6,17 @@
  *    installed with npm; it must hold exactly one copy of @pulumi/pulumi, that version;
  * 2. the installed README's TypeScript blocks type-check (today's `pulumi new typescript` tsconfig,
  *    and the older CommonJS one, with no esModuleInterop and no skipLibCheck);
- * 3. examples/quickstart and examples/oncall, copied into that directory, run through the harness
- *    (the SDK's real dynamic-provider host) against the emulator from the tarball
- *    (`pulumi-incident/emulator`): create, a second run with no changes and no API calls, destroy;
- * 4. every test that runs a program through the harness (each kind's lifecycle and other program
- *    runs: describes named "… through the harness"), the get tests and the examples test run in a
- *    temporary copy of this checkout whose @pulumi/pulumi is that version.
+ * 3. the `pulumi-incident` bin runs plan-report;
+ * 4. the whole-account program (test/fixtures/wholeAccount/program: every kind), copied into that
+ *    directory, runs through the real Pulumi CLI (npm run pulumi:build; the harness where no CLI is
+ *    built, saying so) against the emulator from the tarball (`pulumi-incident/emulator`): `up`
+ *    creates every kind, `preview --expect-no-changes` makes no provider API call, destroy deletes
+ *    what up created. The program, the language host's run script and the dynamic-provider host all
+ *    resolve that directory's package and SDK. What each kind does is proven once, in the engine
+ *    lane (npm run test:engine); this proves the package works as installed, on each SDK.
  *
  * Versions: the floor of package.json's peer range and the registry's `latest`; `SDK_VERSIONS=a,b`
- * overrides; `CHECK_INSTALL_SKIP_JEST=1` skips step 4. Prints tarball and install sizes and times.
+ * overrides. Prints tarball and install sizes and times.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -22,6 +24,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { typeCheckReadme } from "../test/support/readmeBlocks";
 import * as harness from "../tools/harness";
+import * as cli from "../tools/pulumi/cli";
 
 const root = path.join(__dirname, "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
@@ -74,95 +77,66 @@ function expect(ok: boolean, what: string): void {
   console.log(`  ✓ ${what}`);
 }
 
-async function runExample(dir: string, name: string): Promise<void> {
-  const program = path.join(dir, name);
+/** The whole-account program through the real CLI (or the harness), on the SDK installed in `dir`. */
+async function runWholeAccount(dir: string): Promise<void> {
+  const program = path.join(dir, "whole-account");
   fs.mkdirSync(program);
-  for (const f of ["Pulumi.yaml", "index.ts"])
-    fs.copyFileSync(path.join(root, "examples", name, f), path.join(program, f));
+  fs.copyFileSync(
+    path.join(root, "test/fixtures/wholeAccount/program/index.ts"),
+    path.join(program, "index.ts"),
+  );
+  const engine = cli.available() ? cli : harness;
+  if (engine === harness)
+    console.log("  (no Pulumi CLI built: npm run pulumi:build; running through the harness)");
   // The emulator as a user gets it: the tarball's own entry point.
-  const { startEmulator } = require(require.resolve("pulumi-incident/emulator", { paths: [dir] }));
+  const installed = (name: string) => require(require.resolve(name, { paths: [dir] }));
+  const { startEmulator } = installed("pulumi-incident/emulator");
+  const kinds = Object.keys(installed("pulumi-incident").providers).sort();
   const emulator = await startEmulator({ port: 0 });
+  // The stack's workspace inside `dir`: the engine starts the provider host there, which then
+  // resolves this directory's SDK and package.
+  const options: harness.HarnessOptions = {
+    program,
+    project: "whole-account",
+    stateFile: path.join(dir, ".stacks", "whole-account.json"),
+    config: {
+      "incident:apiKey": emulator.apiKey,
+      "incident:baseUrl": emulator.url,
+      // The base variant keeps one resource protected; destroy here removes everything.
+      "whole-account:protect": "false",
+    },
+    secretConfig: ["incident:apiKey"],
+  };
+  fs.mkdirSync(path.dirname(options.stateFile), { recursive: true });
   try {
-    const options: harness.HarnessOptions = {
-      program,
-      stateFile: path.join(dir, `${name}.state.json`),
-      config: { "incident:apiKey": emulator.apiKey, "incident:baseUrl": emulator.url },
-      secretConfig: ["incident:apiKey"],
-    };
-    const first = await harness.up(options);
+    const label = engine === cli ? "real CLI" : "harness";
+    const [first, upTook] = await timed(() => engine.up(options));
+    const made = new Set(first.steps.filter((s) => s.op === "create").map((s) => s.type.split(":").pop()!));
     expect(
-      first.ok && first.counts.create! > 0,
-      `examples/${name}: up creates ${first.counts.create} resources ${first.errors.map((e) => e.message).join("; ")}`,
+      first.ok && [...made].sort().join() === kinds.join(),
+      `whole account (${label}): up creates ${first.counts.create} resources of ${made.size}/${kinds.length} kinds in ${upTook} s ${first.errors.map((e) => e.message).join("; ")}`,
     );
-    const second = await harness.up(options);
-    const changed = second.steps.filter((s) => s.op !== "same").length;
-    const calls = second.apiCalls.filter((c) => c.from === "provider").length;
+    const [again, previewTook] = await timed(() => engine.preview({ ...options, expectNoChanges: true }));
+    const calls = again.apiCalls.filter((c) => c.from === "provider").length;
     expect(
-      second.ok && changed === 0 && calls === 0,
-      `examples/${name}: second up changes nothing (${changed} steps, ${calls} provider calls)`,
+      again.ok && calls === 0,
+      `whole account: preview --expect-no-changes (${calls} provider calls, ${previewTook} s) ${again.errors.map((e) => e.message).join("; ")}`,
     );
-    const gone = await harness.destroy(options);
+    const [gone, destroyTook] = await timed(() => engine.destroy(options));
     expect(
       gone.ok && gone.counts.delete === first.counts.create,
-      `examples/${name}: destroy deletes ${gone.counts.delete}`,
+      `whole account: destroy deletes ${gone.counts.delete} in ${destroyTook} s`,
     );
   } finally {
     await emulator.close();
+    if (engine === cli) cli.dispose(options.stateFile);
   }
 }
 
-/** The program runs, the get tests and the examples test, in a copy of this checkout on `version`. */
-function lifecycleOn(version: string): number {
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), `pulumi-incident-sdk-${version}-`));
-  try {
-    const tracked = sh("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root)
-      .split("\0")
-      .filter(Boolean);
-    for (const rel of tracked) {
-      if (!fs.existsSync(path.join(root, rel))) continue;
-      fs.mkdirSync(path.dirname(path.join(copy, rel)), { recursive: true });
-      fs.copyFileSync(path.join(root, rel), path.join(copy, rel));
-    }
-    sh(npm, ["ci", ...quiet, "--ignore-scripts"], copy);
-    sh(npm, ["install", ...quiet, "--no-save", "--ignore-scripts", `@pulumi/pulumi@${version}`], copy);
-    expect(
-      sdkCopies(copy).length === 1 && sdkCopies(copy)[0]!.endsWith(`@${version}`),
-      `checkout copy runs @pulumi/pulumi ${version}`,
-    );
-    sh(npm, ["run", "build", "--silent"], copy);
-    const kindTests = fs
-      .readdirSync(path.join(copy, "test", "resources"))
-      .filter((f) => f.endsWith(".test.ts") && f !== "get.test.ts")
-      .map((f) => `test/resources/${f}`);
-    const jestRun = (files: string[], testNamePattern: string) =>
-      spawnSync(
-        process.execPath,
-        [
-          require.resolve("jest/bin/jest", { paths: [copy] }),
-          ...files,
-          "-t",
-          testNamePattern,
-          // Harness runs wait on their child processes: two files at once use CI's two cores.
-          "--maxWorkers=2",
-        ],
-        { cwd: copy, stdio: "inherit" },
-      );
-    const [jest, took] = seconds(() => {
-      // What depends on the SDK: every run of a program through its dynamic-provider host. In each
-      // kind's test file those are the describes named "… through the harness" (the lifecycle and
-      // the kind's other program runs); its unit tests do not touch the SDK and run in `npm test`.
-      const programs = jestRun(kindTests, "through the harness");
-      if (programs.status !== 0) return programs;
-      return jestRun(["test/resources/get.test.ts", "test/examples.test.ts"], "^(?!npm run demo)");
-    });
-    expect(
-      jest.status === 0,
-      `lifecycle, get and examples tests pass on @pulumi/pulumi ${version} (${took.toFixed(0)} s)`,
-    );
-    return took;
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
-  }
+async function timed<T>(f: () => Promise<T>): Promise<[T, string]> {
+  const t0 = Date.now();
+  const out = await f();
+  return [out, ((Date.now() - t0) / 1000).toFixed(0)];
 }
 
 async function main(): Promise<void> {
@@ -223,8 +197,7 @@ async function main(): Promise<void> {
         `the pulumi-incident bin runs plan-report (exit ${planned.status}) ${planned.stderr}`,
       );
 
-      for (const example of ["quickstart", "oncall"]) await runExample(dir, example);
-      if (process.env.CHECK_INSTALL_SKIP_JEST !== "1") lifecycleOn(version);
+      await runWholeAccount(dir);
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

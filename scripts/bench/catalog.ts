@@ -1,25 +1,32 @@
 /**
- * The catalog part of `npm run bench`: a CatalogEntries resource with BENCH_CATALOG_ENTRIES (10,000)
- * entries through the harness, against the targets of issue 12:
+ * The catalog part of `npm run bench`: a CatalogEntries resource with `--catalog-entries`
+ * (BENCH_CATALOG_ENTRIES, 10,000) entries through the bench's engine, against the targets of issue 12:
  *   create      within 1.05 × the rate-limit bound (the API has no bulk create: one POST per entry)
  *   change all  ⌈entries ÷ 250⌉ requests (bulk_update, 250 entries each)
  *   refresh     ⌈entries ÷ 250⌉ requests for the entries (pages of 250)
  *   no 429s anywhere.
- * BENCH_CATALOG_DESTROY=1 adds a destroy (one DELETE per entry). BENCH_CATALOG_ENTRIES=0 skips it.
+ * BENCH_CATALOG_DESTROY=1 adds a destroy (one DELETE per entry). 0 entries skips it.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import * as harness from "../../tools/harness";
+import type { CliOptions } from "../../tools/pulumi/cli";
+import type { BenchEngine, Measured } from "./engine";
 
 const PAGE = 250;
 
-export async function catalogBench(emulator: RunningEmulator, burst: number, refill: number, rttMs: number) {
-  const entries = Number(process.env.BENCH_CATALOG_ENTRIES ?? "10000");
+export async function catalogBench(
+  engine: BenchEngine,
+  emulator: RunningEmulator,
+  entries: number,
+  burst: number,
+  refill: number,
+  rttMs: number,
+) {
   if (entries <= 0) return;
   const dir = mkdtempSync(path.join(tmpdir(), "incident-bench-catalog-"));
-  const options = (variant: string) => ({
+  const options = (variant: string): CliOptions => ({
     program: path.join(__dirname, "catalogProgram.ts"),
     stateFile: path.join(dir, "state.json"),
     project: "incident-bench-catalog",
@@ -28,6 +35,7 @@ export async function catalogBench(emulator: RunningEmulator, burst: number, ref
     env: { BENCH_CATALOG_ENTRIES: String(entries), BENCH_VARIANT: variant },
     timeoutMs: 60 * 60 * 1000,
     skipPreview: true,
+    skipEveryPreview: true,
   });
   const pages = Math.ceil(entries / PAGE);
   const bound = (requests: number) => Math.max(0, (requests - burst) / refill) + rttMs / 1000;
@@ -35,10 +43,10 @@ export async function catalogBench(emulator: RunningEmulator, burst: number, ref
   console.log(
     "phase        wall_s  requests  429s  bound_s  entry_requests  target                      met  failures",
   );
-  const phases: [string, () => Promise<harness.RunResult>, (r: Counts) => [string, boolean]][] = [
+  const phases: [string, () => Promise<Measured>, (r: Counts) => [string, boolean]][] = [
     [
       "create",
-      () => harness.up(options("base")),
+      () => engine.up(options("base")),
       (c) => [
         `wall ≤ 1.05 × bound (${(1.05 * bound(c.requests)).toFixed(1)} s)`,
         c.wall <= 1.05 * bound(c.requests),
@@ -46,19 +54,19 @@ export async function catalogBench(emulator: RunningEmulator, burst: number, ref
     ],
     [
       "change-all",
-      () => harness.up(options("changed")),
+      () => engine.up(options("changed")),
       (c) => [`${pages} bulk_update requests`, c.entryRequests === pages],
     ],
     [
       "refresh",
-      () => harness.refresh(options("changed")),
+      () => engine.refresh(options("changed")),
       (c) => [`${pages} list pages`, c.entryRequests === pages],
     ],
   ];
   if (process.env.BENCH_CATALOG_DESTROY === "1") {
     phases.push([
       "destroy",
-      () => harness.destroy(options("changed")),
+      () => engine.destroy(options("changed")),
       (c) => [`${entries} deletes`, c.entryRequests === entries],
     ]);
   }
@@ -66,9 +74,8 @@ export async function catalogBench(emulator: RunningEmulator, burst: number, ref
   for (const [name, run, target] of phases) {
     // Start with a full bucket, as the bound assumes.
     await new Promise((r) => setTimeout(r, Math.ceil((Math.min(burst, spent) / refill) * 1000) + 1000));
-    const started = Date.now();
-    const result = await run();
-    const wall = (Date.now() - started) / 1000;
+    const { result, wallMs } = await run();
+    const wall = wallMs / 1000;
     const calls = result.apiCalls;
     spent = calls.length;
     const counts: Counts = {

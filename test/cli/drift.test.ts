@@ -1,7 +1,7 @@
 /**
- * `pulumi-incident drift` against the emulator: stacks of examples/oncall and examples/quickstart
- * (every kind but the custom field options' own, which quickstart has) made through the harness,
- * their state handed over as `pulumi stack export` writes it (secrets as ciphertext). No drift,
+ * `pulumi-incident drift` against the emulator: stacks of the examples and of the whole-account
+ * program (every kind) made in process (test/support/inProcessStack.ts: each resource created by its
+ * provider), their state handed over as `pulumi stack export` writes it (secrets as ciphertext). No drift,
  * an edit in the dashboard, an object deleted out of band, differences in form only; exit codes
  * 0 / 2 / 1; read-only, proven by the emulator's request log.
  */
@@ -11,38 +11,41 @@ import * as path from "node:path";
 import { styleText } from "node:util";
 import { type DriftReport, drift } from "../../cli/drift";
 import { ReadOnlyClient, ReadOnlyRequestError } from "../../cli/readOnlyClient";
+import { providers } from "../../resources";
 import { escalationPathPayload, escalationPathSpec } from "../../resources/escalationPath";
 import { runCli } from "../support/cliRun";
-import { harnessFixture } from "../support/harnessFixture";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { fixtureProject } from "../support/harnessFixture";
+import { type InProcessStack, runInProcess } from "../support/inProcessStack";
 import { ONCALL_OBJECTS } from "../support/reviewPr";
 
 const root = path.join(__dirname, "..", "..");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "drift-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-/** The stack's state as `pulumi stack export` writes it: the harness keeps the same resource entries. */
-function stackExport(stateFile: string, name: string): string {
-  const state = JSON.parse(fs.readFileSync(stateFile, "utf8"));
-  const file = path.join(work, `${name}.json`);
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources: state.resources } }));
-  return file;
+/** A program's stack, made in process against an emulator of its own, and its export on disk. */
+function stackOf(program: string, config: Record<string, string> = {}) {
+  const h = {} as { emu: TestEmulator; stack: InProcessStack; exported: string };
+  beforeAll(async () => {
+    h.emu = await startTestEmulator({ now: Date.now });
+    h.stack = await runInProcess(program, { emu: h.emu, project: fixtureProject(program), config });
+    h.exported = path.join(fs.mkdtempSync(path.join(work, "stack-")), "export.json");
+    fs.writeFileSync(h.exported, JSON.stringify(h.stack.exportDocument()));
+  });
+  afterAll(async () => {
+    await h.emu.dispose();
+  });
+  return h;
 }
 
 describe("drift: examples/oncall", () => {
-  const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const h = stackOf(path.join(root, "examples", "oncall"));
   const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
-  let exported: string;
-
-  beforeAll(async () => {
-    const up = await h.driver.up(h.options());
-    expect(up.errors).toEqual([]);
-    exported = stackExport(h.options().stateFile, "oncall");
-  });
 
   test("no drift: every object read (GET only), exit 0", async () => {
     const mark = h.emu.requests.length;
     const json = path.join(work, "clean.json");
-    const result = await runCli(["drift", exported, "--json", json], env());
+    const result = await runCli(["drift", h.exported, "--json", json], env());
     // Not a terminal: plain progress lines.
     expect(result.err).toMatch(/^drift: 1\/8 /);
     expect(result.err).toContain("drift: 8/8 ");
@@ -58,17 +61,15 @@ describe("drift: examples/oncall", () => {
 });
 
 describe("drift: edits in the dashboard, deletions, exit codes", () => {
-  const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const h = stackOf(path.join(root, "examples", "oncall"));
   const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
   let exported: string;
   let outputs: Record<string, any>;
   let colleague: string;
 
   beforeAll(async () => {
-    const up = await h.driver.up(h.options());
-    expect(up.errors).toEqual([]);
-    outputs = up.outputs;
-    exported = stackExport(h.options().stateFile, "oncall-edited");
+    exported = h.exported;
+    outputs = h.stack.outputs;
     // A colleague's key, as someone clicking in the dashboard has.
     colleague = await h.emu.createApiKey("colleague", ["global_access"]);
   });
@@ -195,15 +196,13 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
 });
 
 describe("drift: examples/quickstart (custom fields, options, an API key whose token is a secret)", () => {
-  const h = harnessFixture(path.join(root, "examples", "quickstart"));
+  const h = stackOf(path.join(root, "examples", "quickstart"));
   const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
 
   test("every kind in sync; the secret never printed; an edited field is drift", async () => {
-    const up = await h.driver.up(h.options());
-    expect(up.errors).toEqual([]);
-    const token = String(up.secretOutputs.ciKeyToken);
+    const token = String(h.stack.outputs.ciKeyToken);
     expect(token.length).toBeGreaterThan(8);
-    const exported = stackExport(h.options().stateFile, "quickstart");
+    const exported = h.exported;
     // As `pulumi stack export` keeps it: the token is ciphertext.
     expect(fs.readFileSync(exported, "utf8")).not.toContain(token);
     const json = path.join(work, "quickstart-report.json");
@@ -238,21 +237,22 @@ describe("drift: examples/quickstart (custom fields, options, an API key whose t
   });
 });
 
-// The kinds added since (catalog, account settings), with no edit to the drift job: it is generic
-// over every spec. examples/settings holds a secret input (a Secret's value), encrypted in the export.
-describe.each(["catalog", "settings"])("drift: examples/%s", (example) => {
-  const h = harnessFixture(path.join(root, "examples", example));
+// Every kind, with no edit to the drift job: it is generic over every spec. examples/settings and the
+// whole-account program hold a secret input (a Secret's value), encrypted in the export.
+describe.each([
+  "examples/catalog",
+  "examples/settings",
+  "test/fixtures/wholeAccount/program",
+])("drift: %s", (program) => {
+  const h = stackOf(path.join(root, program));
 
   test("every object in sync or differing in form only, read with GETs only (exit 0)", async () => {
-    const up = await h.driver.up(h.options());
-    expect(up.errors).toEqual([]);
-    const exported = stackExport(h.options().stateFile, example);
-    const declared = JSON.parse(fs.readFileSync(exported, "utf8")).deployment.resources.filter((r: any) =>
+    const declared = JSON.parse(fs.readFileSync(h.exported, "utf8")).deployment.resources.filter((r: any) =>
       r.type.startsWith("pulumi-nodejs:dynamic/incident:"),
     );
     const mark = h.emu.requests.length;
-    const json = path.join(work, `${example}-report.json`);
-    const result = await runCli(["drift", exported, "--json", json], {
+    const json = path.join(work, `${path.basename(path.dirname(h.exported))}-report.json`);
+    const result = await runCli(["drift", h.exported, "--json", json], {
       INCIDENT_API_KEY: h.emu.apiKey,
       INCIDENT_BASE_URL: h.emu.url,
     });
@@ -262,6 +262,8 @@ describe.each(["catalog", "settings"])("drift: examples/%s", (example) => {
     expect(report.objects.map((o) => o.urn).sort()).toEqual(declared.map((r: any) => r.urn).sort());
     expect(new Set(h.emu.requests.slice(mark).map((r) => r.method))).toEqual(new Set(["GET"]));
     const notCompared = report.objects.flatMap((o) => (o.notCompared ?? []).map((k) => `${o.kind}.${k}`));
-    if (example === "settings") expect(notCompared).toEqual(["Secret.value"]);
+    if (program !== "examples/catalog") expect(notCompared).toEqual(["Secret.value"]);
+    if (program.includes("wholeAccount"))
+      expect(new Set(report.objects.map((o) => o.kind)).size).toBe(Object.keys(providers).length);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `pulumi-incident export`: names, defaults left out, references, layout, filters, dry run, modules
  * and every option error before the first request. The full round trip (adopt with zero writes, …)
- * is test/exportRoundTrip.test.ts.
+ * runs through the real CLI on the whole account (test/engine/wholeAccount.test.ts).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -18,8 +18,9 @@ import { kindTitle, stringLiteral } from "../../cli/export/render";
 import { providers } from "../../resources";
 import { alertAttributeSpec } from "../../resources/alertAttribute";
 import { workflowSpec } from "../../resources/workflow";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { formatProblems, runExport } from "../support/exportRoundTrip";
-import { harnessFixture } from "../support/harnessFixture";
+import { runInProcess } from "../support/inProcessStack";
 import { typeCheckFiles, userProject } from "../support/readmeBlocks";
 
 const root = path.join(__dirname, "..", "..");
@@ -143,12 +144,15 @@ describe("only non-default values are written", () => {
 });
 
 describe("export of examples/oncall's account", () => {
-  const h = harnessFixture(path.join(root, "examples", "oncall"));
+  const h = {} as { emu: TestEmulator };
   const env = () => ({ INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
 
   beforeAll(async () => {
-    const made = await h.driver.up(h.options());
-    if (!made.ok) throw new Error(made.errors.map((e) => e.message).join("; "));
+    h.emu = await startTestEmulator({ now: Date.now });
+    await runInProcess(path.join(root, "examples", "oncall"), { emu: h.emu, project: "incident-oncall" });
+  });
+  afterAll(async () => {
+    await h.emu.dispose();
   });
 
   test("every option error names the option, before any request", async () => {

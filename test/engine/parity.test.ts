@@ -10,7 +10,8 @@
  * and destroy use the provider config saved in the state; replaceOnChanges matched against the keys
  * the provider reports; a replace checks the raw inputs again; a defined deleteBeforeReplace option
  * overrides the provider; dependents of a delete-before-replace are replaced first; ignoreChanges
- * takes full property paths; `up` previews first; same steps re-mark secret outputs.
+ * takes full property paths; `up` previews first; same steps re-mark secret outputs; protect blocks a
+ * replace only while the program keeps it.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -215,6 +216,17 @@ describe("the harness agrees with the real engine", () => {
           ),
         ],
       },
+      { op: "destroy" },
+    ],
+  );
+
+  describeParity(
+    "protect: a replace it blocks fails in preview and in up; dropping protect and replacing in one up replaces",
+    [
+      { op: "up", resources: [thing("p", { kind: "k1" }, { protect: true })] },
+      { op: "preview", resources: [thing("p", { kind: "k2" }, { protect: true })] },
+      { op: "up", resources: [thing("p", { kind: "k2" }, { protect: true })] },
+      { op: "up", resources: [thing("p", { kind: "k2" })] },
       { op: "destroy" },
     ],
   );

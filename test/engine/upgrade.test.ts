@@ -4,8 +4,7 @@
  * CLI) is imported into a stack (`pulumi stack import`) next to an emulator holding the same objects,
  * and the current code must preview, refresh and preview it again with no change, no replacement,
  * every recorded output written back (migrated to the current schema version) and no write to the
- * account. Through the real Pulumi CLI; test/upgrade/upgrade.test.ts runs the same check through
- * the harness.
+ * account. Through the real Pulumi CLI.
  */
 import * as cli from "../../tools/pulumi/cli";
 import { cliDriver, scenarioTimeoutMs } from "../support/driver";

@@ -1,12 +1,3 @@
-/**
- * AlertAttribute: mapping, normalisation rules (against the real emulator's read-back), check failures
- * with input paths (zero API calls), and the provider against the in-process emulator: drift,
- * update, lookup, adoption, 422 mapping. The lifecycle through the harness is at the end of this file.
- *
- * Every request body sent to `/v2/alert_attributes` must have exactly its reference type's shape, and
- * every emulator response must match its reference type.
- */
-import * as path from "node:path";
 import { ALERT_ATTRIBUTES, type StoredAlertAttribute } from "../../emulator/families/alertAttributes";
 import {
   type AlertAttributeInputs,
@@ -18,7 +9,6 @@ import {
 } from "../../resources/alertAttribute";
 import { useAlertEmulator } from "../support/alertEmulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>) => alertAttributeInputs.parse(raw);
 const canonical = alertAttributeProvider.spec.canonical!;
@@ -164,46 +154,4 @@ describe("provider against the emulator", () => {
     expect(ae.providerCalls(mark)).toEqual(["POST /v2/alert_attributes 422", "GET /v2/alert_attributes 200"]);
     expect((await liveAttributes()).filter((a) => a.name === "Region")).toHaveLength(1);
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-/**
- * AlertAttribute through the harness (the real dynamic-provider host) against the real emulator, with
- * the shared lifecycle (test/support/lifecycle.ts) and test/fixtures/alertAttribute/program.
- */
-describeLifecycle("AlertAttribute", {
-  program: path.join(__dirname, "../fixtures/alertAttribute/program"),
-  live: async ({ call }) => (await call("GET", "/v2/alert_attributes")).alert_attributes,
-  // Edited in the dashboard: no longer a list, another emoji (`required` omitted: kept).
-  editOutOfBand: async ({ call }, id) => {
-    const { alert_attribute: a } = await call("GET", `/v2/alert_attributes/${id}`);
-    await call("PUT", `/v2/alert_attributes/${id}`, {
-      name: a.name,
-      type: a.type,
-      array: false,
-      emoji: "fire",
-    });
-  },
-  expectRestored: (a) =>
-    expect(a).toEqual({
-      id: a.id,
-      name: "Lifecycle team",
-      type: "String",
-      array: true,
-      required: false,
-      emoji: "busts_in_silhouette",
-    }),
-  expectUpdated: (a) =>
-    expect(a).toEqual({
-      id: a.id,
-      name: "Lifecycle team (updated)",
-      type: "String",
-      array: true,
-      required: true,
-      emoji: "wrench",
-    }),
-  createExisting: async ({ call }) =>
-    (await call("POST", "/v2/alert_attributes", { name: "Made by hand", type: "Number", array: false }))
-      .alert_attribute.id,
 });

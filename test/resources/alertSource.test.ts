@@ -1,16 +1,3 @@
-/**
- * AlertSource: mapping, normalisation rules (against the real emulator's read-back: rich text vs
- * template, envelopes, write-only options, unordered sets, re-encoded JSON literals, server defaults),
- * check failures with input paths (zero API calls), and the provider against the in-process emulator
- * (startTestEmulator): drift, update, 422 mapping, adoption, the alert-config lock against the API's
- * "whoever is second" 409. The lifecycle through the harness is at the end of this file.
- *
- * The alert attributes sources bind are created through the API in `beforeAll` with a second
- * ("dashboard") key; the provider uses the bootstrap key. Every request body sent to
- * `/v2/alert_sources` and `/v2/alert_attributes` must have exactly its reference type's shape, and
- * every emulator response must match its reference type.
- */
-import * as path from "node:path";
 import {
   ALERT_CONFIG_GATE_STAGE,
   ALERT_SOURCES,
@@ -29,9 +16,8 @@ import {
   findAlertSources,
 } from "../../resources/alertSource";
 import { templateToRichText } from "../../resources/shared/richText";
-import { dashboardHttpSource, useAlertEmulator } from "../support/alertEmulator";
+import { useAlertEmulator } from "../support/alertEmulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>): AlertSourceInputs => alertSourceInputs.parse(raw);
 const canonical = alertSourceProvider.spec.canonical!;
@@ -571,67 +557,4 @@ describe("provider against the emulator", () => {
     await Promise.allSettled([job("a"), job("b", true), job("c")]);
     expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-/**
- * AlertSource through the harness (the real dynamic-provider host) against the real emulator, with the
- * shared lifecycle (test/support/lifecycle.ts). The alert attribute the program's one source binds is
- * made through the API in `setup` and found by the program with a lookup (the program then only reads
- * on a no-op `up`): the lifecycle helper takes a deployment's first `create` step as the adopted
- * object, so the program creates nothing but the source. Attributes and sources created together in
- * one deployment are covered by examples/oncall (test/examples.test.ts).
- */
-/** The attribute the program looks up by name, made through the API in `setup`. */
-const ATTRIBUTE = "Lifecycle service";
-let attributeId = "";
-
-/** The program's declared (base) title, as the API labels the stored document. */
-const DECLARED_TITLE = "{{alert.title}} in {{alert.attributes.service}}";
-
-function expectDeclared(source: any): void {
-  expect(source.name).toBe("Lifecycle webhook");
-  expect(source.source_type).toBe("http");
-  expect(source.template.title.label).toBe(DECLARED_TITLE);
-  expect(source.template.attributes).toEqual([
-    {
-      alert_attribute_id: attributeId,
-      binding: {
-        value: { label: expect.any(String), reference: "alert.attributes.service" },
-        merge_strategy: "first_wins",
-      },
-    },
-  ]);
-  expect(source.auto_resolve_timeout_minutes).toBe(30);
-}
-
-describeLifecycle("AlertSource", {
-  program: path.join(__dirname, "../fixtures/alertSource/program"),
-  setup: async ({ call }) => {
-    attributeId = (
-      await call("POST", "/v2/alert_attributes", { name: ATTRIBUTE, type: "String", array: false })
-    ).alert_attribute.id;
-    return { attributeName: ATTRIBUTE };
-  },
-  live: async ({ call }) => (await call("GET", "/v2/alert_sources")).alert_sources,
-  // The dashboard sends the whole source back (as it holds it) with another title.
-  editOutOfBand: async ({ call, emu }, id) => {
-    const stored = emu.store.collection<StoredAlertSource>(ALERT_SOURCES).get(id)!;
-    const { source_type: _type, ...payload } = structuredClone(stored.payload);
-    payload.template.title = { literal: templateToRichText("Edited {{ alert.title }}") };
-    await call("PUT", `/v2/alert_sources/${id}`, payload);
-  },
-  expectRestored: (source) => {
-    expectDeclared(source);
-    expect(source.template.description.label).toBe("{{alert.description}}");
-    expect(source.owning_team_ids).toEqual(["01TEAMPLATFORM"]);
-  },
-  expectUpdated: (source) => {
-    expectDeclared(source);
-    expect(source.template.description.label).toBe("{{alert.description}}\n\nUpdated");
-    expect([...source.owning_team_ids].sort()).toEqual(["01TEAMPAYMENTS", "01TEAMPLATFORM"]);
-  },
-  createExisting: async ({ call }) =>
-    (await call("POST", "/v2/alert_sources", dashboardHttpSource("Made by hand"))).alert_source.id,
 });

@@ -1,10 +1,3 @@
-/**
- * AnnouncementRule: mapping (reference shapes from reference-newer.json), the read-back rules
- * (sets in any order, conditions by meaning, templates and teams not managed when left out), check
- * failures with input paths (zero API calls), the provider against the in-process emulator, and the
- * lifecycle through the harness (the real CLI in the engine lane).
- */
-import * as path from "node:path";
 import {
   type AnnouncementRuleInputs,
   announcementRuleFromApi,
@@ -15,7 +8,6 @@ import {
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>): AnnouncementRuleInputs => announcementRuleInputs.parse(raw);
 const canonical = announcementRuleProvider.spec.canonical!;
@@ -183,51 +175,4 @@ describe("provider against the emulator", () => {
     expect(adopted.id).toBe(existing.id);
     expect(ae.providerCalls(mark).filter((c) => !c.startsWith("GET"))).toEqual([]);
   });
-});
-
-describeLifecycle("AnnouncementRule", {
-  program: path.join(__dirname, "../fixtures/announcementRule/program"),
-  live: async ({ call }) => (await call("GET", "/v2/announcement_rules")).announcement_rules,
-  // Changed in the dashboard: another mode, one channel fewer.
-  editOutOfBand: async ({ call }, id) => {
-    const { announcement_rule: r } = await call("GET", `/v2/announcement_rules/${id}`);
-    await call("PUT", `/v2/announcement_rules/${id}`, {
-      name: r.name,
-      mode: "include_all",
-      update_sharing_mode: r.update_sharing_mode,
-      condition_groups: [],
-      slack_channel_ids: ["C0ANNOUNCE1"],
-    });
-  },
-  expectRestored: (r) =>
-    expect(r).toMatchObject({
-      name: "Lifecycle announcements",
-      mode: "live_and_closed",
-      update_sharing_mode: "thread",
-      slack_channel_ids: expect.arrayContaining(["C0ANNOUNCE1", "C0ANNOUNCE2"]),
-      condition_groups: [
-        {
-          conditions: [
-            expect.objectContaining({ subject: expect.objectContaining({ reference: "incident.severity" }) }),
-          ],
-        },
-      ],
-    }),
-  expectUpdated: (r) =>
-    expect(r).toMatchObject({
-      name: "Lifecycle announcements (updated)",
-      update_sharing_mode: "thread_and_channel",
-      conditions_no_longer_apply_behaviour: "remove",
-      owning_team_ids: ["01TEAMPAYMENTS"],
-    }),
-  createExisting: async ({ call }) =>
-    (
-      await call("POST", "/v2/announcement_rules", {
-        name: "Made by hand",
-        mode: "include_triage",
-        update_sharing_mode: "none",
-        condition_groups: [],
-        slack_channel_ids: ["C0HANDMADE1"],
-      })
-    ).announcement_rule.id,
 });

@@ -1,9 +1,3 @@
-/**
- * IncidentRole (API v2): mapping, check failures with input paths (zero API calls), and the
- * provider against the in-process emulator: drift, update, lookup, adoption of the service's own
- * Reporter role. The lifecycle through the harness is at the end of this file.
- */
-import * as path from "node:path";
 import {
   findIncidentRoleByName,
   type IncidentRoleInputs,
@@ -13,7 +7,6 @@ import {
 } from "../../resources/incidentRole";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>): IncidentRoleInputs => incidentRoleInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -85,45 +78,4 @@ describe("provider against the emulator", () => {
     expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
     expect(await show(reporter.id)).toMatchObject({ description: "Who reported it", role_type: "reporter" });
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-/**
- * IncidentRole through the harness (the real dynamic-provider host) against the real emulator, with
- * the shared lifecycle (test/support/lifecycle.ts) and test/fixtures/incidentRole/program. The
- * service's own (seeded) roles are not the program's: `live` leaves them out.
- */
-const base = {
-  name: "Lifecycle comms",
-  description: "Keeps everyone informed",
-  instructions: "Post an update every 30 minutes",
-  shortform: "comms",
-};
-
-describeLifecycle("IncidentRole", {
-  program: path.join(__dirname, "../fixtures/incidentRole/program"),
-  live: async ({ call }) =>
-    (await call("GET", "/v2/incident_roles")).incident_roles.filter(
-      (r: { id: string }) => !r.id.startsWith("01ROLE"),
-    ),
-  editOutOfBand: async ({ call }, id) => {
-    await call("PUT", `/v2/incident_roles/${id}`, { ...base, shortform: "pr" });
-  },
-  expectRestored: (r) => expect(r).toMatchObject({ ...base, role_type: "custom" }),
-  expectUpdated: (r) =>
-    expect(r).toMatchObject({
-      name: "Lifecycle comms (updated)",
-      instructions: "Post an update every 15 minutes",
-      shortform: "comms",
-    }),
-  createExisting: async ({ call }) =>
-    (
-      await call("POST", "/v2/incident_roles", {
-        name: "Made by hand",
-        description: "",
-        instructions: "",
-        shortform: "hand",
-      })
-    ).incident_role.id,
 });

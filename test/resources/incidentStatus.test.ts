@@ -1,10 +1,3 @@
-/**
- * IncidentStatus: mapping (create vs update payload: category is create-only), check failures with
- * input paths (triage and declined refused, zero API calls), and the provider against the
- * in-process emulator: drift, update, category change = replacement, the service's own statuses
- * refused, lookup, adoption. The lifecycle through the harness is at the end of this file.
- */
-import * as path from "node:path";
 import {
   findIncidentStatusByName,
   type IncidentStatusInputs,
@@ -15,7 +8,6 @@ import {
 } from "../../resources/incidentStatus";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>): IncidentStatusInputs => incidentStatusInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -119,37 +111,4 @@ describe("provider against the emulator", () => {
       incidentStatusProvider.create!(parse({ name: "Fixing", category: "closed", adoptId: existing.id })),
     ).rejects.toThrow(/is a live status; its category cannot change: declare category "live"/);
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-/**
- * IncidentStatus through the harness (the real dynamic-provider host) against the real emulator,
- * with the shared lifecycle (test/support/lifecycle.ts) and test/fixtures/incidentStatus/program.
- * The service's own (seeded) statuses are not the program's: `live` leaves them out.
- */
-const base = { name: "Lifecycle monitoring", description: "Watching the graphs", category: "live" };
-
-describeLifecycle("IncidentStatus", {
-  program: path.join(__dirname, "../fixtures/incidentStatus/program"),
-  live: async ({ call }) =>
-    (await call("GET", "/v1/incident_statuses")).incident_statuses.filter(
-      (s: { id: string }) => !s.id.startsWith("01STATUS"),
-    ),
-  editOutOfBand: async ({ call }, id) => {
-    await call("PUT", `/v1/incident_statuses/${id}`, {
-      name: base.name,
-      description: "Edited in the dashboard",
-    });
-  },
-  expectRestored: (s) => expect(s).toMatchObject(base),
-  expectUpdated: (s) =>
-    expect(s).toMatchObject({
-      name: "Lifecycle monitoring (updated)",
-      description: "Fixed; watching the graphs",
-      category: "live",
-    }),
-  createExisting: async ({ call }) =>
-    (await call("POST", "/v1/incident_statuses", { name: "Made by hand", description: "", category: "live" }))
-      .incident_status.id,
 });

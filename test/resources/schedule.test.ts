@@ -1,14 +1,3 @@
-/**
- * Schedule: mapping, normalisation rules, check failures with paths, and the provider against the
- * real in-process emulator (test/support/emulator.ts). The emulator reproduces the API's read-back
- * (UTC timestamps, the write time stamped on a first version, full user objects, server layer ids,
- * `scheduling_mode: "sequential"`, `working_intervals: []`, superseded versions dropped, sorted team
- * ids), so every rule below is exercised on what the API answers, and every request and response is
- * checked against the reference shapes (requests by the emulator's validation, responses by
- * `expectShape` and `emu.responseProblems`). Out-of-band edits use a second ("dashboard") key.
- * The lifecycle through the harness is at the end of this file.
- */
-import * as path from "node:path";
 import { setCredentials } from "../../provider/credentials";
 import {
   type ApiSchedule,
@@ -23,10 +12,7 @@ import {
   scheduleProvider,
 } from "../../resources/schedule";
 import { dashboardSchedule } from "../support/dashboard";
-import { driverLabel, scenarioTimeoutMs } from "../support/driver";
 import { expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
-import { expectCreateBeforeDelete, expectPlannedReplace, harnessFixture } from "../support/harnessFixture";
-import { describeLifecycle } from "../support/lifecycle";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -602,91 +588,4 @@ describe("provider against the emulator", () => {
     });
     await expect(getSchedule({ name: "Nope" })).rejects.toThrow(/getSchedule: no schedule is named "Nope"/);
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-const program = path.join(__dirname, "../fixtures/schedule/program");
-
-const weekly = [{ interval: 1, interval_type: "weekly" }];
-
-/** A rotation as read, made writable again: users by id, no empty lists (the API refuses them). */
-const writableRotation = (r: any) => {
-  const out = { ...r, users: r.users.map((u: any) => ({ id: u.id })) };
-  if (out.working_intervals?.length === 0) delete out.working_intervals;
-  return out;
-};
-
-describeLifecycle("Schedule", {
-  program,
-  live: async ({ call }) => (await call("GET", "/v2/schedules")).schedules,
-  editOutOfBand: async ({ call }, id) => {
-    const { schedule } = await call("GET", `/v2/schedules/${id}`);
-    schedule.config.rotations[0].handovers = [{ interval: 5, interval_type: "daily" }];
-    await call("PUT", `/v2/schedules/${id}`, {
-      schedule: {
-        name: schedule.name,
-        config: { rotations: schedule.config.rotations.map(writableRotation) },
-      },
-    });
-  },
-  expectRestored: (s) => expect(s.config.rotations[0].handovers).toEqual(weekly),
-  expectUpdated: (s) => expect(s.config.rotations[0].users).toHaveLength(3),
-  createExisting: async ({ call }) =>
-    (
-      await call(
-        "POST",
-        "/v2/schedules",
-        dashboardSchedule({
-          name: "Made by hand",
-          timezone: "Europe/Berlin",
-          handoverStartAt: "2026-01-05T08:00:00Z",
-          users: ["01USERADA"],
-        }),
-      )
-    ).schedule.id,
-});
-
-/**
- * A time zone change replaces the schedule (the API cannot change it in place), create-before-delete:
- * schedule names are not unique (nothing in the API reference says they are), so the new schedule is
- * created next to the old one, which is deleted only once the new one exists, and whatever pages
- * through the schedule never points at nothing.
- */
-describe(`Schedule: a time zone change through the ${driverLabel}`, () => {
-  const h = harnessFixture(program);
-  const { destroy, preview, up } = h.driver;
-  const live = () => h.list("/v2/schedules");
-
-  test(
-    "plans and applies a replace, the new schedule created before the old one is deleted",
-    async () => {
-      const first = await up(h.options());
-      expect(first.errors).toEqual([]);
-      const [old] = await live();
-      expect(old.timezone).toBe("Europe/Berlin");
-
-      expectPlannedReplace(await preview(h.options({ timezone: "UTC" })), ["timezone"]);
-
-      const since = h.emu.requests.length;
-      const replace = expectCreateBeforeDelete(
-        await up(h.options({ timezone: "UTC" })),
-        ["timezone"],
-        old.id,
-      );
-
-      // On the wire: the new schedule (same name, other time zone) is created while the old one is
-      // still live, and only then is the old one deleted.
-      expect(h.writesSince(since)).toEqual(["POST /v2/schedules 201", `DELETE /v2/schedules/${old.id} 204`]);
-      const after = await live();
-      expect(after.map((s) => [s.name, s.timezone])).toEqual([[old.name, "UTC"]]);
-      expect(after[0].id).toBe(replace.id);
-      expect(after[0].id).not.toBe(old.id);
-
-      await destroy(h.options({ timezone: "UTC" }));
-      expect(await live()).toEqual([]);
-      expect(h.emu.responseProblems).toEqual([]);
-    },
-    scenarioTimeoutMs,
-  );
 });

@@ -1,11 +1,3 @@
-/**
- * ScheduleSyncRule: mapping (wrapped create, flat update; unset permanent members not sent), the
- * rule "unmanaged permanent members" and "set with repeats" against the emulator's read-back, check
- * failures with input paths (zero API calls), and the provider against the in-process emulator:
- * drift, update, sync type propagation to the other rules of a shared target, replacement on
- * create-only fields, adoption.
- */
-import * as path from "node:path";
 import {
   type ScheduleSyncRuleInputs,
   scheduleSyncRuleCreatePayload,
@@ -14,14 +6,8 @@ import {
   scheduleSyncRuleProvider,
   scheduleSyncRuleUpdatePayload,
 } from "../../resources/scheduleSyncRule";
-import {
-  expectCheckFailure,
-  makeSchedule,
-  scheduleBody,
-  useSettingsEmulator,
-} from "../fixtures/settings/emulator";
+import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>): ScheduleSyncRuleInputs => scheduleSyncRuleInputs.parse(raw);
 const canonical = scheduleSyncRuleProvider.spec.canonical!;
@@ -199,51 +185,4 @@ describe("provider against the emulator", () => {
     expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
     expect((await show(scheduleId, existing.id)).permanent_member_user_ids).toEqual(["01USERADA"]);
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-/**
- * ScheduleSyncRule through the harness (the real dynamic-provider host) against the real emulator,
- * with the shared lifecycle (test/support/lifecycle.ts) and test/fixtures/scheduleSyncRule/program.
- * The schedule and the sync target are made through the API first (`setup`). A rule's resource id
- * is `<scheduleId>/<ruleId>`; `live` answers the rules under those ids.
- */
-let lifecycleScheduleId = "";
-
-describeLifecycle("ScheduleSyncRule", {
-  program: path.join(__dirname, "../fixtures/scheduleSyncRule/program"),
-  setup: async ({ call }) => {
-    lifecycleScheduleId = (await call("POST", "/v2/schedules", scheduleBody("Lifecycle primary"))).schedule
-      .id;
-    const targetId = (
-      await call("POST", "/v2/schedule_sync_targets", {
-        schedule_sync_target: { slack_user_group_id: "S0RULELIFE", add_bot_to_group: false },
-      })
-    ).schedule_sync_target.id;
-    return { scheduleId: lifecycleScheduleId, targetId };
-  },
-  live: async ({ call }) =>
-    (await call("GET", `/v2/schedules/${lifecycleScheduleId}/sync_rules`)).schedule_sync_rules.map(
-      (r: { id: string; schedule_id: string }) => ({ ...r, id: `${r.schedule_id}/${r.id}` }),
-    ),
-  editOutOfBand: async ({ call }, id) => {
-    await call("PUT", `/v2/schedules/${id.replace("/", "/sync_rules/")}`, {
-      sync_type: "all_users",
-      permanent_member_user_ids: [],
-    });
-  },
-  expectRestored: (r) =>
-    expect(r).toMatchObject({ sync_type: "on_call", permanent_member_user_ids: ["01USERCAT"] }),
-  expectUpdated: (r) =>
-    expect(r).toMatchObject({ sync_type: "next_on_call", permanent_member_user_ids: ["01USEREVE"] }),
-  createExisting: async ({ call }) => {
-    const targetId = (await call("GET", "/v2/schedule_sync_targets")).schedule_sync_targets[0].id;
-    const rule = (
-      await call("POST", `/v2/schedules/${lifecycleScheduleId}/sync_rules`, {
-        schedule_sync_rule: { schedule_sync_target_id: targetId, sync_type: "all_users" },
-      })
-    ).schedule_sync_rule;
-    return `${lifecycleScheduleId}/${rule.id}`;
-  },
 });

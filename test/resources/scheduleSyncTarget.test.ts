@@ -1,10 +1,3 @@
-/**
- * ScheduleSyncTarget: mapping (wrapped create, flat update), check failures with input paths (zero
- * API calls), and the provider against the in-process emulator: a new group's details read back as
- * declared, drift on the bot flag, propagation refused when a linked schedule is not editable,
- * destroy refused while rules use the target (clear error, target kept), adoption.
- */
-import * as path from "node:path";
 import {
   type ScheduleSyncTargetInputs,
   scheduleSyncTargetCreatePayload,
@@ -15,7 +8,6 @@ import {
 } from "../../resources/scheduleSyncTarget";
 import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>): ScheduleSyncTargetInputs => scheduleSyncTargetInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -157,29 +149,4 @@ describe("provider against the emulator", () => {
       scheduleSyncTargetProvider.create!(parse({ slackUserGroupId: "S0OTHER", adoptId: existing.id })),
     ).rejects.toThrow(/syncs user group S0BYHAND, not S0OTHER/);
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-/**
- * ScheduleSyncTarget through the harness (the real dynamic-provider host) against the real emulator,
- * with the shared lifecycle (test/support/lifecycle.ts) and test/fixtures/scheduleSyncTarget/program.
- * Destroy archives: archived targets are not in the list.
- */
-describeLifecycle("ScheduleSyncTarget", {
-  program: path.join(__dirname, "../fixtures/scheduleSyncTarget/program"),
-  live: async ({ call }) => (await call("GET", "/v2/schedule_sync_targets")).schedule_sync_targets,
-  editOutOfBand: async ({ call }, id) => {
-    await call("PUT", `/v2/schedule_sync_targets/${id}`, { add_bot_to_group: true });
-  },
-  expectRestored: (t) =>
-    expect(t).toMatchObject({ slack_user_group_id: "S0LIFECYCLE", add_bot_to_group: false }),
-  expectUpdated: (t) =>
-    expect(t).toMatchObject({ slack_user_group_id: "S0LIFECYCLE", add_bot_to_group: true }),
-  createExisting: async ({ call }) =>
-    (
-      await call("POST", "/v2/schedule_sync_targets", {
-        schedule_sync_target: { slack_user_group_id: "S0LIFECYCLE", add_bot_to_group: true },
-      })
-    ).schedule_sync_target.id,
 });

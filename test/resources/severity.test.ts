@@ -1,9 +1,3 @@
-/**
- * Severity: mapping, the "unmanaged rank" rule (against the emulator's read-back), check failures
- * with input paths (zero API calls), and the provider against the in-process emulator: drift,
- * update, lookup, adoption. The lifecycle through the harness is at the end of this file.
- */
-import * as path from "node:path";
 import {
   findSeverityByName,
   type SeverityInputs,
@@ -14,7 +8,6 @@ import {
 } from "../../resources/severity";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
-import { describeLifecycle } from "../support/lifecycle";
 
 const parse = (raw: Record<string, unknown>): SeverityInputs => severityInputs.parse(raw);
 const canonical = (args: SeverityInputs) => severityProvider.spec.canonical?.(args) ?? args;
@@ -125,29 +118,4 @@ describe("provider against the emulator", () => {
       severityProvider.create!(parse({ name: "Minor", adoptId: "01NOSUCHSEVERITY" })),
     ).rejects.toThrow(/adoptId "01NOSUCHSEVERITY": no severity with that id exists/);
   });
-});
-
-// ---------- through the harness (the real CLI in the engine lane) ----------
-
-/**
- * Severity through the harness (the real dynamic-provider host) against the real emulator, with the
- * shared lifecycle (test/support/lifecycle.ts) and test/fixtures/severity/program.
- */
-const base = { name: "Lifecycle major", description: "Customers notice", rank: 10 };
-
-describeLifecycle("Severity", {
-  program: path.join(__dirname, "../fixtures/severity/program"),
-  live: async ({ call }) => (await call("GET", "/v1/severities")).severities,
-  editOutOfBand: async ({ call }, id) => {
-    await call("PUT", `/v1/severities/${id}`, { ...base, description: "Edited in the dashboard", rank: 3 });
-  },
-  expectRestored: (s) => expect(s).toMatchObject(base),
-  expectUpdated: (s) =>
-    expect(s).toMatchObject({
-      name: "Lifecycle major (updated)",
-      description: "Customers notice, and it is getting worse",
-      rank: 20,
-    }),
-  createExisting: async ({ call }) =>
-    (await call("POST", "/v1/severities", { name: "Made by hand", description: "" })).severity.id,
 });

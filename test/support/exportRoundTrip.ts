@@ -1,41 +1,34 @@
 /**
- * The export round trip, written once for any seeded account and either engine (test/support/driver.ts):
+ * The export round trip, written once (test/engine/wholeAccount.test.ts runs it on the whole
+ * account, through the real CLI):
  *
- *   seed the account → `pulumi-incident export DIR` (read-only: only GETs) → the project is formatted
- *   (Biome, Prettier's layout) and type-checks → first `up` of a new stack adopts every object with
- *   zero writes → second `up` makes zero provider API calls → refresh finds no drift → destroy
- *   removes exactly the exported objects (everything else in the account stays).
+ *   `pulumi-incident export DIR` (read-only: only GETs) → the project is formatted (Biome, Prettier's
+ *   layout) and type-checks → the first `up` of a new stack adopts every object with zero writes →
+ *   `preview --expect-no-changes` makes no provider API call → `refresh --expect-no-changes`.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { ApiClient } from "../../provider/client";
 import { listEveryObject } from "../../provider/pagedReads";
 import { providers } from "../../resources";
-import type { RunResult } from "../../tools/harness";
+import type { HarnessOptions, RunResult } from "../../tools/harness";
 import { runCli } from "./cliRun";
-import { driver, driverLabel, scenarioTimeoutMs } from "./driver";
-import { startTestEmulator, type TestEmulator } from "./emulator";
+import { driver } from "./driver";
+import type { TestEmulator } from "./emulator";
 import { linkPackage, typeCheckFiles } from "./readmeBlocks";
 
 const root = path.join(__dirname, "..", "..");
 
-export interface SeededAccount {
-  /** Secret values by secret name (the API never gives them back; the stack's config supplies them). */
-  secretValues?: Record<string, string>;
-}
-
-export interface RoundTripSpec {
-  title: string;
-  /** Fills the emulator's account (through the API, as the dashboard would). */
-  seed(emu: TestEmulator): Promise<SeededAccount>;
+export interface ExportCheck {
   /** Extra `export` options (filters). */
   exportArgs?: string[];
   /** Minimum number of objects the export must hold (guards against an empty round trip). */
   atLeast: number;
   /** Kinds the export must hold objects of. */
   kinds?: string[];
+  /** Secret values by secret name (the API never gives them back; the stack's config supplies them). */
+  secretValues?: Record<string, string>;
 }
 
 /** Every object of every exportable kind in the account: `Kind id`. */
@@ -85,100 +78,71 @@ const writes = (emu: TestEmulator, mark: number) =>
 
 const providerCalls = (r: RunResult) => r.apiCalls.filter((c) => c.from !== "program");
 
-export function describeExportRoundTrip(spec: RoundTripSpec): void {
-  describe(`export round trip (${driverLabel}): ${spec.title}`, () => {
-    let emu: TestEmulator;
-    let work: string;
-    beforeAll(async () => {
-      emu = await startTestEmulator({ now: Date.now });
-      work = fs.mkdtempSync(path.join(os.tmpdir(), "export-round-trip-"));
-    });
-    afterAll(async () => {
-      await emu.dispose();
-      driver.dispose(path.join(work, "state.json"));
-      fs.rmSync(work, { recursive: true, force: true });
-    });
+/**
+ * Exports the account into `work/project` and adopts it in a new stack (state `work/state.json`):
+ * fails unless every step above holds. Answers the new stack's options (to destroy or dispose it).
+ */
+export async function adoptExport(
+  emu: TestEmulator,
+  work: string,
+  spec: ExportCheck,
+): Promise<HarnessOptions> {
+  const env = { INCIDENT_API_KEY: emu.apiKey, INCIDENT_BASE_URL: emu.url };
+  const dir = path.join(work, "project");
 
-    test(
-      "export → formatted, type-checked project → adopt with zero writes → zero calls → no drift → destroy exactly it",
-      async () => {
-        const seeded = await spec.seed(emu);
-        const before = await accountObjects(emu);
-        const env = { INCIDENT_API_KEY: emu.apiKey, INCIDENT_BASE_URL: emu.url };
-        const dir = path.join(work, "project");
+  // Export: read-only.
+  const mark = emu.requests.length;
+  const exported = await runExport([dir, ...(spec.exportArgs ?? [])], env);
+  expect(exported.err).not.toMatch(/error/i);
+  expect(exported.code).toBe(0);
+  expect(writes(emu, mark)).toEqual([]);
+  const files = fs.readdirSync(dir).sort();
+  expect(files).toEqual(
+    expect.arrayContaining(["Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]),
+  );
+  const tsFiles = files.filter((f) => f.endsWith(".ts"));
+  const allText = tsFiles.map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+  const adopted = [...allText.matchAll(/adoptId: "([^"]+)"/g)].map((m) => m[1]!);
+  expect(adopted.length).toBeGreaterThanOrEqual(spec.atLeast);
+  expect(new Set(adopted).size).toBe(adopted.length);
+  for (const kind of spec.kinds ?? []) expect(allText).toContain(`new incident.${kind}(`);
+  // Every object reads as adoptable without a write (the exporter's own check).
+  expect(exported.out).not.toContain("will not adopt without a write");
 
-        // Export: read-only.
-        const mark = emu.requests.length;
-        const exported = await runExport([dir, ...(spec.exportArgs ?? [])], env);
-        expect(exported.err).not.toMatch(/error/i);
-        expect(exported.code).toBe(0);
-        expect(writes(emu, mark)).toEqual([]);
-        const files = fs.readdirSync(dir).sort();
-        expect(files).toEqual(
-          expect.arrayContaining(["Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]),
-        );
-        const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
-        const tsFiles = files.filter((f) => f.endsWith(".ts"));
-        const allText = tsFiles.map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
-        const adopted = [...allText.matchAll(/adoptId: "([^"]+)"/g)].map((m) => m[1]!);
-        expect(adopted.length).toBeGreaterThanOrEqual(spec.atLeast);
-        expect(new Set(adopted).size).toBe(adopted.length);
-        for (const kind of spec.kinds ?? []) expect(allText).toContain(`new incident.${kind}(`);
-        // Every object reads as adoptable without a write (the exporter's own check).
-        expect(exported.out).not.toContain("will not adopt without a write");
-        expect(program.length).toBeGreaterThan(0);
+  expect(formatProblems(dir, tsFiles)).toBe("");
+  linkPackage(dir, root);
+  expect(typeCheckFiles(dir, tsFiles, "commonjs")).toBe("");
 
-        expect(formatProblems(dir, tsFiles)).toBe("");
-        linkPackage(dir, root);
-        expect(typeCheckFiles(dir, tsFiles, "commonjs")).toBe("");
+  // First up of a new stack: every object adopted, nothing written.
+  const secretConfig = Object.fromEntries(
+    secretKeys(dir).map((s) => {
+      const value = spec.secretValues?.[s.label];
+      if (value === undefined) throw new Error(`no value given for secret ${s.label}`);
+      return [s.key, value];
+    }),
+  );
+  const options: HarnessOptions = {
+    program: dir,
+    stateFile: path.join(work, "state.json"),
+    stack: "exported",
+    config: { "incident:apiKey": emu.apiKey, "incident:baseUrl": emu.url, ...secretConfig },
+    secretConfig: ["incident:apiKey", ...Object.keys(secretConfig)],
+  };
+  const upMark = emu.requests.length;
+  const first = await driver.up(options);
+  expect(first.errors).toEqual([]);
+  expect(first.ok).toBe(true);
+  const ops = first.steps.filter((s) => s.type.includes("incident:")).map((s) => s.op);
+  expect(ops.length).toBe(adopted.length);
+  expect(new Set(ops)).toEqual(new Set(["create"]));
+  expect(writes(emu, upMark)).toEqual([]);
 
-        // First up of a new stack: every object adopted, nothing written.
-        const secrets = secretKeys(dir);
-        const secretConfig = Object.fromEntries(
-          secrets.map((s) => {
-            const value = seeded.secretValues?.[s.label];
-            if (value === undefined) throw new Error(`the seed gave no value for secret ${s.label}`);
-            return [s.key, value];
-          }),
-        );
-        const options = {
-          program: dir,
-          stateFile: path.join(work, "state.json"),
-          stack: "exported",
-          config: { "incident:apiKey": emu.apiKey, "incident:baseUrl": emu.url, ...secretConfig },
-          secretConfig: ["incident:apiKey", ...Object.keys(secretConfig)],
-        };
-        const upMark = emu.requests.length;
-        const first = await driver.up(options);
-        expect(first.errors).toEqual([]);
-        expect(first.ok).toBe(true);
-        const ops = first.steps.filter((s) => s.type.includes("incident:")).map((s) => s.op);
-        expect(ops.length).toBe(adopted.length);
-        expect(new Set(ops)).toEqual(new Set(["create"]));
-        expect(writes(emu, upMark)).toEqual([]);
-
-        // Second up: nothing to do, no provider call.
-        const second = await driver.up(options);
-        expect(second.errors).toEqual([]);
-        expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
-        expect(providerCalls(second)).toEqual([]);
-
-        // Refresh: the state is what the account holds.
-        const refreshed = await driver.refresh(options);
-        expect(refreshed.errors).toEqual([]);
-        expect(refreshed.steps.filter((s) => s.op === "read-drift" || s.op === "refresh-delete")).toEqual([]);
-        const third = await driver.up(options);
-        expect(third.steps.filter((s) => s.op !== "same")).toEqual([]);
-
-        // Destroy: exactly the exported objects go.
-        const destroyed = await driver.destroy(options);
-        expect(destroyed.errors).toEqual([]);
-        const after = await accountObjects(emu);
-        const exportedIds = new Set(adopted);
-        expect(after).toEqual(before.filter((o) => !exportedIds.has(o.slice(o.indexOf(" ") + 1))));
-        expect(emu.responseProblems).toEqual([]);
-      },
-      scenarioTimeoutMs * 2,
-    );
-  });
+  // Nothing to do, no provider call; the state is what the account holds.
+  const again = await driver.preview({ ...options, expectNoChanges: true });
+  expect(again.errors).toEqual([]);
+  expect(providerCalls(again)).toEqual([]);
+  const refreshed = await driver.refresh({ ...options, expectNoChanges: true });
+  expect(refreshed.errors).toEqual([]);
+  expect(emu.responseProblems).toEqual([]);
+  return options;
 }

@@ -1,9 +1,8 @@
 /**
- * A Pulumi program driven through the harness (the real dynamic-provider host) or, in the engine
- * lane, the real Pulumi CLI (see driver.ts), against a real emulator of its own, for the tests of one
- * `describe`: the emulator (real clock) is started before them, and it and the stack's state are done
- * away with after them. describeLifecycle (lifecycle.ts) is built on it; tests of other runs (a
- * replace, a dependency) use it directly, through `h.driver`.
+ * A Pulumi program driven through the real Pulumi CLI in the engine lane (or the harness: see
+ * driver.ts), against a real emulator of its own, for the tests of one `describe`: the emulator (real
+ * clock) is started before them, and it and the stack's state are done away with after them. Tests
+ * run the program through `h.driver`.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

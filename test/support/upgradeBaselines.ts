@@ -1,18 +1,14 @@
 /**
  * Upgrade baselines (test/upgrade/README.md): which programs are recorded per release, how a recorded
- * baseline is loaded, and the check every baseline must pass under the current code, written once
- * for both lanes (test/upgrade/upgrade.test.ts through the harness, test/engine/upgrade.test.ts
- * through the real Pulumi CLI).
+ * baseline is loaded, and the check every baseline must pass under the current code
+ * (test/engine/upgrade.test.ts, through the real Pulumi CLI).
  */
-import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import { providers } from "../../resources";
 import type { HarnessOptions, HarnessState, RunResult } from "../../tools/harness";
-import { Crypter, DEFAULT_PASSPHRASE, type ResourceState, StateWriter } from "../../tools/harness/state";
-import { exportedEntry } from "../../tools/pulumi/cli";
 import type { Driver } from "./driver";
 
 export const BASELINES_DIR = path.join(__dirname, "..", "upgrade", "baselines");
@@ -24,16 +20,15 @@ export interface BaselineProgram {
   dir: string;
 }
 
-/** A rich program per resource kind: the two examples and every kind's lifecycle fixture. */
+/**
+ * The programs recorded for each release: the two examples, and the whole-account program (every
+ * kind, wired together). Releases up to 0.1.0 recorded each kind's lifecycle program instead (their
+ * copies are in their baselines); a program a release does not have is not recorded for it.
+ */
 export const BASELINE_PROGRAMS: BaselineProgram[] = [
   { name: "quickstart", dir: "examples/quickstart" }, // CustomField, CustomFieldOption, ApiKey
   { name: "oncall", dir: "examples/oncall" }, // every alert and on-call kind, wired together
-  { name: "alertAttribute", dir: "test/fixtures/alertAttribute/program" },
-  { name: "alertSource", dir: "test/fixtures/alertSource/program" },
-  { name: "alertRoute", dir: "test/fixtures/alertRoute/program" },
-  { name: "escalationPath", dir: "test/fixtures/escalationPath/program" }, // + its own Schedule
-  { name: "schedule", dir: "test/fixtures/schedule/program" },
-  { name: "workflow", dir: "test/fixtures/workflow/program" },
+  { name: "wholeAccount", dir: "test/fixtures/wholeAccount/program" }, // every kind
 ];
 
 /** stack.json of a baseline. */
@@ -73,27 +68,6 @@ export function listBaselines(): Baseline[] {
 /** A recorded file's text with the recording emulator's URL replaced by `url`. */
 export function readRepointed(b: Baseline, file: string, url: string): string {
   return fs.readFileSync(path.join(b.dir, file), "utf8").split(b.stack.emulatorUrl).join(url);
-}
-
-/**
- * A `pulumi stack export --show-secrets` deployment in the harness's state format (secrets
- * encrypted with the harness's passphrase): the same resources, minus the provider resources the
- * harness does not record; a resource's provider reference loses its id (the harness's form).
- */
-export function harnessStateFromExport(deployment: any, project: string, stack: string): unknown {
-  const resources: ResourceState[] = (deployment.resources ?? [])
-    .filter((r: any) => !String(r.type).startsWith("pulumi:providers:"))
-    .map((r: any) => {
-      const entry: ResourceState = { ...exportedEntry(r), created: r.created, modified: r.modified };
-      if (r.provider) entry.provider = String(r.provider).replace(/::[^:]+$/, "");
-      if (r.additionalSecretOutputs?.length) entry.additionalSecretOutputs = r.additionalSecretOutputs;
-      return entry;
-    });
-  const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "harness-state-")), "state.json");
-  new StateWriter(tmp, new Crypter(DEFAULT_PASSPHRASE, randomBytes(16))).write({ project, stack, resources });
-  const doc = JSON.parse(fs.readFileSync(tmp, "utf8"));
-  fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
-  return doc;
 }
 
 /** The emulator holding a baseline's objects: its recorded state file, copied (the emulator rewrites it). */

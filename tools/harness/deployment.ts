@@ -732,10 +732,16 @@ export class Deployment {
       ? reg.deleteBeforeReplace
       : providerDeleteBeforeReplace;
     const extra = { changedKeys: keys, replaceKeys, deleteBeforeReplace };
-    if (old.protect && !this.preview) {
+    // Protect blocks a replace only when the program keeps it: unprotecting and replacing in one `up`
+    // is allowed. A preview reports the error and goes on; an update stops (step_generator.go).
+    if (old.protect && reg.protect) {
       const message = `unable to replace resource "${reg.urn}" as it is currently marked for protection`;
-      this.step(reg, "replace", "update", start, { ...extra, failed: true, error: message });
-      throw this.engineFailure(reg, message);
+      // The preview fails but is shown whole: no `failed` flag, so the plan goes on.
+      if (this.preview) this.errors.push({ kind: "engine", message, ...this.who(reg) });
+      else {
+        this.step(reg, "replace", "update", start, { ...extra, failed: true, error: message });
+        throw this.engineFailure(reg, message);
+      }
     }
     // The replacement is created from the program's own inputs, checked again with no old inputs
     // (ignoreChanges does not apply to a new object: step_generator.go).
@@ -747,7 +753,7 @@ export class Deployment {
       const planned = await this.create(reg, fresh, start, "replace", extra);
       if (!deleteBeforeReplace) {
         this.olds.delete(reg.urn);
-        this.pendingDeletes.push({ ...old, delete: true });
+        this.pendingDeletes.push({ ...old, protect: false, delete: true });
       }
       return planned;
     }
@@ -755,7 +761,8 @@ export class Deployment {
       // Create-before-delete: the old copy is deleted with the final deletes.
       const condemn = () => {
         this.olds.delete(reg.urn);
-        this.pendingDeletes.push({ ...old, delete: true });
+        // A protected resource gets here only when the program dropped `protect` (checked above).
+        this.pendingDeletes.push({ ...old, protect: false, delete: true });
         return this.persist();
       };
       try {

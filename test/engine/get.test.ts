@@ -1,14 +1,14 @@
 /**
- * `Xxx.get(name, id)` through the harness (the real dynamic-provider host): objects made outside the
+ * `Xxx.get(name, id)` through the real Pulumi CLI: objects made outside the
  * stack are read by id into outputs, what the API never returns stays absent, nothing is written,
  * destroy leaves them alone, and an id that does not exist fails the run naming the kind and the id.
  */
 import * as path from "node:path";
-import { destroy, up } from "../../tools/harness";
 import { harnessFixture } from "../support/harnessFixture";
 
 describe("Xxx.get(name, id)", () => {
   const h = harnessFixture(path.join(__dirname, "..", "fixtures", "get", "program"));
+  const { destroy, up } = h.driver;
 
   const made = async (name: string) => {
     const attribute = await h.emu.ok("POST", "/v2/alert_attributes", {

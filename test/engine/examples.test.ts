@@ -1,18 +1,20 @@
 /**
- * The examples are real programs users copy: each runs through the harness (the real provider host),
- * or the real Pulumi CLI in the engine lane, against the emulator. examples/oncall is checked for what it promises: source → route →
- * escalation path → schedules with responders found by e-mail, plus a workflow; a second run
- * changes nothing with zero provider calls; refresh finds no drift; `variant=updated` updates in
- * place; destroy leaves the account as it was. examples/settings: account settings (issue 12). `npm run demo` (both examples, no Pulumi CLI here)
- * is run as users run it.
+ * The examples are real programs users copy: each runs through the real Pulumi CLI against the
+ * emulator and is checked for what it promises. examples/oncall: source → route → escalation path →
+ * schedules with responders found by e-mail, plus a workflow; examples/catalog: a catalog an alert
+ * route reads; examples/settings: account settings. Each: `up`, `preview --expect-no-changes` with
+ * no provider call, `variant=updated` updating exactly what it says in place, destroy leaving the
+ * account as it was. examples/quickstart runs as `npm run demo -- quickstart` (create, no change,
+ * drift detected and restored, destroy), which is also the demo's test. What every kind does through
+ * the engine is test/engine/wholeAccount.test.ts.
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import type { RunResult } from "../tools/harness";
-import { driver, scenarioTimeoutMs } from "./support/driver";
-import { harnessFixture } from "./support/harnessFixture";
+import type { RunResult } from "../../tools/harness";
+import { scenarioTimeoutMs } from "../support/driver";
+import { harnessFixture } from "../support/harnessFixture";
 
-const root = path.join(__dirname, "..");
+const root = path.join(__dirname, "..", "..");
 
 function expectOk(r: RunResult): RunResult {
   expect(r.errors).toEqual([]);
@@ -22,7 +24,7 @@ function expectOk(r: RunResult): RunResult {
 
 describe("examples/oncall", () => {
   const h = harnessFixture(path.join(root, "examples", "oncall"));
-  const { destroy, refresh, up } = h.driver;
+  const { destroy, up } = h.driver;
   const options = (variant = "base") => h.options({ variant });
   const get = async (apiPath: string) => {
     const reply = await h.emu.call("GET", apiPath);
@@ -65,11 +67,8 @@ describe("examples/oncall", () => {
       const workflow = (await get(`/v2/workflows/${out.workflowId}`)).workflow;
       expect(JSON.stringify(workflow.trigger)).toContain("incident.created");
 
-      const second = expectOk(await up(options()));
-      expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+      const second = expectOk(await h.driver.preview({ ...options(), expectNoChanges: true }));
       expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
-      const refreshed = expectOk(await refresh(options()));
-      expect(refreshed.steps.filter((s) => s.op !== "same")).toEqual([]);
 
       const updated = expectOk(await up(options("updated")));
       expect(
@@ -103,30 +102,9 @@ describe("examples/oncall", () => {
   );
 });
 
-describe("examples/quickstart", () => {
-  const h = harnessFixture(path.join(root, "examples", "quickstart"));
-  const { destroy, up } = h.driver;
-
-  test(
-    "creates custom fields with options and an API key; a second run changes nothing; destroy removes them",
-    async () => {
-      const first = expectOk(await up(h.options()));
-      expect(first.counts.create).toBe(6); // two custom fields, three options of one of them, an API key
-      expect(Object.keys(first.secretOutputs)).toEqual(["ciKeyToken"]);
-      const second = expectOk(await up(h.options()));
-      expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
-      expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
-      expectOk(await destroy(h.options()));
-      expect(await h.list("/v2/custom_fields")).toEqual([]);
-      expect(h.emu.responseProblems).toEqual([]);
-    },
-    scenarioTimeoutMs,
-  );
-});
-
 describe("examples/catalog", () => {
   const h = harnessFixture(path.join(root, "examples", "catalog"));
-  const { destroy, refresh, up } = h.driver;
+  const { destroy, up } = h.driver;
 
   test(
     "a catalog type, its attributes and entries, used by an alert route; updates in place; destroy archives them",
@@ -150,10 +128,8 @@ describe("examples/catalog", () => {
       expect(literals).toContain(ids.ledger);
       expect(literals).not.toContain(ids.search);
 
-      const second = expectOk(await up(h.options()));
-      expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+      const second = expectOk(await h.driver.preview({ ...h.options(), expectNoChanges: true }));
       expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
-      expect(expectOk(await refresh(h.options())).steps.filter((s) => s.op !== "same")).toEqual([]);
 
       const updated = expectOk(await up(h.options({ variant: "updated" })));
       expect(
@@ -202,8 +178,7 @@ describe("examples/settings", () => {
       expect(rule).toMatchObject({ sync_type: "on_call", permanent_member_user_ids: ["01USEREVE"] });
       expect(rule.schedule_sync_target.slack_user_group_id).toBe(out.slackUserGroupId);
 
-      const second = expectOk(await up(options()));
-      expect(second.steps.filter((s) => s.op !== "same")).toEqual([]);
+      const second = expectOk(await h.driver.preview({ ...options(), expectNoChanges: true }));
       expect(second.apiCalls.filter((c) => c.from === "provider")).toEqual([]);
 
       const updated = expectOk(await up(options("updated")));
@@ -225,42 +200,28 @@ describe("examples/settings", () => {
   );
 });
 
-// The demo in each lane: the harness in the fast lane, the CLI built by npm run pulumi:build in the engine lane.
-describe(`npm run demo (${driver.name === "cli" ? "real CLI" : "harness"})`, () => {
+describe("examples/quickstart, as `npm run demo -- quickstart` runs it", () => {
   test(
-    "runs both examples through create, no-op, drift, restore and destroy",
+    "create, no change, drift detected and restored, destroy, through the real CLI",
     () => {
       const demo = spawnSync(
         process.execPath,
-        ["-r", "ts-node/register/transpile-only", path.join(root, "scripts", "demo.ts")],
+        ["-r", "ts-node/register/transpile-only", path.join(root, "scripts", "demo.ts"), "quickstart"],
         {
           cwd: root,
           encoding: "utf8",
-          env: {
-            ...process.env,
-            PATH: path.dirname(process.execPath),
-            DEMO_ENGINE: driver.name === "cli" ? "cli" : "harness",
-          },
+          env: { ...process.env, PATH: path.dirname(process.execPath), DEMO_ENGINE: "cli" },
         },
       );
       expect(demo.stderr).toBe("");
       expect(demo.status).toBe(0);
-      if (driver.name === "cli") {
-        expect(demo.stdout).toMatch(/Pulumi CLI v3\.\d+\.\d+ \(built by npm run pulumi:build\): using it/);
-        for (const example of ["quickstart", "oncall"]) {
-          const section = demo.stdout.split(`examples/${example}`)[1]!;
-          expect(section).toMatch(/pulumi preview --refresh \(drift detected\)[\s\S]*~ /);
-          expect(section).toMatch(/pulumi destroy[\s\S]*deleted/);
-        }
-        return;
-      }
-      expect(demo.stdout).toContain("DEMO_ENGINE=harness: using the project's harness");
-      for (const example of ["quickstart", "oncall"]) {
-        const section = demo.stdout.split(`examples/${example}`)[1]!;
-        expect(section).toContain("0 provider API calls");
-        expect(section).toMatch(/read-drift/);
-        expect(section).toMatch(/pulumi destroy/);
-      }
+      expect(demo.stdout).toMatch(/Pulumi CLI v3\.\d+\.\d+ \(built by npm run pulumi:build\): using it/);
+      const section = demo.stdout.split("examples/quickstart")[1]!;
+      // Two custom fields, three options of one of them, an API key, and the stack.
+      expect(section).toMatch(/\+ 7 created/);
+      expect(section).toMatch(/pulumi preview --refresh \(drift detected\)[\s\S]*~ /);
+      expect(section).toMatch(/pulumi destroy[\s\S]*- 7 deleted/);
+      expect(demo.stdout).not.toContain("examples/oncall");
     },
     scenarioTimeoutMs,
   );

@@ -1,0 +1,5 @@
+import { markRun } from "./leftoverProcesses";
+
+export default function globalSetup(): void {
+  markRun();
+}

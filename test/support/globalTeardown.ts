@@ -1,0 +1,5 @@
+import { failOnLeftovers } from "./leftoverProcesses";
+
+export default function globalTeardown(): void {
+  failOnLeftovers();
+}
