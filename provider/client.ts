@@ -40,6 +40,12 @@ export interface RequestSpec {
   operation: string;
   query?: Record<string, string | number | boolean | string[] | undefined>;
   body?: unknown;
+  /**
+   * A POST that sets a state rather than making an object (an upsert by a key, a bulk update, a
+   * versioned schema write): sending it twice does no harm, so a 5xx, a reset or a lost answer is
+   * retried as for a PUT instead of failing with an unknown outcome.
+   */
+  repeatable?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -136,8 +142,13 @@ export class ApiClient {
   async get<T>(path: string, operation: string, query?: RequestSpec["query"]): Promise<T> {
     return (await this.request<T>({ method: "GET", path, operation, query })).body;
   }
-  async post<T>(path: string, operation: string, body: unknown): Promise<T> {
-    return (await this.request<T>({ method: "POST", path, operation, body })).body;
+  async post<T>(
+    path: string,
+    operation: string,
+    body: unknown,
+    options: { repeatable?: boolean } = {},
+  ): Promise<T> {
+    return (await this.request<T>({ method: "POST", path, operation, body, ...options })).body;
   }
   async put<T>(path: string, operation: string, body: unknown): Promise<T> {
     return (await this.request<T>({ method: "PUT", path, operation, body })).body;
@@ -172,6 +183,7 @@ export class ApiClient {
   async request<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
     const url = this.url(spec);
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const idempotent = IDEMPOTENT.has(spec.method) || spec.repeatable === true;
     let lastError: ApiError | undefined;
     let timeouts = 0;
     let attempts = 0;
@@ -215,7 +227,7 @@ export class ApiClient {
           );
           // The server did what was asked, but the answer is lost: a create's outcome is unknown
           // (the object may exist); reading or writing the same state again is safe.
-          if (!IDEMPOTENT.has(spec.method)) throw new ApiError({ ...init, outcomeUnknown: true, attempts });
+          if (!idempotent) throw new ApiError({ ...init, outcomeUnknown: true, attempts });
           lastError = new ApiError(init);
           if (attempt < this.options.maxRetries)
             await this.wait(this.backoff(attempt), spec, attempts, init.details[0]?.message ?? "");
@@ -247,7 +259,7 @@ export class ApiClient {
           continue;
         }
         if (RETRYABLE_STATUS.has(status)) {
-          if (!IDEMPOTENT.has(spec.method)) {
+          if (!idempotent) {
             throw new ApiError({ ...init, outcomeUnknown: true, attempts });
           }
           lastError = new ApiError(init);
@@ -275,11 +287,11 @@ export class ApiClient {
                 : `${(error as Error).message ?? String(error)} (${this.baseUrl})`,
             },
           ],
-          outcomeUnknown: !notSent && !IDEMPOTENT.has(spec.method),
+          outcomeUnknown: !notSent && !idempotent,
           attempts,
           hint: `check ${this.options.baseUrlSetting}${this.options.baseUrlSetting === "default" ? " (not set: the default URL is used; set incident:baseUrl)" : ""}`,
         };
-        if (!notSent && !IDEMPOTENT.has(spec.method)) throw new ApiError(init);
+        if (!notSent && !idempotent) throw new ApiError(init);
         lastError = new ApiError(init);
         if (timedOut && ++timeouts > TIMEOUT_RETRIES) break;
         if (attempt < this.options.maxRetries)

@@ -159,18 +159,26 @@ async function converge(
     for (let i = 0; i < changes.length; i += BULK_UPDATE_LIMIT)
       batches.push(changes.slice(i, i + BULK_UPDATE_LIMIT));
     await inParallel(batches, BULK_WIDTH, async (batch) => {
-      await ctx.client.post(`${CATALOG_ENTRIES_PATH}/actions/bulk_update`, "update catalog entries", {
-        catalog_type_id: typeId,
-        entries: batch.map((key) => partialEntryPayload(current[key]!.id, key, declared[key]!)),
-      });
+      // Sets the declared values: sent twice, it does no harm.
+      await ctx.client.post(
+        `${CATALOG_ENTRIES_PATH}/actions/bulk_update`,
+        "update catalog entries",
+        {
+          catalog_type_id: typeId,
+          entries: batch.map((key) => partialEntryPayload(current[key]!.id, key, declared[key]!)),
+        },
+        { repeatable: true },
+      );
       // Atomic: the whole batch is as declared.
       for (const key of batch) result[key] = { id: current[key]!.id, ...declared[key]! };
     });
     await inParallel(creates, WRITE_WIDTH, async (key) => {
+      // An upsert by external id: sent twice, it makes one entry.
       const body = await ctx.client.post<{ catalog_entry: ApiCatalogEntry }>(
         CATALOG_ENTRIES_PATH,
         "create catalog entry",
         catalogEntryPayload({ catalogTypeId: typeId, externalId: key, ...declared[key]! }, true),
+        { repeatable: true },
       );
       result[key] = { id: body.catalog_entry.id, ...entryFromApi(body.catalog_entry, declared[key]) };
     });

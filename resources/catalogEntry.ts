@@ -246,10 +246,12 @@ export const catalogEntrySpec: ResourceSpec<CatalogEntryInputs, ApiCatalogEntry>
   computed: () => ({}),
   api: {
     async create(ctx, args) {
+      // With an external id the create is an upsert: sent twice, it makes one entry.
       const body = await ctx.client.post<{ catalog_entry: ApiCatalogEntry }>(
         CATALOG_ENTRIES_PATH,
         "create catalog entry",
         catalogEntryPayload(args, true),
+        { repeatable: args.externalId !== undefined },
       );
       return { live: body.catalog_entry };
     },

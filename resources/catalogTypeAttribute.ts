@@ -7,7 +7,8 @@
  *
  * Every attribute write of a type runs under that type's process-wide lock: several attributes of one
  * type changed in one run are written one after another, each on the version the previous one left.
- * A 409 (someone else wrote the schema in between) is answered by reading it again and retrying.
+ * A 409 (someone else wrote the schema in between) is answered by reading it again and retrying. A
+ * write whose answer is lost is checked against the schema read again (written once, never twice).
  *
  * ### Normalisation rules (read-back that differs in form is not drift)
  *
@@ -115,7 +116,10 @@ const SCHEMA_ATTEMPTS = 4;
 /**
  * Read-modify-write of a type's schema under the type's lock: `change` gets the current attributes
  * (payload form) and answers the new list. A 409 (the version moved: someone else wrote) reads
- * again and retries. Answers the type as the API left it.
+ * again and retries. A write whose outcome is unknown (a 5xx, a reset, a lost answer) is checked
+ * by reading the schema: one version on and holding what was sent, it is ours (never written
+ * twice: a second add would duplicate the attribute); otherwise it is written again. Answers the
+ * type as the API left it.
  */
 export function writeSchema(
   ctx: ApiContext,
@@ -129,21 +133,40 @@ export function writeSchema(
       if (!type) {
         throw new Error(`catalogTypeId: no catalog type with id ${JSON.stringify(typeId)} exists`);
       }
+      const attributes = change(type.schema.attributes.map(attributeAsPayload));
       try {
         const body = await ctx.client.post<{ catalog_type: ApiCatalogType }>(
           `${typePath(typeId)}/actions/update_schema`,
           operation,
-          {
-            version: type.schema.version,
-            attributes: change(type.schema.attributes.map(attributeAsPayload)),
-          },
+          { version: type.schema.version, attributes },
         );
         return body.catalog_type;
       } catch (error) {
+        if (error instanceof ApiError && error.outcomeUnknown) {
+          const after = await showType(ctx.client, typeId);
+          if (after && after.schema.version === type.schema.version + 1 && holds(after, attributes))
+            return after;
+          if (attempt >= SCHEMA_ATTEMPTS) throw error;
+          continue;
+        }
         if (!(error instanceof ApiError && error.status === 409) || attempt >= SCHEMA_ATTEMPTS) throw error;
       }
     }
   });
+}
+
+/** Whether a schema holds, in order, the attributes sent (by id where one was sent, else by name). */
+function holds(type: ApiCatalogType, sent: Props[]): boolean {
+  const live = type.schema.attributes;
+  return (
+    live.length === sent.length &&
+    sent.every((a, i) => {
+      const l = live[i]!;
+      return (
+        (a.id === undefined || a.id === l.id) && a.name === l.name && a.type === l.type && a.array === l.array
+      );
+    })
+  );
 }
 
 function attributeOf(type: ApiCatalogType, find: (a: ApiCatalogAttribute) => boolean): LiveCatalogAttribute {

@@ -15,7 +15,7 @@ import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, LIMITS, nameText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
-import { type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
+import { type ApiContext, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /** Inputs of a secret (API v2). */
 export const secretInputs = z.strictObject({
@@ -101,6 +101,28 @@ export function secretFromApi(live: ApiSecret, declared: SecretInputs | undefine
   };
 }
 
+/** How many times a rotation whose outcome is unknown is tried. */
+const ROTATE_ATTEMPTS = 3;
+
+/**
+ * Rotates the secret to `value`. A rotation whose answer is lost (a 5xx, a reset, an unreadable
+ * answer) is checked by reading the secret: a later version ending in the value's last four
+ * characters is ours (rotating again would only add a version); otherwise it is tried again.
+ */
+async function rotate(ctx: ApiContext, id: string, value: string, before: ApiSecret): Promise<ApiSecret> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (
+        await ctx.client.post<{ secret: ApiSecret }>(`${path(id)}/actions/rotate`, "rotate secret", { value })
+      ).secret;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.outcomeUnknown) || attempt >= ROTATE_ATTEMPTS) throw error;
+      const now = (await ctx.client.get<{ secret: ApiSecret }>(path(id), "show secret")).secret;
+      if (now.version > before.version && now.last_four_chars === value.slice(-4)) return now;
+    }
+  }
+}
+
 async function listSecrets(client: ApiClient): Promise<ApiSecret[]> {
   return client.listAll<ApiSecret>("/v2/secrets", "secrets", "list secrets");
 }
@@ -172,14 +194,7 @@ export const secretSpec: ResourceSpec<SecretInputs, ApiSecret> = {
       // A recovered create wrote the declared value; otherwise the value is rotated when it is not
       // (known to be) the declared one: changed, rotated elsewhere (read back unknown), or adopted.
       if (olds[RECOVERED] === true || olds.value === args.value) return { live: body.secret };
-      const rotated = await ctx.client.post<{ secret: ApiSecret }>(
-        `${path(id)}/actions/rotate`,
-        "rotate secret",
-        {
-          value: args.value,
-        },
-      );
-      return { live: rotated.secret };
+      return { live: await rotate(ctx, id, args.value, body.secret) };
     },
     async delete(ctx, id) {
       try {

@@ -58,6 +58,11 @@ export interface KindSample {
    * which a clean create never makes (a token rotation): the "recovery fails too" faults hit them.
    */
   recoveryWrites?: readonly string[];
+  /**
+   * The create is an upsert the client sends again itself (ClientOptions `repeatable`): a lost
+   * answer is retried, not looked for, so no lookup follows it.
+   */
+  repeatableCreate?: boolean;
 }
 
 /** Every item of a list, following `pagination_meta.after` (unpaginated lists answer in one page). */
@@ -300,6 +305,8 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     members: (_id, outs) => Object.values(outs.entryIds ?? {}),
     // Its id is the catalog type's, which outlives it: deleted, it reads back as no entries.
     deletedReadsAs: { entries: {}, entryIds: {} },
+    // Entries are made by external id.
+    repeatableCreate: true,
   },
 
   CatalogEntry: {
@@ -316,6 +323,8 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       return { inputs, updated: { ...inputs, name: "Checkout 2", attributeValues: { [tier]: "2" } } };
     },
     live: entriesOf,
+    // With an external id.
+    repeatableCreate: true,
   },
 
   CatalogType: {
