@@ -293,20 +293,10 @@ async function createReconciled<Args extends Props>(
     }
   };
 
-  // Creates of this object that an earlier run sent and never saw through (its process died).
+  // Creates of this object that an earlier run sent and never saw answered (its process died).
   const interrupted = journal.interrupted();
   if (interrupted.length > 0) {
-    let found: unknown;
-    for (const { entry } of interrupted) {
-      if (found !== undefined) break;
-      if (entry.createdId !== undefined) {
-        // Answered, maybe never recorded. With other inputs this create is a replacement of it.
-        if (journal.sameInputs(entry))
-          found = await unlessNotFound(spec.api.read(ctx, entry.createdId, undefined));
-      } else if (spec.api.findCreated) {
-        found = await spec.api.findCreated(ctx, args);
-      }
-    }
+    const found = spec.api.findCreated ? await spec.api.findCreated(ctx, args) : undefined;
     journal.clear(interrupted);
     if (found !== undefined) return recover(found);
   }
@@ -315,12 +305,12 @@ async function createReconciled<Args extends Props>(
     const pending = journal.begin();
     try {
       const created = await spec.api.create(ctx, args);
-      pending.answered(spec.idOf(created.live));
+      pending.settled();
       return created;
     } catch (error) {
       const unknownOutcome = error instanceof ApiError && error.outcomeUnknown;
       if (!unknownOutcome) {
-        pending.failed();
+        pending.settled();
         throw await explainConflict(spec, ctx, args, error);
       }
       // Outcome unknown: the entry stays until the object is found or known not to exist, so a
@@ -329,11 +319,8 @@ async function createReconciled<Args extends Props>(
       const found = await spec.api.findCreated(ctx, args).catch((lookup) => {
         throw lostThenLookup(error as ApiError, lookup);
       });
-      if (found !== undefined) {
-        pending.answered(spec.idOf(found));
-        return recover(found);
-      }
-      pending.failed();
+      pending.settled();
+      if (found !== undefined) return recover(found);
     }
   }
 }

@@ -1,15 +1,18 @@
 /**
- * Pending creates: a create whose provider process dies (killed, crashed, the machine lost) before
- * the engine has the answer leaves an object upstream that no state knows of. The engine forgets
- * such a create, and the API offers nothing to tell our object from another of the same name. So
- * before each create the provider writes a small entry (kind, what identifies the object, a hash of
- * the inputs, when, which process). When the create fails for sure, the entry is removed; when it
- * succeeds, the entry gets the new object's id, since the answer still has to reach the engine
- * (the process may die in between), and is removed `ANSWERED_KEEP_MS` later (or by the next create
- * of the same object that reads it, if the process died first). The next create of the same object that finds an entry left by a process that no longer
- * runs takes the object over instead of making a second one: by its id when the create was answered
- * with the same inputs (a create with other inputs is a replacement: the object is the old one),
- * else by looking for it (`findCreated`). Entries older than a day are dropped.
+ * Pending creates: a create whose provider process dies (killed, crashed, the machine lost) while
+ * the API holds it leaves an object upstream that no state knows of. The engine forgets such a
+ * create, and the API offers nothing to tell our object from another of the same name. So before
+ * each create the provider writes a small entry (kind, what identifies the object, a hash of the
+ * inputs, when, which process), and removes it as soon as the create's outcome is known: the API
+ * answered (made, or refused), or a create whose answer was lost was found or known not to exist.
+ * Nothing is left for a timer to clear: the engine ends the provider's process with SIGKILL right
+ * after every run, so no later cleanup would ever run.
+ *
+ * The next create of the same object that finds an entry left by a process that no longer runs
+ * takes the object over (`findCreated`) instead of making a second one. Entries that an earlier
+ * release kept after the answer (with the new object's id) are settled: that create was answered.
+ * Entries older than a day are dropped. What this cannot cover: a process killed in the instant
+ * between the API's answer and the host's reply to the engine.
  *
  * Where: `$INCIDENT_JOURNAL_DIR`, else `~/.pulumi-incident/pending-creates`, one folder per API
  * account (a hash of the base URL and the key: no secret is written). A run on another machine
@@ -32,14 +35,12 @@ export interface PendingCreate {
   pid: number;
   /** A hash of the inputs the create was sent with. */
   fingerprint: string;
-  /** The new object's id, once the API answered the create. */
+  /** Written by releases up to 0.1.0 once the API answered: such an entry is settled. */
   createdId?: string;
 }
 
 /** Entries older than this are forgotten. */
 const MAX_AGE_MS = 24 * 3600 * 1000;
-/** How long an answered entry outlives its answer: ample for the answer to reach the engine. */
-const ANSWERED_KEEP_MS = 10_000;
 
 function journalDir(account: string): string {
   const root = process.env[ENV_JOURNAL_DIR] || path.join(os.homedir(), ".pulumi-incident", "pending-creates");
@@ -64,14 +65,14 @@ export class PendingCreates {
 
   /** Entries left by processes that no longer run: creates whose outcome nobody saw. */
   interrupted(): { file: string; entry: PendingCreate }[] {
-    return this.all().filter(({ entry }) => entry.pid !== process.pid && !alive(entry.pid));
+    const left = this.all().filter(({ entry }) => entry.pid !== process.pid && !alive(entry.pid));
+    // An answered create (an entry an earlier release kept with the object's id) is settled.
+    this.clear(left.filter(({ entry }) => entry.createdId !== undefined));
+    return left.filter(({ entry }) => entry.createdId === undefined);
   }
 
-  /**
-   * Records a create about to be sent. `failed()` removes the record (nothing was made);
-   * `answered(id)` keeps it with the new object's id (the answer may yet be lost with the process).
-   */
-  begin(): { failed(): void; answered(id: string): void } {
+  /** Records a create about to be sent; `settled()` removes the record once its outcome is known. */
+  begin(): { settled(): void } {
     const file = path.join(this.dir, `${this.prefix}${randomUUID()}.json`);
     const entry: PendingCreate = {
       kind: this.kind,
@@ -85,20 +86,9 @@ export class PendingCreates {
       fs.writeFileSync(file, JSON.stringify(entry));
     } catch {
       // Without a journal the create still works; only a crash in its middle goes unrecovered.
-      return { failed: () => undefined, answered: () => undefined };
+      return { settled: () => undefined };
     }
-    return {
-      failed: () => remove(file),
-      answered: (id) => {
-        write(file, { ...entry, createdId: id });
-        setTimeout(() => remove(file), ANSWERED_KEEP_MS).unref();
-      },
-    };
-  }
-
-  /** The inputs of this create are those of the interrupted one. */
-  sameInputs(entry: PendingCreate): boolean {
-    return entry.fingerprint === this.fingerprint;
+    return { settled: () => remove(file) };
   }
 
   /** Removes entries (their outcome is now known). */
@@ -126,16 +116,6 @@ export class PendingCreates {
       }
     }
     return out;
-  }
-}
-
-function write(file: string, entry: PendingCreate): void {
-  try {
-    // Written beside, then renamed: a reader never sees half an entry.
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(entry));
-    fs.renameSync(`${file}.tmp`, file);
-  } catch {
-    // The entry without the id still leads the next run to look for the object.
   }
 }
 

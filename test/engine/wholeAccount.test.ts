@@ -6,6 +6,7 @@
  *   up → preview --expect-no-changes (no provider API call) → refresh --expect-no-changes
  *   → one object of every kind edited in the dashboard → `preview --refresh` shows exactly those
  *   → `up --refresh` puts them back → `preview --refresh --expect-no-changes`
+ *   → one object of every kind deleted in the dashboard → `up --refresh` makes each again
  *   → variant "updated": every kind updated in place, nothing replaced → no changes, no drift
  *   → variant "replaced": create-before-delete (a schedule's time zone, a workflow's trigger, checked
  *     on the wire), delete-before-replace with dependents (a custom field and its options), and a
@@ -416,6 +417,27 @@ describe("the whole account through the real CLI", () => {
     expect(planned.filter((k) => !edited.includes(k) && !dependents.includes(k))).toEqual([]);
 
     expectOk(await up({ ...options(), refresh: true }));
+    expectOk(await preview({ ...options(), refresh: true, expectNoChanges: true }));
+  });
+
+  test("an object of every kind deleted in the dashboard: up --refresh makes each again (no record of an earlier create gets in the way)", async () => {
+    // The engine ended the provider's process after every run so far: whatever a create left
+    // behind in the pending-creates journal must not break these creates, for any kind.
+    const state = resources();
+    const order = [...state.values()];
+    const deleted = Object.entries(KINDS)
+      .map(([kind, e]) => state.get(`${kind} ${e.resource}`)!)
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    // Dependents first (the state lists what a resource refers to before it).
+    for (const r of [...deleted].reverse()) {
+      await providers[kindOf(r.type)]!.delete!(r.id!, r.outputs);
+    }
+    const remade = expectOk(await up({ ...options(), refresh: true }));
+    // Made again; CatalogEntries, whose id is its catalog type's (still there), is filled again.
+    const restored = [...byOp(remade, "create"), ...byOp(remade, "update")];
+    const gone = deleted.map((r) => `${kindOf(r.type)} ${r.name}`);
+    expect(gone.filter((k) => !restored.includes(k))).toEqual([]);
+    expect(byOp(remade, "update").filter((k) => gone.includes(k))).toEqual(["CatalogEntries services"]);
     expectOk(await preview({ ...options(), refresh: true, expectNoChanges: true }));
   });
 

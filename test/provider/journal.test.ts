@@ -1,7 +1,10 @@
 /**
- * Pending creates (provider/journal.ts): a create whose provider process died before the engine
- * got the answer is taken over by the next run's create of the same object, never made twice.
- * The fault matrix (test/faults.test.ts) kills a real provider host; these cases pin each branch.
+ * Pending creates (provider/journal.ts): a create whose provider process died while the API held it
+ * is taken over by the next run's create of the same object, never made twice; a record is removed
+ * as soon as the create's outcome is known, so a record of a create that was answered never gets in
+ * the way of a later create, for any kind. test/engine/killedHost.test.ts kills a real provider host
+ * through the real CLI; test/engine/wholeAccount.test.ts makes every kind again after a run whose
+ * provider process the engine killed at its end; these cases pin each branch.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -11,7 +14,6 @@ import { currentClient, setCredentials } from "../../provider/credentials";
 import { canonicalJson } from "../../provider/normalise";
 import { customFieldProvider } from "../../resources/customField";
 import { escalationPathProvider } from "../../resources/escalationPath";
-import { dashboardEscalationPath } from "../support/dashboard";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -43,6 +45,8 @@ function leftBehind(kind: string, key: string, inputs: Record<string, unknown>, 
   fs.writeFileSync(path.join(dir, `${prefix}${Math.random()}.json`), JSON.stringify(entry));
 }
 
+const journalDir = () => path.join(process.env.INCIDENT_JOURNAL_DIR!, currentClient().account);
+
 const calls = (mark: number) =>
   emu.requests.slice(mark).map((r) => `${r.method} ${r.path.replace(/\/[0-9A-Z]{26}/, "/:id")}`);
 
@@ -63,7 +67,7 @@ test("a create cut off before its answer: the next create finds the object by na
   expect(calls(mark)).not.toContain("POST /v2/custom_fields");
 });
 
-test("a create answered but never recorded (non-unique names): taken over by the recorded id", async () => {
+test("a record an earlier release kept after the answer is settled: the next create makes a new object", async () => {
   const inputs = {
     name: "Answered",
     path: [
@@ -73,30 +77,23 @@ test("a create answered but never recorded (non-unique names): taken over by the
   };
   const checked = (await escalationPathProvider.check!({}, inputs)).inputs;
   const first = await escalationPathProvider.create!(checked);
-  // A same-named path made by someone else since: the recorded id decides, not the name.
-  await emu.ok("POST", "/v2/escalation_paths", {
-    body: dashboardEscalationPath("Answered", { userId: "01USERBOB", urgency: "low", timeToAckSeconds: 60 }),
-  });
   leftBehind("EscalationPath", "Answered", checked, first.id);
-  const mark = emu.requests.length;
   const again = await escalationPathProvider.create!(checked);
-  expect(again.id).toBe(first.id);
-  expect(calls(mark)).not.toContain("POST /v2/escalation_paths");
+  expect(again.id).not.toBe(first.id);
+  expect(fs.readdirSync(journalDir()).filter((f) => f.startsWith("EscalationPath-"))).toEqual([]);
 });
 
-test("an answered create with other inputs is a replacement: a new object is made", async () => {
-  const inputs = {
-    name: "Replaced",
-    path: [
-      { level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }], timeToAckSeconds: 300 } },
-    ],
-    __provider: "shim",
-  };
-  const checked = (await escalationPathProvider.check!({}, inputs)).inputs;
-  const old = await escalationPathProvider.create!(checked);
-  leftBehind("EscalationPath", "Replaced", checked, old.id);
-  const changed = (await escalationPathProvider.check!({}, { ...inputs, teamIds: ["01TEAMPAYMENTS"] }))
-    .inputs;
-  const replacement = await escalationPathProvider.create!(changed);
-  expect(replacement.id).not.toBe(old.id);
+test("a create's record is gone once the API answered it (made or refused): nothing is left for a later create", async () => {
+  const checked = (
+    await customFieldProvider.check!(
+      {},
+      { name: "Answered field", description: "d", fieldType: "text", __provider: "shim" },
+    )
+  ).inputs;
+  const made = await customFieldProvider.create!(checked);
+  expect(fs.readdirSync(journalDir()).filter((f) => f.startsWith("CustomField-"))).toEqual([]);
+  // Refused (the name is taken): no record either.
+  await expect(customFieldProvider.create!(checked)).rejects.toThrow();
+  expect(fs.readdirSync(journalDir()).filter((f) => f.startsWith("CustomField-"))).toEqual([]);
+  await customFieldProvider.delete!(made.id, made.outs);
 });
