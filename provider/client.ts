@@ -228,7 +228,8 @@ export class ApiClient {
           // The server did what was asked, but the answer is lost: a create's outcome is unknown
           // (the object may exist); reading or writing the same state again is safe.
           if (!idempotent) throw new ApiError({ ...init, outcomeUnknown: true, attempts });
-          lastError = new ApiError(init);
+          // A repeatable POST that keeps failing so may still have made something: said so.
+          lastError = new ApiError({ ...init, outcomeUnknown: spec.method === "POST" });
           if (attempt < this.options.maxRetries)
             await this.wait(this.backoff(attempt), spec, attempts, init.details[0]?.message ?? "");
           continue;
@@ -262,7 +263,7 @@ export class ApiClient {
           if (!idempotent) {
             throw new ApiError({ ...init, outcomeUnknown: true, attempts });
           }
-          lastError = new ApiError(init);
+          lastError = new ApiError({ ...init, outcomeUnknown: spec.method === "POST" });
           if (attempt < this.options.maxRetries)
             await this.wait(this.backoff(attempt), spec, attempts, `the API answered ${status}`);
           continue;
@@ -287,7 +288,8 @@ export class ApiClient {
                 : `${(error as Error).message ?? String(error)} (${this.baseUrl})`,
             },
           ],
-          outcomeUnknown: !notSent && !idempotent,
+          // A POST that may have reached the server may have acted (a repeatable one too).
+          outcomeUnknown: !notSent && spec.method === "POST",
           attempts,
           hint: `check ${this.options.baseUrlSetting}${this.options.baseUrlSetting === "default" ? " (not set: the default URL is used; set incident:baseUrl)" : ""}`,
         };

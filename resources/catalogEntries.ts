@@ -8,7 +8,10 @@
  * request, each request atomic), reads through the paginated list (250 per page), deletes (archives)
  * what is no longer declared, and so scales to the API's 50,000 entries per type: a change to every
  * one of 10,000 entries is 40 requests, a refresh 40. An update works from the stored state without
- * reading first. A create or update that fails part-way keeps what it did: the next run goes on.
+ * reading first. A create or update that fails part-way keeps what it did: the next run goes on. A
+ * create refuses a type that already has entries (they are taken over only with `adoptId`); an
+ * update that finds the state behind the account (an entry deleted in the dashboard) starts again
+ * from the type's entries.
  *
  * ### Normalisation rules (read-back that differs in form is not drift)
  *
@@ -287,12 +290,28 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
   }),
   api: {
     async create(ctx, args) {
-      // Entries the type already has are taken over by external id; undeclared ones are deleted.
       const current = await readEntries(ctx.client, args.catalogTypeId);
       if (!current)
         throw new Error(
           `catalogTypeId: no catalog type with id ${JSON.stringify(args.catalogTypeId)} exists`,
         );
+      // This resource owns every entry of the type and deletes those it does not declare: entries
+      // the type already has (made in the dashboard, or by another resource) are taken over only
+      // when the user says so (adoptId), never by a create.
+      const existing = Object.entries(current.entries);
+      if (existing.length > 0) {
+        const named = existing
+          .slice(0, 3)
+          .map(
+            ([key, e]) =>
+              `${key.startsWith(UNKEYED) ? "" : `${JSON.stringify(key)} `}(${JSON.stringify(e.name)}, id ${e.id})`,
+          );
+        throw new Error(
+          `catalogTypeId: the catalog type already has ${existing.length} entr${existing.length === 1 ? "y" : "ies"}, ` +
+            `e.g. ${named.join(", ")}; CatalogEntries owns every entry of its type and deletes those it does not declare: ` +
+            `set adoptId to the catalogTypeId to take them over, or give these entries a type of their own`,
+        );
+      }
       return { live: await converge(ctx, args.catalogTypeId, current.entries, args.entries) };
     },
     read: (ctx, id) => readEntries(ctx.client, id),
@@ -301,8 +320,25 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
       try {
         return { live: await converge(ctx, id, entriesFromState(olds), args.entries) };
       } catch (error) {
-        throw error instanceof PartialCreateError ? error.cause : error;
+        const cause = error instanceof PartialCreateError ? error.cause : error;
+        // The state is behind the account (an entry deleted in the dashboard since the last
+        // refresh): start again from what the type holds, remaking missing entries by external id.
+        if (!(cause instanceof ApiError && (cause.status === 404 || cause.status === 422))) throw cause;
+        const live = await readEntries(ctx.client, id);
+        if (!live) throw cause;
+        try {
+          return { live: await converge(ctx, id, live.entries, args.entries) };
+        } catch (again) {
+          throw again instanceof PartialCreateError ? again.cause : again;
+        }
       }
+    },
+    // A create cut off by a killed provider process (pending creates): the type holds only entries
+    // this declaration names, which that create made.
+    async findCreated(ctx, args) {
+      const current = await readEntries(ctx.client, args.catalogTypeId);
+      if (!current || Object.keys(current.entries).length === 0) return undefined;
+      return Object.keys(current.entries).every((key) => key in args.entries) ? current : undefined;
     },
     async delete(ctx, id, olds) {
       try {

@@ -4,7 +4,9 @@
  * `POST /v3/catalog_entries/actions/bulk_update`).
  *
  * - Create is an upsert: a POST with the (type, external id) of an existing entry updates it, so a
- *   create repeated after a lost answer or an interrupted run never makes a duplicate.
+ *   create repeated after a lost answer never makes a duplicate. So that two resources are never
+ *   bound to one entry (each rewriting it on every run), a create first looks for an entry of that
+ *   external id and refuses, naming it, when there is one: taking it over is `adoptId`'s job.
  * - Attribute values are keyed by attribute id (`CatalogTypeAttribute.id`); a string is a single
  *   value, a list of strings an array value. Values referring to entries of another type name
  *   them by id, external id or alias.
@@ -21,6 +23,7 @@ import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { nameText } from "../provider/inputs";
+import { namedMutex } from "../provider/mutex";
 import { canonicalJson, keepDeclaredSet, omittedWhenEmpty, uniqueSet } from "../provider/normalise";
 import { cachedList, walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -183,6 +186,15 @@ async function showEntry(client: ApiClient, id: string): Promise<ApiCatalogEntry
   }
 }
 
+/** Why a create of an entry whose external id is taken is refused. */
+export function boundMessage(taken: ApiCatalogEntry): string {
+  return (
+    `externalId: the catalog type already has an entry with external id ${JSON.stringify(taken.external_id)} ` +
+    `(${JSON.stringify(taken.name)}, id ${taken.id}), made in the dashboard or managed by another resource: ` +
+    `set adoptId: ${JSON.stringify(taken.id)} to take it over (then nothing else may manage it), or use another externalId`
+  );
+}
+
 /** Entries of a type matching an identifier (id, external id, alias; name when the type allows it). */
 async function entriesByIdentifier(
   client: ApiClient,
@@ -206,8 +218,8 @@ async function entriesByIdentifier(
  * (thousands of entries, undeclared ones removed), use `CatalogEntries` instead; do not mix the two
  * on one type. Destroying it archives the entry.
  *
- * Adopt an existing entry: set `adoptId` to its id (`getCatalogEntry`), or give its `externalId`
- * (a create with the external id of an existing entry takes it over).
+ * Adopt an existing entry: set `adoptId` to its id (`getCatalogEntry`). A create whose `externalId`
+ * an entry of the type already has fails and names that entry, rather than take it over silently.
  *
  * @example
  * ```ts
@@ -246,14 +258,29 @@ export const catalogEntrySpec: ResourceSpec<CatalogEntryInputs, ApiCatalogEntry>
   computed: () => ({}),
   api: {
     async create(ctx, args) {
-      // With an external id the create is an upsert: sent twice, it makes one entry.
-      const body = await ctx.client.post<{ catalog_entry: ApiCatalogEntry }>(
-        CATALOG_ENTRIES_PATH,
-        "create catalog entry",
-        catalogEntryPayload(args, true),
-        { repeatable: args.externalId !== undefined },
+      const post = async () =>
+        (
+          await ctx.client.post<{ catalog_entry: ApiCatalogEntry }>(
+            CATALOG_ENTRIES_PATH,
+            "create catalog entry",
+            catalogEntryPayload(args, true),
+            // With an external id the create is an upsert: sent twice, it makes one entry.
+            { repeatable: args.externalId !== undefined },
+          )
+        ).catalog_entry;
+      const externalId = args.externalId;
+      if (externalId === undefined) return { live: await post() };
+      // Look, then make, one resource at a time per external id: two resources of one run with the
+      // same external id must not both pass the look.
+      return namedMutex(`catalog-entry:${ctx.client.account}:${args.catalogTypeId}:${externalId}`).run(
+        async () => {
+          const taken = (await entriesByIdentifier(ctx.client, args.catalogTypeId, externalId)).find(
+            (e) => e.external_id === externalId,
+          );
+          if (taken) throw new Error(boundMessage(taken));
+          return { live: await post() };
+        },
       );
-      return { live: body.catalog_entry };
     },
     read: (ctx, id) => showEntry(ctx.client, id),
     async update(ctx, id, args) {

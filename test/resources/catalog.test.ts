@@ -230,7 +230,7 @@ describe("CatalogType and its attributes", () => {
 });
 
 describe("CatalogEntry", () => {
-  test("create, read, update, upsert by external id, lookups by identifier and name", async () => {
+  test("create, read, update; a second resource on its external id is refused; lookups by identifier and name", async () => {
     const typeId = await newType("Feature");
     const tier = await addAttribute(typeId, "Tier");
     const { inputs } = await catalogEntryProvider.check!(
@@ -251,8 +251,14 @@ describe("CatalogEntry", () => {
       name: "Checkout 2",
     });
     expect(updated.outs!.name).toBe("Checkout 2");
-    // A second create with the same external id takes the entry over (the API's upsert).
-    const again = await catalogEntryProvider.create!(inputs);
+    // A second resource with the same external id is refused, naming the entry: never two
+    // resources on one entry. adoptId takes it over.
+    await expect(catalogEntryProvider.create!(inputs)).rejects.toThrow(
+      new RegExp(
+        `externalId: the catalog type already has an entry with external id "checkout" \\("Checkout 2", id ${created.id}\\).*set adoptId: "${created.id}"`,
+      ),
+    );
+    const again = await catalogEntryProvider.create!({ ...inputs, adoptId: created.id });
     expect(again.id).toBe(created.id);
 
     expect((await findCatalogEntry(ae.dashboard, { catalogTypeId: typeId, identifier: "co" })).id).toBe(
@@ -266,6 +272,22 @@ describe("CatalogEntry", () => {
     ).rejects.toThrow(/getCatalogEntry: no entry/);
     await catalogEntryProvider.delete!(created.id, again.outs);
     expect((await catalogEntryProvider.read!(created.id, again.outs)).id).toBe("");
+  });
+
+  test("two resources of one run with the same external id: one entry is made, the other create is refused", async () => {
+    const typeId = await newType("Twins");
+    const { inputs } = await catalogEntryProvider.check!(
+      {},
+      { catalogTypeId: typeId, name: "Search", externalId: "search" },
+    );
+    const outcomes = await Promise.allSettled([
+      catalogEntryProvider.create!(inputs),
+      catalogEntryProvider.create!(inputs),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(/already has an entry with external id "search"/);
+    expect((await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries).toHaveLength(1);
   });
 });
 
@@ -281,12 +303,6 @@ describe("CatalogEntries", () => {
   test("600 entries: create by POST, a change to all in 3 bulk_updates, refresh in 3 pages, undeclared deleted", async () => {
     const typeId = await newType("Fleet");
     const owner = await addAttribute(typeId, "Owner");
-    // One made in the dashboard, without an external id: not declared, so deleted.
-    await ae.ok("POST", "/v3/catalog_entries", {
-      catalog_type_id: typeId,
-      name: "stray",
-      attribute_values: {},
-    });
 
     const base = Object.fromEntries(
       Object.entries(entriesOf(600)).map(([k, e]) => [
@@ -303,8 +319,8 @@ describe("CatalogEntries", () => {
     const created = await catalogEntriesProvider.create!(inputs);
     expect(created.id).toBe(typeId);
     expect(calls(mark, /^POST \/v3\/catalog_entries 201/)).toHaveLength(600);
-    expect(calls(mark, /^DELETE/)).toHaveLength(1);
-    expect(calls(mark, /^GET/)).toHaveLength(1); // the type's entries: one page (one stray entry)
+    expect(calls(mark, /^DELETE/)).toHaveLength(0);
+    expect(calls(mark, /^GET/)).toHaveLength(1); // the type's entries: one (empty) page
     expect(Object.keys(created.outs.entryIds)).toHaveLength(600);
 
     mark = ae.emu.requests.length;
@@ -378,6 +394,64 @@ describe("CatalogEntries", () => {
     const finished = await catalogEntriesProvider.update!(typeId, error.properties, inputs);
     expect(Object.keys(finished.outs!.entryIds)).toHaveLength(5);
     expect((await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries).toHaveLength(5);
+  });
+
+  test("a create on a type that already has entries is refused, naming them; adoptId takes them over and deletes the undeclared", async () => {
+    const typeId = await newType("Owned elsewhere");
+    const stray = (
+      await ae.ok("POST", "/v3/catalog_entries", {
+        catalog_type_id: typeId,
+        name: "stray",
+        attribute_values: {},
+      })
+    ).catalog_entry;
+    const kept = (
+      await ae.ok("POST", "/v3/catalog_entries", {
+        catalog_type_id: typeId,
+        name: "Made by another resource",
+        external_id: "svc-0",
+        attribute_values: {},
+      })
+    ).catalog_entry;
+    const { inputs } = await catalogEntriesProvider.check!(
+      {},
+      { catalogTypeId: typeId, entries: entriesOf(2) },
+    );
+    const mark = ae.emu.requests.length;
+    await expect(catalogEntriesProvider.create!(inputs)).rejects.toThrow(
+      /catalogTypeId: the catalog type already has 2 entries, e\.g\. .*"svc-0" \("Made by another resource", id \w+\).*set adoptId to the catalogTypeId/,
+    );
+    expect(calls(mark).filter((c) => !c.startsWith("GET"))).toEqual([]);
+    const adopted = await catalogEntriesProvider.create!({ ...inputs, adoptId: typeId });
+    expect(adopted.outs.entryIds["svc-0"]).toBe(kept.id);
+    const live = (await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries;
+    expect(live.map((e) => e.id)).not.toContain(stray.id);
+  });
+
+  test("an entry deleted in the dashboard, then the program changed, update without refresh: remade by external id", async () => {
+    const typeId = await newType("Behind");
+    const { inputs } = await catalogEntriesProvider.check!(
+      {},
+      { catalogTypeId: typeId, entries: entriesOf(3) },
+    );
+    const created = await catalogEntriesProvider.create!(inputs);
+    await ae.ok("DELETE", `/v3/catalog_entries/${created.outs.entryIds["svc-1"]}`);
+    const changed = Object.fromEntries(
+      Object.entries(entriesOf(3)).map(([k, e]) => [k, { ...e, name: `${e.name} (renamed)` }]),
+    );
+    // The state still names the deleted entry: its bulk_update is refused, and the update starts
+    // again from the type's entries.
+    const updated = await catalogEntriesProvider.update!(typeId, created.outs, {
+      ...inputs,
+      entries: changed,
+    });
+    expect(updated.outs!.entryIds["svc-1"]).not.toBe(created.outs.entryIds["svc-1"]);
+    const live = (await listCatalogEntries(ae.dashboard, { catalogTypeId: typeId })).entries;
+    expect(live.map((e) => [e.externalId, e.name]).sort()).toEqual([
+      ["svc-0", "Service 0 (renamed)"],
+      ["svc-1", "Service 1 (renamed)"],
+      ["svc-2", "Service 2 (renamed)"],
+    ]);
   });
 
   test("adoption takes over a type's entries by external id", async () => {
