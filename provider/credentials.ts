@@ -1,4 +1,5 @@
 import { ApiClient, type ClientOptions } from "./client";
+import { IncidentError } from "./errors";
 
 /**
  * Where the provider finds its settings, in order: stack config, then environment (read at call
@@ -65,7 +66,7 @@ export function setCredentials(values: {
   configured[CONFIG_MAX_RETRY_AFTER] = values.maxRetryAfter;
 }
 
-export class MissingCredentialsError extends Error {
+export class MissingCredentialsError extends IncidentError {
   constructor() {
     super(
       "No API key for the incident provider. Set it with `pulumi config set --secret incident:apiKey <key>` " +

@@ -1,3 +1,6 @@
+/** Node's `util.inspect.custom` (by its registered name: the package root's types load no Node module). */
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
 /** One entry of the API's `errors[]` array. */
 export interface ApiErrorDetail {
   code: string;
@@ -23,10 +26,25 @@ export interface ApiErrorInit {
 }
 
 /**
+ * An error a user acts on by reading it: printed as its name and message alone, wherever it is
+ * printed (the Pulumi CLI's diagnostics, Node's report of an unhandled rejection in a program): no
+ * stack frames of this package's code, no dump of the error's properties.
+ */
+export class IncidentError extends Error {
+  constructor(message: string) {
+    super(message);
+    // Frames would point into this package, which is not where the user has to look.
+    const line = () => `${this.name}: ${this.message}`;
+    Object.defineProperty(this, "stack", { get: line, set: () => undefined, configurable: true });
+    Object.defineProperty(this, INSPECT, { value: line });
+  }
+}
+
+/**
  * The single error type every API failure is decoded into. Its message names the operation, the
  * request id to quote to support, and each field the API complained about.
  */
-export class ApiError extends Error {
+export class ApiError extends IncidentError {
   readonly operation: string;
   readonly status: number;
   readonly type: string;
@@ -143,7 +161,7 @@ export function decodeErrorBody(
 }
 
 /** Error for a lookup that found nothing (or too much), naming what was searched. */
-export class LookupError extends Error {
+export class LookupError extends IncidentError {
   constructor(lookup: string, message: string) {
     super(`${lookup}: ${message}`);
     this.name = "LookupError";

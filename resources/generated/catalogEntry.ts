@@ -72,8 +72,8 @@ export interface CatalogEntry {
  * (thousands of entries, undeclared ones removed), use `CatalogEntries` instead; do not mix the two
  * on one type. Destroying it archives the entry.
  *
- * Adopt an existing entry: set `adoptId` to its id (`getCatalogEntry`), or give its `externalId`
- * (a create with the external id of an existing entry takes it over).
+ * Adopt an existing entry: set `adoptId` to its id (`getCatalogEntry`). A create whose `externalId`
+ * an entry of the type already has fails and names that entry, rather than take it over silently.
  */
 export class CatalogEntry extends IncidentResource {
   constructor(name: string, args: CatalogEntryArgs, opts?: pulumi.CustomResourceOptions) {

@@ -3,7 +3,8 @@
  * --expect-no-changes`, `--target`, a resource the program stops declaring, `preview --json` (kept
  * as a fixture for the review tools: test/fixtures/previewJson/), and an API key rotated in the stack
  * config (refresh and destroy configure the provider from the config saved in the state by the last
- * `up`, so they keep using the old key until an `up`, or `--run-program`, records the new one).
+ * `up`, so they keep using the old key until an `up`, or `--run-program`, records the new one); a
+ * lookup that finds nothing, reported as one clean line (test/fixtures/failedLookup).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -122,5 +123,27 @@ describe("the real CLI: flags, a program that changes shape, a rotated key", () 
     expect((await cli.refresh(withKey(newKey))).errors).toEqual([]);
     expect((await cli.destroy(withKey(newKey))).errors).toEqual([]);
     expect(await h.list("/v2/custom_fields")).toEqual([]);
+  });
+});
+
+describe("the real CLI: a lookup that finds nothing", () => {
+  const h = harnessFixture(path.join(__dirname, "..", "fixtures", "failedLookup", "program"), cliDriver);
+
+  test.each([
+    "output",
+    "promise",
+  ])("getUser of an unknown e-mail (%s form): the run fails with one clean line naming the lookup and the input", async (form) => {
+    const failed = await cli.preview(h.options({ form }));
+    expect(failed.ok).toBe(false);
+    const messages = failed.errors.map((e) => e.message);
+    expect(
+      messages.filter((m) => m.includes('getUser: no user with e-mail "nobody@example.com"')),
+    ).toHaveLength(1);
+    // Neither this package's stack frames nor a dump of the error's properties.
+    for (const text of [...messages, failed.log]) {
+      expect(text).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
+      expect(text).not.toContain("[Circular");
+    }
+    expect(h.writesSince(0)).toEqual([]);
   });
 });
