@@ -83,6 +83,9 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
   );
   const client =
     options.client ?? new ReadOnlyClient({ ...settingsFrom(options.configFile, env), notify: () => {} });
+  // The account first: a wrong URL or key, or an API out of reach, is one error for the whole run
+  // (exit 1) in seconds, never a list of objects "deleted out of band" or unreadable one by one.
+  await checkAccount(client);
   const bar = options.progress ? progressOn(options.progress, env, "drift") : undefined;
   const objects: DriftedObject[] = new Array(managed.length);
   // Read by page where a kind's list serves its reads (provider/pagedReads.ts), with pages of this
@@ -126,6 +129,18 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
   return { project: urn[1], stack: urn[0]?.replace(/^urn:pulumi:/, ""), counts, objects };
 }
 
+/** `GET /v1/identity` with the settings drift reads with; throws one clear error when it fails. */
+async function checkAccount(client: ReadOnlyClient): Promise<void> {
+  try {
+    await client.get("/v1/identity", "check the API key and URL", undefined, { maxRetries: 1 });
+  } catch (error) {
+    throw new Error(
+      `nothing compared: the API at ${client.baseUrl} did not answer as the incident API ` +
+        `(GET /v1/identity: ${(error as Error).message}); check incident:baseUrl and incident:apiKey`,
+    );
+  }
+}
+
 const TONE: Record<DriftStatus, Tone> = {
   "in-sync": "good",
   "normalisation-only": "good",
@@ -162,7 +177,10 @@ async function checkOne(r: ExportedResource, client: ReadOnlyClient): Promise<Dr
     const opaque = Object.keys(declared).filter((k) => declared[k] === SECRET_TEXT);
     const readBack = readBackInputs(spec, live, declared, outputs);
     const [left, right] = [without(declared, opaque), without(readBack, opaque)];
-    const real = inputChanges(provider, left, right, secretPaths);
+    const real = [
+      ...inputChanges(provider, left, right, secretPaths),
+      ...fingerprintChanges(spec, outputs, spec.computed(live, prior) as Props),
+    ];
     const notCompared = opaque.length ? { notCompared: opaque } : {};
     if (real.length > 0) return { ...base, status: "drifted", changes: real, ...notCompared };
     const apiForm = safe(() => spec.toInputs(live, undefined) as Props);
@@ -184,6 +202,18 @@ async function checkOne(r: ExportedResource, client: ReadOnlyClient): Promise<Dr
   } catch (error) {
     return { ...base, status: "error", error: (error as Error).message ?? String(error) };
   }
+}
+
+/**
+ * A write-only secret input is encrypted in the export: what the state keeps in clear of it (a
+ * Secret's version and last four characters, `secretFingerprints`) is compared instead.
+ */
+function fingerprintChanges(spec: ResourceSpec, stored: Props, live: Props): PropertyChange[] {
+  return (spec.secretFingerprints ?? []).flatMap((key): PropertyChange[] => {
+    const [old, now] = [stored[key], live[key]];
+    if (old === undefined || old === SECRET_TEXT || JSON.stringify(old) === JSON.stringify(now)) return [];
+    return [{ path: [key], at: key, kind: "changed", old, new: now }];
+  });
 }
 
 /** The live object in the input shape, as the provider's read gives it (declared spelling kept). */
@@ -268,7 +298,7 @@ export function driftMarkdown(report: DriftReport): string {
   section(
     "Drifted",
     "drifted",
-    "Changed outside Pulumi (in the dashboard or through the API). `pulumi up` puts back what the program declares; to keep a change, make it in the program.",
+    "Changed outside Pulumi (in the dashboard or through the API). `pulumi up --refresh` puts back what the program declares (a plain `pulumi up` compares with the stack's state, which does not know of the change); to keep a change, make it in the program.",
     changesTable("Declared (stack)", "Live (account)"),
   );
   section(

@@ -46,6 +46,8 @@ export interface RequestSpec {
    * retried as for a PUT instead of failing with an unknown outcome.
    */
   repeatable?: boolean;
+  /** How many times a retryable failure of this request is tried again (default: the client's). */
+  maxRetries?: number;
 }
 
 export interface ApiResponse<T> {
@@ -139,8 +141,13 @@ export class ApiClient {
     return bucket;
   }
 
-  async get<T>(path: string, operation: string, query?: RequestSpec["query"]): Promise<T> {
-    return (await this.request<T>({ method: "GET", path, operation, query })).body;
+  async get<T>(
+    path: string,
+    operation: string,
+    query?: RequestSpec["query"],
+    options: Pick<RequestSpec, "maxRetries"> = {},
+  ): Promise<T> {
+    return (await this.request<T>({ method: "GET", path, operation, query, ...options })).body;
   }
   async post<T>(
     path: string,
@@ -187,7 +194,8 @@ export class ApiClient {
     let lastError: ApiError | undefined;
     let timeouts = 0;
     let attempts = 0;
-    for (let attempt = 0; attempt <= this.options.maxRetries; attempt++) {
+    const maxRetries = spec.maxRetries ?? this.options.maxRetries;
+    for (let attempt = 0; attempt <= maxRetries; attempt++) {
       attempts = attempt + 1;
       await this.bucket.take(this.sleep);
       const started = Date.now();
@@ -230,7 +238,7 @@ export class ApiClient {
           if (!idempotent) throw new ApiError({ ...init, outcomeUnknown: true, attempts });
           // A repeatable POST that keeps failing so may still have made something: said so.
           lastError = new ApiError({ ...init, outcomeUnknown: spec.method === "POST" });
-          if (attempt < this.options.maxRetries)
+          if (attempt < maxRetries)
             await this.wait(this.backoff(attempt), spec, attempts, init.details[0]?.message ?? "");
           continue;
         }
@@ -264,7 +272,7 @@ export class ApiClient {
             throw new ApiError({ ...init, outcomeUnknown: true, attempts });
           }
           lastError = new ApiError({ ...init, outcomeUnknown: spec.method === "POST" });
-          if (attempt < this.options.maxRetries)
+          if (attempt < maxRetries)
             await this.wait(this.backoff(attempt), spec, attempts, `the API answered ${status}`);
           continue;
         }
@@ -296,7 +304,7 @@ export class ApiClient {
         if (!notSent && !idempotent) throw new ApiError(init);
         lastError = new ApiError(init);
         if (timedOut && ++timeouts > TIMEOUT_RETRIES) break;
-        if (attempt < this.options.maxRetries)
+        if (attempt < maxRetries)
           await this.wait(this.backoff(attempt), spec, attempts, init.details[0]!.message);
       }
     }

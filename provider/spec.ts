@@ -53,6 +53,12 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   computed(live: Live, prior: Props | undefined): Props;
   /** Names of every computed output (typed on the class, seeded so the SDK registers them). */
   computedOutputs: readonly string[];
+  /**
+   * Outputs the state keeps in clear that change when a write-only secret input changes (a Secret's
+   * `version` and `lastFourChars`): `pulumi-incident drift`, which cannot read the encrypted input
+   * in a stack export, compares these instead.
+   */
+  secretFingerprints?: readonly string[];
   /** Canonical form for comparing two input objects (normalisation rules for diffs). */
   canonical?(args: Args): Props;
   /** Inputs that cannot change in place. */

@@ -158,6 +158,8 @@ export const secretSpec: ResourceSpec<SecretInputs, ApiSecret> = {
   replaceOnChanges: [],
   secretOutputs: ["value"],
   computedOutputs: ["lastFourChars", "version"],
+  // A rotation made elsewhere changes both; the value itself is encrypted in a stack export.
+  secretFingerprints: ["lastFourChars", "version"],
   fieldRenames: { owning_team_ids: "owningTeamIds" },
   // Rule "set with repeats": the owning teams are a set.
   canonical: (args) => ({

@@ -50,8 +50,9 @@ describe("examples/gitops workflow", () => {
     expect(text).toMatch(
       /^on:\n {2}pull_request:[\s\S]*\n {2}push:\n {4}branches: \[main\][\s\S]*\n {2}schedule:\n {4}- cron: /m,
     );
-    expect(text).toContain('pulumi preview --stack "$PULUMI_STACK" --json');
-    expect(text).toContain('pulumi up --stack "$PULUMI_STACK" --yes');
+    expect(text).toContain('pulumi preview --refresh --stack "$PULUMI_STACK" --json');
+    // The apply restores drift: a plain `pulumi up` would not see changes made by hand.
+    expect(text).toContain('pulumi up --refresh --stack "$PULUMI_STACK" --yes');
     expect(text).toContain('pulumi stack export --stack "$PULUMI_STACK" --file');
     // Each pulumi-incident command line uses a command and flags the bin has (cli/main.ts).
     const main = fs.readFileSync(path.join(root, "cli", "main.ts"), "utf8");

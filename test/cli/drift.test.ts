@@ -94,6 +94,8 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
     ]);
     expect(result.out).toContain("**Drift found**: 1 drifted");
     expect(result.out).toContain("| `path[0].level.timeToAckSeconds` | `300` | `1200` |");
+    // The command that puts it back: a plain `pulumi up` would not see the change.
+    expect(result.out).toContain("`pulumi up --refresh` puts back what the program declares");
     // The API's own spellings (an emoji's colons, an operation alias) are told apart, not reported as drift.
     const service = report.objects.find((o) => o.name === "service")!;
     expect(service.status).toBe("normalisation-only");
@@ -121,10 +123,37 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
     expect(noKey.code).toBe(1);
     expect(noKey.err).toMatch(/No API key for the incident provider/);
 
+    // The account is checked first: a rejected key, a wrong URL, an API out of reach are one error
+    // for the whole run, never objects reported unreadable or "deleted out of band" one by one.
     const badKey = await runCli(["drift", exported], { ...env(), INCIDENT_API_KEY: "not-a-key" });
     expect(badKey.code).toBe(1);
-    expect(badKey.err).toMatch(/EscalationPath payments \(\S+\) not checked: .*401/);
-    expect(badKey.out).toContain("**Check incomplete**");
+    expect(badKey.err).toMatch(
+      /^pulumi-incident drift: nothing compared: the API at \S+ did not answer as the incident API \(GET \/v1\/identity: .*401/,
+    );
+    expect(badKey.err.trim().split("\n")).toHaveLength(1);
+    expect(badKey.out).toBe("");
+
+    const wrongUrl = await runCli(["drift", exported, "--json", path.join(work, "wrong-url.json")], {
+      ...env(),
+      INCIDENT_BASE_URL: `${h.emu.url}/not-the-api`,
+    });
+    expect(wrongUrl.code).toBe(1);
+    expect(wrongUrl.err).toMatch(
+      /nothing compared: .*GET \/v1\/identity: .*404.*check incident:baseUrl and incident:apiKey/,
+    );
+    expect(wrongUrl.out).toBe("");
+    expect(fs.existsSync(path.join(work, "wrong-url.json"))).toBe(false);
+
+    // Nothing listens there: refused at once (one probe, retried once), not once per object.
+    const unreachable = await runCli(["drift", exported], {
+      ...env(),
+      INCIDENT_BASE_URL: "http://127.0.0.1:9",
+    });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.err).toMatch(
+      /nothing compared: the API at http:\/\/127\.0\.0\.1:9 .*ECONNREFUSED.*\(2 attempts/,
+    );
+    expect(unreachable.err.trim().split("\n")).toHaveLength(1);
 
     const doc = JSON.parse(fs.readFileSync(exported, "utf8"));
     doc.deployment.resources.find((r: any) => r.type.endsWith(":Workflow")).type =
@@ -234,6 +263,35 @@ describe("drift: examples/quickstart (custom fields, options, an API key whose t
       after.objects.filter((o) => o.status === "drifted").map((o) => o.changes.map((c) => [c.at, c.new])),
     ).toEqual([[["description", "Edited by hand in the dashboard"]]]);
     for (const text of [clean.out, edited.out, JSON.stringify(after)]) expect(text).not.toContain(token);
+  });
+});
+
+describe("drift: a Secret rotated in the dashboard", () => {
+  const h = stackOf(path.join(root, "examples", "settings"));
+
+  test("its value is encrypted in the export: the version and last four characters the state holds are compared", async () => {
+    const secret = h.stack.resources.find((r) => r.type.endsWith(":Secret"))!;
+    await h.emu.ok("POST", `/v2/secrets/${secret.id}/actions/rotate`, {
+      body: { value: "rotated-by-hand-9999" },
+    });
+    const json = path.join(work, "rotated.json");
+    const result = await runCli(["drift", h.exported, "--json", json], {
+      INCIDENT_API_KEY: h.emu.apiKey,
+      INCIDENT_BASE_URL: h.emu.url,
+    });
+    expect(result.code).toBe(2);
+    const report: DriftReport = JSON.parse(fs.readFileSync(json, "utf8"));
+    const drifted = report.objects.filter((o) => o.status === "drifted");
+    expect(drifted.map((o) => [o.kind, o.changes.map((c) => [c.at, c.old, c.new])])).toEqual([
+      [
+        "Secret",
+        [
+          ["lastFourChars", secret.outputs.lastFourChars, "9999"],
+          ["version", secret.outputs.version, secret.outputs.version + 1],
+        ],
+      ],
+    ]);
+    expect(result.out).not.toContain("rotated-by-hand-9999");
   });
 });
 
