@@ -17,7 +17,7 @@ import {
   type ResourceSpec,
   WRITE_ALIASES,
 } from "./spec";
-import { formatPath, isUnder, type Path, unknownPaths } from "./unknowns";
+import { formatPath, isUnder, type Path, touches, unknownPaths } from "./unknowns";
 
 const PROVIDER_KEY = "__provider";
 const SCHEMA_KEY = "__schema";
@@ -388,7 +388,11 @@ export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
     unknown.length === 0 && result.success ? { data: result.data, removed: [] } : knownPart(spec, raw);
   if (known === undefined) return failures;
   for (const problem of spec.validate(known.data as Props)) {
-    if ([problem.path, ...(problem.dependsOn ?? [])].some((p) => related(p, known.removed))) continue;
+    // Skipped only when a value the rule read is unknown (dependsOn says which: its own path, and
+    // the others as precisely as it reads them), not when something else in the same field is.
+    const read = [problem.path, ...(problem.dependsOn ?? [])];
+    if (read.some((p) => known.removed.some((r) => (typeof p === "function" ? p(r) : touches(p, r)))))
+      continue;
     failures.push({
       property: String(problem.path[0] ?? spec.kind),
       reason: `${formatPath(problem.path)}: ${problem.message}`,

@@ -12,8 +12,14 @@ export interface ApiContext {
 export interface Problem {
   path: (string | number)[];
   message: string;
-  /** Other input paths whose values decided this problem (a preview skips it when one is unknown). */
-  dependsOn?: (string | number)[][];
+  /**
+   * The other input values that decided this problem, as precisely as the rule reads them: a
+   * preview skips it when one of them is (or holds, or lies inside) an unknown value, and only then.
+   * A path (`"*"` stands for any one segment: `["expressions", "*", "reference"]`), or for what a
+   * path cannot say (every node id of a tree, not the target ids beside them) a test of the path of
+   * a value left out of the preview's known part.
+   */
+  dependsOn?: ((string | number)[] | ((leftOut: (string | number)[]) => boolean))[];
 }
 
 /** Inputs as stored by the engine: the checked user inputs (camelCase). */

@@ -24,6 +24,16 @@ export function isUnder(path: Path, prefixes: Path[]): boolean {
   );
 }
 
+/**
+ * True when `path` is at, under or above a path `pattern` describes, in which `"*"` matches any one
+ * segment: whether the value at `path` is (part of) what the pattern names, or holds some of it.
+ */
+export function touches(pattern: Path, path: Path): boolean {
+  const n = Math.min(pattern.length, path.length);
+  for (let i = 0; i < n; i++) if (pattern[i] !== "*" && String(pattern[i]) !== String(path[i])) return false;
+  return true;
+}
+
 /** `["path", 0, "ifElse"]` → `path[0].ifElse`, the way users read property paths. */
 export function formatPath(path: Path): string {
   let out = "";

@@ -69,7 +69,7 @@ import { caseMappedObject } from "../provider/naming";
 import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
-import type { Path } from "../provider/unknowns";
+import { formatPath, type Path } from "../provider/unknowns";
 import {
   type Condition,
   canonicalConditionGroups,
@@ -735,6 +735,19 @@ export function canonicalEscalationPath(args: EscalationPathInputs): Props {
   };
 }
 
+/** A list of nodes: `path`, or a branch's `path[1].ifElse.thenPath` (at any depth). */
+const NODE_LIST = String.raw`path(\[\d+\]\.ifElse\.(thenPath|elsePath))*`;
+const READS_NODE_IDS = new RegExp(
+  // A node list or a node (its shape and place), a branch, a node's id, a repeat and its target.
+  String.raw`^${NODE_LIST}(\[\d+\](\.ifElse|\.id|\.repeat(\.toNode)?)?)?$`,
+);
+
+/**
+ * What the tree rules read: every node's id (explicit, or generated from its place in the tree) and
+ * every repeat. Not what a node pages (its targets' ids, unknown while a schedule is being made).
+ */
+const NODE_IDS = [(leftOut: Path) => READS_NODE_IDS.test(formatPath(leftOut))];
+
 /** Rules over the whole tree: unique node ids, repeat targets that exist, working-hours references. */
 export function validateEscalationPath(args: EscalationPathInputs): Problem[] {
   const problems: Problem[] = [];
@@ -746,7 +759,7 @@ export function validateEscalationPath(args: EscalationPathInputs): Problem[] {
       problems.push({
         path: v.node.id !== undefined ? [...v.path, "id"] : v.path,
         message: `duplicate node id ${JSON.stringify(v.id)} (also used by ${formatPathText(prior)})`,
-        dependsOn: [["path"]],
+        dependsOn: NODE_IDS,
       });
     } else firstWithId.set(v.id, v.path);
   }
@@ -764,7 +777,7 @@ export function validateEscalationPath(args: EscalationPathInputs): Problem[] {
       problems.push({
         path,
         message: `no workingHours entry has id ${JSON.stringify(ref)}`,
-        dependsOn: [["workingHours"]],
+        dependsOn: [["workingHours", "*", "id"]],
       });
   };
   for (const v of nodes) {
@@ -775,13 +788,13 @@ export function validateEscalationPath(args: EscalationPathInputs): Problem[] {
         problems.push({
           path: [...v.path, "repeat", "toNode"],
           message: `no node has id ${JSON.stringify(to)}`,
-          dependsOn: [["path"]],
+          dependsOn: NODE_IDS,
         });
       } else if (!explicit.has(to)) {
         problems.push({
           path: [...v.path, "repeat", "toNode"],
           message: `${JSON.stringify(to)} is a generated id; give the node an explicit id to repeat from it`,
-          dependsOn: [["path"]],
+          dependsOn: NODE_IDS,
         });
       }
     }

@@ -386,7 +386,7 @@ export function validateWorkflow(args: WorkflowInputs): Problem[] {
       problems.push({
         path: ["steps", i, "forEach"],
         message: `names no expression of this workflow (known: ${[...refs].join(", ") || "none"})`,
-        dependsOn: [["expressions"]],
+        dependsOn: [["expressions", "*", "reference"]],
       });
     }
   });

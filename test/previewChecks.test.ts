@@ -95,3 +95,93 @@ describe("cross-field rules run on the known parts of an input", () => {
     ).toEqual([]);
   });
 });
+
+/**
+ * A rule is skipped only when a value it reads is unknown, not when something else in the same field
+ * is: each cross-field rule whose field holds other values (a tree of nodes, a list of expressions),
+ * with an unknown value beside what it reads (still reported), then in what it reads (skipped).
+ */
+describe("an unknown value beside what a rule reads does not hide the problem", () => {
+  // A schedule being created in the same program: its id is unknown in the preview.
+  const scheduleTarget = {
+    type: "schedule",
+    id: UNKNOWN,
+    urgency: "high",
+    scheduleMode: "currently_on_call",
+  };
+  const level = (id?: string) => ({
+    ...(id === undefined ? {} : { id }),
+    level: {
+      targets: [scheduleTarget, { type: "user", id: "01USERADA", urgency: "high" }],
+      timeToAckSeconds: 300,
+    },
+  });
+  const escalation = (path: unknown[], extra: Record<string, unknown> = {}) =>
+    failures("EscalationPath", { name: "Payments", path, ...extra });
+
+  test.each([
+    [
+      "repeat to a node that does not exist",
+      [level("start"), { repeat: { repeatTimes: 2, toNode: "nowhere" } }],
+      'path: path[1].repeat.toNode: no node has id "nowhere"',
+    ],
+    [
+      "a duplicate node id",
+      [level("start"), level("start")],
+      'path: path[1].id: duplicate node id "start" (also used by path[0])',
+    ],
+    [
+      "repeat to a generated id",
+      [level(), { repeat: { repeatTimes: 2, toNode: "node-0" } }],
+      'path: path[1].repeat.toNode: "node-0" is a generated id; give the node an explicit id to repeat from it',
+    ],
+  ])("EscalationPath, %s, a target id unknown: reported", async (_title, path, expected) => {
+    expect(await escalation(path)).toEqual([expected]);
+  });
+
+  test("EscalationPath: the node ids the rules read are unknown: skipped", async () => {
+    expect(await escalation([level(UNKNOWN), { repeat: { repeatTimes: 2, toNode: "start" } }])).toEqual([]);
+    expect(await escalation([level("start"), { repeat: { repeatTimes: 2, toNode: UNKNOWN } }])).toEqual([]);
+    // A whole node unknown: the tree's shape is unknown.
+    expect(await escalation([UNKNOWN, { repeat: { repeatTimes: 2, toNode: "start" } }])).toEqual([]);
+  });
+
+  test("EscalationPath: a working-hours reference, with another working-hours field unknown: reported", async () => {
+    const withWindow = {
+      ...level("start"),
+      level: { ...level("start").level, timeToAckWeekdayIntervalConfigId: "weekdays" },
+    };
+    const hours = [
+      {
+        id: "office",
+        name: UNKNOWN,
+        timezone: "Europe/London",
+        weekdayIntervals: [{ weekday: "monday", startTime: "09:00", endTime: "17:00" }],
+      },
+    ];
+    expect(await escalation([withWindow], { workingHours: hours })).toEqual([
+      'path: path[0].level.timeToAckWeekdayIntervalConfigId: no workingHours entry has id "weekdays"',
+    ]);
+    expect(await escalation([withWindow], { workingHours: [{ ...hours[0], id: UNKNOWN }] })).toEqual([]);
+  });
+
+  test("Workflow: forEach naming no expression, with an expression's root unknown (a custom field being made): reported", async () => {
+    const workflow = (expressions: unknown) =>
+      failures("Workflow", {
+        name: "w",
+        trigger: "incident.updated",
+        steps: [{ id: "s", name: "n", forEach: "teams" }],
+        expressions,
+      });
+    const expression = (reference: string, rootReference: string) => ({
+      label: "Impact",
+      reference,
+      rootReference,
+      operations: [{ operationType: "navigate", navigate: { reference: "value" } }],
+    });
+    expect(await workflow([expression("impact", `incident.custom_field["${UNKNOWN}"]`)])).toEqual([
+      "steps: steps[0].forEach: names no expression of this workflow (known: impact)",
+    ]);
+    expect(await workflow([expression(UNKNOWN, "incident.severity")])).toEqual([]);
+  });
+});

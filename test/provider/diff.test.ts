@@ -1,5 +1,5 @@
 import { type Change, changedKeys, changesBetween, formatChange, inputChanges } from "../../provider/diff";
-import { UNKNOWN } from "../../provider/unknowns";
+import { touches, UNKNOWN } from "../../provider/unknowns";
 
 describe("changesBetween: the changed paths of a diff (deep-diff after normalisation to JSON)", () => {
   test("equal values, key order and undefined properties aside, have no changes", () => {
@@ -88,3 +88,17 @@ describe("formatChange: one change for a person", () => {
 function sortChanges(changes: Change[]): Change[] {
   return [...changes].sort((a, b) => a.path.join(".").localeCompare(b.path.join(".")));
 }
+
+describe("touches: whether a path is at, under or above what a pattern names", () => {
+  test.each([
+    [["expressions", "*", "reference"], ["expressions", 0, "rootReference"], false],
+    [["expressions", "*", "reference"], ["expressions", 2, "reference"], true],
+    [["expressions", "*", "reference"], ["expressions"], true],
+    [["expressions", "*", "reference"], ["expressions", 1], true],
+    [["workingHours"], ["workingHours", 0, "name"], true],
+    [["sourceType"], ["template"], false],
+    [["incidentConfig", "enabled"], ["incidentConfig"], true],
+  ] as const)("%j and %j: %s", (pattern, at, expected) => {
+    expect(touches([...pattern], [...at])).toBe(expected);
+  });
+});
