@@ -16,8 +16,11 @@
  * Exactly one of: `email`: `GET /v2/users?email=…` (API v2, the only version of the users list;
  * paginated, every page is read), the e-mail matched again on the client, case-insensitively;
  * `slackUserId`: `GET /v2/users?slack_user_id=…` (the user's Slack id, e.g. `U02ABCDEF`), matched again;
- * `id`: `GET /v2/users/{id}`. Fails with `getUser: no user with e-mail "…"` (or Slack user id, or id)
- * when there is none, and names the ids when several users match.
+ * `id`: `GET /v2/users/{id}`. Deactivated users (people who left) are found too
+ * (`include_inactive=true`), with `isActive: false`: a rota or an escalation path that still names
+ * one keeps working while you replace them, and the program can check (`isActive`) and say so.
+ * Fails with `getUser: no user with e-mail "…"` (or Slack user id, or id) when there is none, and
+ * names the ids when several users match.
  *
  * | Result | Notes |
  * |---|---|
@@ -26,6 +29,7 @@
  * | `email` | as the API holds it |
  * | `role` | the API's deprecated base role (no longer updated since March 2023) |
  * | `slackUserId` | the user's id in the connected chat product, if any |
+ * | `isActive` | false for a deactivated user |
  *
  * ### getTeam({ name } | { id })
  *
@@ -96,6 +100,8 @@ export interface GetUserResult {
   role: string;
   /** The user's id in the connected chat product, when there is one. */
   slackUserId: string | undefined;
+  /** False for a deactivated user (someone who left the company): found, so the program can say so. */
+  isActive: boolean;
 }
 
 interface ApiUser {
@@ -104,6 +110,8 @@ interface ApiUser {
   email?: string;
   role: string;
   slack_user_id?: string;
+  /** Absent in answers that predate it: taken as active. */
+  is_active?: boolean;
 }
 
 /**
@@ -112,7 +120,10 @@ interface ApiUser {
  * the user asked for whatever the server's filter does.
  */
 export async function findUserByEmail(client: ApiClient, email: string): Promise<GetUserResult> {
-  const users = await client.listAll<ApiUser>("/v2/users", "users", "list users", { email });
+  const users = await client.listAll<ApiUser>("/v2/users", "users", "list users", {
+    email,
+    include_inactive: true,
+  });
   const wanted = email.trim().toLowerCase();
   const matches = users.filter((u) => (u.email ?? "").trim().toLowerCase() === wanted);
   if (matches.length === 0) throw new LookupError("getUser", `no user with e-mail ${JSON.stringify(email)}`);
@@ -122,14 +133,14 @@ export async function findUserByEmail(client: ApiClient, email: string): Promise
       `${matches.length} users have e-mail ${JSON.stringify(email)}: ${matches.map((u) => u.id).join(", ")}`,
     );
   }
-  const u = matches[0]!;
-  return { id: u.id, name: u.name, email: u.email ?? email, role: u.role, slackUserId: u.slack_user_id };
+  return { ...userResult(matches[0]!), email: matches[0]!.email ?? email };
 }
 
 /** Finds a user by chat (Slack) user id: `GET /v2/users?slack_user_id=…`, matched again here. */
 export async function findUserBySlackId(client: ApiClient, slackUserId: string): Promise<GetUserResult> {
   const users = await client.listAll<ApiUser>("/v2/users", "users", "list users", {
     slack_user_id: slackUserId,
+    include_inactive: true,
   });
   const matches = users.filter((u) => u.slack_user_id === slackUserId);
   if (matches.length !== 1) {
@@ -158,6 +169,7 @@ const userResult = (u: ApiUser): GetUserResult => ({
   email: u.email ?? "",
   role: u.role,
   slackUserId: u.slack_user_id,
+  isActive: u.is_active !== false,
 });
 
 const userLookup = defineLookup({

@@ -1,6 +1,7 @@
 /**
  * Emulator family: users (API v2, read-only). `GET /v2/users` (paginated; `email` filters by e-mail,
- * case-insensitively; `slack_user_id` by chat user id), `GET /v2/users/{id}`.
+ * case-insensitively; `slack_user_id` by chat user id; deactivated users only with
+ * `include_inactive=true`), `GET /v2/users/{id}` (any user). Users carry `is_active`.
  *
  * Not in reference.json beyond the operation names: shapes are modelled on its `UserV2` type (see
  * ../localTypes.ts). Seeded with a handful of users for lookups by e-mail.
@@ -23,6 +24,8 @@ export interface StoredUser {
   /** `administrator` | `owner` | `responder` | `unset` | `viewer` (deprecated in the API). */
   role: string;
   slack_user_id?: string;
+  /** False for a deactivated user (someone who left): listed only with `include_inactive`. */
+  is_active?: boolean;
 }
 
 /** The seeded users (stable ids, so tests and examples can name them). The first is the owner. */
@@ -50,6 +53,8 @@ export const SEED_USERS: readonly StoredUser[] = [
     role: "administrator",
     slack_user_id: "U0EVE",
   },
+  // Left the company: deactivated, still named by old schedules and escalation paths.
+  { id: "01USERFAY", name: "Fay Former", email: "fay@example.com", role: "responder", is_active: false },
 ];
 
 /** `UserV2` / `UserV1` of a stored user. */
@@ -61,6 +66,11 @@ export function renderUser(u: StoredUser): Record<string, unknown> {
     role: u.role,
     ...(u.slack_user_id !== undefined ? { slack_user_id: u.slack_user_id } : {}),
   };
+}
+
+/** What the users endpoints answer: `UserV2` and whether the user is active. */
+function renderListedUser(u: StoredUser): Record<string, unknown> {
+  return { ...renderUser(u), is_active: u.is_active !== false };
 }
 
 /** `UserV3` (no role). */
@@ -91,6 +101,8 @@ export const users = defineFamily({
   routes: [
     operation("UsersV2List", "read", ({ store, query }) => {
       let all = store.collection<StoredUser>(USERS).all();
+      const inactiveToo = query.include_inactive === true || query.include_inactive === "true";
+      if (!inactiveToo) all = all.filter((u) => u.is_active !== false);
       if (typeof query.email === "string") {
         const wanted = query.email.trim().toLowerCase();
         all = all.filter((u) => (u.email ?? "").toLowerCase() === wanted);
@@ -98,12 +110,12 @@ export const users = defineFamily({
       if (typeof query.slack_user_id === "string")
         all = all.filter((u) => u.slack_user_id === query.slack_user_id);
       const { page, pagination_meta } = paginate(all, query);
-      return { body: { users: page.map(renderUser), pagination_meta } };
+      return { body: { users: page.map(renderListedUser), pagination_meta } };
     }),
     operation("UsersV2Show", "read", ({ store, params }) => {
       const u = store.collection<StoredUser>(USERS).get(params.id!);
       if (!u) throw notFound(`No user with id ${params.id}`);
-      return { body: { user: renderUser(u) } };
+      return { body: { user: renderListedUser(u) } };
     }),
   ],
 });

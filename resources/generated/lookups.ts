@@ -77,6 +77,8 @@ export interface GetUserResult {
   role: string;
   /** The user's id in the connected chat product, when there is one. */
   slackUserId: undefined | string;
+  /** False for a deactivated user (someone who left the company): found, so the program can say so. */
+  isActive: boolean;
 }
 
 /** The arguments of `getTeam`. */

@@ -17,12 +17,19 @@ afterEach(() => {
   expect(emu.responseProblems).toEqual([]);
 });
 
-test("GET /v2/users lists the seeded users, paginated", async () => {
+test("GET /v2/users lists the seeded active users, paginated; include_inactive adds the deactivated", async () => {
+  const active = SEED_USERS.filter((u) => u.is_active !== false);
+  expect(active.length).toBeLessThan(SEED_USERS.length);
   const r = await emu.call("GET", "/v2/users");
   expect(r.status).toBe(200);
   expectShape("UsersListResultV2", r.body);
-  expect(r.body.users).toHaveLength(SEED_USERS.length);
-  for (const u of r.body.users) expectShape("UserV2", u);
+  expect(r.body.users.map((u: any) => u.id)).toEqual(active.map((u) => u.id));
+  for (const u of r.body.users) expectShape("UserWithStatusV2", u);
+  expect(r.body.users.every((u: any) => u.is_active === true)).toBe(true);
+  const all = await emu.call("GET", "/v2/users?include_inactive=true");
+  expect(all.body.users.map((u: any) => [u.id, u.is_active])).toEqual(
+    SEED_USERS.map((u) => [u.id, u.is_active !== false]),
+  );
   const page = await emu.call("GET", "/v2/users?page_size=2");
   expect(page.body.users.map((u: any) => u.id)).toEqual(SEED_USERS.slice(0, 2).map((u) => u.id));
   expect(page.body.pagination_meta).toEqual({ page_size: 2, after: SEED_USERS[1]!.id });
@@ -39,6 +46,7 @@ test("email filters case-insensitively (the provider's getUser lookup)", async (
       email: "ada@example.com",
       role: "responder",
       slack_user_id: "U0ADA",
+      is_active: true,
     },
   ]);
   expect(r.body.pagination_meta).toEqual({ page_size: 250 });
@@ -49,6 +57,8 @@ test("GET /v2/users/{id}", async () => {
   const r = await emu.call("GET", "/v2/users/01USERBOB");
   expectShape("UsersShowResultV2", r.body);
   expect(r.body.user.name).toBe("Bob Barker");
+  // A deactivated user is shown by id.
+  expect((await emu.call("GET", "/v2/users/01USERFAY")).body.user).toMatchObject({ is_active: false });
   expectErrorBody(await emu.call("GET", "/v2/users/01NOBODY"), 404, "not_found");
 });
 

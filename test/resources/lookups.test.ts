@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { ApiClient } from "../../provider/client";
 import { ENV_API_KEY, ENV_BASE_URL } from "../../provider/credentials";
 import { findCustomFieldByName, getCustomField, getCustomFieldOutput } from "../../resources/customField";
-import { findUserByEmail, getUser } from "../../resources/lookups";
+import { findUserByEmail, findUserById, getUser } from "../../resources/lookups";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 /**
  * A stub of the two list endpoints the lookups read (`GET /v2/users`, paginated with `after`, and
@@ -78,9 +79,12 @@ describe("getUser({email})", () => {
       email: "ola@example.com",
       role: "responder",
       slackUserId: undefined,
+      isActive: true,
     });
     expect(seen[0]).toMatch(/^GET \/v2\/users\?/);
     expect(seen[0]).toContain("email=OLA%40example.com");
+    // Deactivated users too (someone who left is still named by old rotas).
+    expect(seen[0]).toContain("include_inactive=true");
     expect(seen.every((s) => s.startsWith("GET "))).toBe(true);
   });
 
@@ -153,5 +157,26 @@ describe("getCustomField({name})", () => {
       delete process.env[ENV_API_KEY];
       delete process.env[ENV_BASE_URL];
     }
+  });
+});
+
+describe("getUser and deactivated users (against the emulator, which seeds one)", () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+  });
+  afterAll(async () => {
+    await emu.dispose();
+  });
+  const emulated = () => new ApiClient({ apiKey: emu.apiKey, baseUrl: emu.url });
+
+  test("someone who left is found by e-mail and by id, with isActive false; an active user has isActive true", async () => {
+    // The list hides deactivated users unless asked.
+    expect((await emu.ok("GET", "/v2/users?email=fay%40example.com")).users).toEqual([]);
+    const fay = await findUserByEmail(emulated(), "Fay@example.com");
+    expect(fay).toMatchObject({ id: "01USERFAY", email: "fay@example.com", isActive: false });
+    expect(await findUserById(emulated(), "01USERFAY")).toMatchObject({ isActive: false });
+    expect(await findUserByEmail(emulated(), "ada@example.com")).toMatchObject({ isActive: true });
+    expect(emu.responseProblems).toEqual([]);
   });
 });
