@@ -63,6 +63,8 @@ interface ExportedResource {
   outputs?: Props;
   delete?: boolean;
   pendingReplacement?: boolean;
+  /** A read-only resource (`Xxx.get`): the stack reads it, does not manage it. */
+  external?: boolean;
 }
 
 /** The resources of a `pulumi stack export` document (or of its `deployment`). */
@@ -79,7 +81,12 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
   const all = exportedResources(doc);
   const managed = all.filter(
     (r) =>
-      r.custom !== false && r.type?.startsWith(TYPE_PREFIX) && r.id && !r.delete && !r.pendingReplacement,
+      r.custom !== false &&
+      r.type?.startsWith(TYPE_PREFIX) &&
+      r.id &&
+      !r.delete &&
+      !r.pendingReplacement &&
+      r.external !== true,
   );
   const client =
     options.client ?? new ReadOnlyClient({ ...settingsFrom(options.configFile, env), notify: () => {} });

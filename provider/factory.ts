@@ -13,6 +13,7 @@ import {
   type Created,
   PartialCreateError,
   type Props,
+  READ_ONLY,
   RECOVERED,
   type ResourceSpec,
   WRITE_ALIASES,
@@ -166,6 +167,8 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     changes,
 
     async diff(_id, olds, news) {
+      // A read-only resource (`Xxx.get`) declares nothing: nothing to compare (a refresh's diff).
+      if (olds[READ_ONLY] === true) return { changes: false, replaces: [], deleteBeforeReplace: false };
       // Changed keys come from the changes found: an update always names what changes.
       const changed = changedKeys(changes(olds, news));
       const replaces = changed.filter((k) => spec.replaceOnChanges.includes(k));
@@ -220,8 +223,8 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
     async read(id, props) {
       const olds = migrate(props);
       // Every state this provider wrote carries the schema version; props without it come from
-      // `Xxx.get(name, id)` (nothing declared, nothing stored).
-      const isGet = !(SCHEMA_KEY in props);
+      // `Xxx.get(name, id)` (nothing declared, nothing stored), whose outputs are marked read-only.
+      const isGet = !(SCHEMA_KEY in props) || props[READ_ONLY] === true;
       const live = await readLive(context(), id, olds).catch((error) => {
         throw explain(spec, "read", error, olds);
       });
@@ -232,7 +235,12 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       }
       // A recovered object keeps its marker through a refresh until an update has converged it.
       const marker = olds[RECOVERED] === true ? { [RECOVERED]: true } : undefined;
-      const outs = buildOutputs(live, isGet ? undefined : pick(olds, inputKeys), olds, marker, false);
+      if (isGet) {
+        // What the object holds, as outputs; no inputs: the resource keeps the (empty) ones the
+        // program registered, so a refresh shows no change of a read-only resource.
+        return { id, props: buildOutputs(live, undefined, olds, { [READ_ONLY]: true }, false) };
+      }
+      const outs = buildOutputs(live, pick(olds, inputKeys), olds, marker, false);
       return { id, props: outs, inputs: pick(outs, inputKeys) };
     },
 

@@ -134,6 +134,8 @@ export const WRITE_ALIASES = "__writeAliases";
  * again: whatever only the create response carried (a token) must be obtained another way.
  */
 export const RECOVERED = "__recoveredAfterLostCreate";
+/** Marks the outputs of a read-only resource (`Xxx.get(name, id)`): it declares nothing. */
+export const READ_ONLY = "__readOnly";
 
 /** Thrown by a spec's create when the object exists but a later step failed: the engine keeps it. */
 export class PartialCreateError<Live = any> extends Error {

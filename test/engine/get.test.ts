@@ -41,6 +41,12 @@ describe("Xxx.get(name, id)", () => {
     expect(result.outputs).not.toHaveProperty("keyToken");
     expect(h.writesSince(mark)).toEqual([]);
 
+    // Read-only: a refresh finds nothing to change (no inputs appear, no diff), and writes nothing.
+    const refreshed = await h.driver.preview({ ...h.options(ids), refresh: true, expectNoChanges: true });
+    expect(refreshed.errors).toEqual([]);
+    expect(refreshed.steps.filter((s) => s.op !== "same" && s.op !== "read")).toEqual([]);
+    expect(h.writesSince(mark)).toEqual([]);
+
     expect((await destroy(h.options(ids))).errors).toEqual([]);
     expect(h.writesSince(mark)).toEqual([]);
     expect((await h.list("/v2/alert_attributes")).map((a) => a.id)).toContain(ids.attributeId);
