@@ -108,20 +108,50 @@ export function alertSourceProblems(
   });
   for (const key of ["title", "description"]) {
     const literal = body?.template?.[key]?.literal;
-    if (typeof literal === "string" && !isJsonObject(literal)) {
-      problems.push({ field: `template.${key}.literal`, message: "must be a rich text document (JSON)" });
-    }
+    if (typeof literal !== "string") continue;
+    const problem = richTextProblem(parseJson(literal), "");
+    if (problem !== undefined) problems.push({ field: `template.${key}.literal`, message: problem });
   }
   return problems;
 }
 
-function isJsonObject(text: string): boolean {
+function parseJson(text: string): unknown {
   try {
-    const v = JSON.parse(text);
-    return v !== null && typeof v === "object" && !Array.isArray(v);
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * What is wrong with a rich text document, if anything: a `doc` (or the dashboard's envelope around
+ * one, `text_node`) whose nodes each have a `type`, whose `content` is a list of nodes, whose text
+ * nodes carry a string and whose variables a name.
+ */
+function richTextProblem(node: unknown, at: string): string | undefined {
+  const where = at === "" ? "" : ` at ${at}`;
+  if (at === "" && node !== null && typeof node === "object" && "text_node" in node)
+    return richTextProblem((node as Json).text_node, "text_node");
+  if (node === null || typeof node !== "object" || Array.isArray(node))
+    return `must be a rich text document (JSON)${where}: a node must be an object`;
+  const n = node as Json;
+  if (typeof n.type !== "string") return `must be a rich text document (JSON)${where}: a node needs a type`;
+  if (at === "" && n.type !== "doc") return 'must be a rich text document (JSON): its root is of type "doc"';
+  if (n.type === "text" && typeof n.text !== "string")
+    return `must be a rich text document (JSON)${where}: a text node needs its text`;
+  if (
+    n.type === "varSpec" &&
+    (n.attrs === null || typeof n.attrs !== "object" || typeof n.attrs.name !== "string")
+  )
+    return `must be a rich text document (JSON)${where}: a variable needs attrs.name`;
+  if (n.content === undefined) return undefined;
+  if (!Array.isArray(n.content))
+    return `must be a rich text document (JSON)${where}: content must be a list of nodes`;
+  for (let i = 0; i < n.content.length; i++) {
+    const problem = richTextProblem(n.content[i], `${at === "" ? "" : `${at}.`}content.${i}`);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 export function createAlertSource(id: string, body: Json, secretToken: string): StoredAlertSource {
@@ -186,7 +216,8 @@ export function renderAlertSource(s: StoredAlertSource, baseUrl = "https://api.i
   if (p.jira_options) out.jira_options = { project_ids: [...p.jira_options.project_ids] };
   if (p.auto_resolve_timeout_minutes !== undefined)
     out.auto_resolve_timeout_minutes = p.auto_resolve_timeout_minutes;
-  if (p.owning_team_ids !== undefined) out.owning_team_ids = [...p.owning_team_ids].reverse();
+  // null is sent for "none" as often as an omitted field.
+  if (Array.isArray(p.owning_team_ids)) out.owning_team_ids = [...p.owning_team_ids].reverse();
   if (!NO_WEBHOOK.has(s.sourceType)) {
     out.secret_token = s.secretToken;
     out.alert_events_url = `${baseUrl}/v2/alert_events/${s.sourceType}/${s.id}`;
