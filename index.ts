@@ -1,28 +1,22 @@
 /**
  * pulumi-incident: Pulumi resources for the incident-response platform's public API.
  *
- * The public surface: every resource class with its `XxxArgs` (and nested args types), the lookups,
- * `providers` (what the serialized shims call), the errors, and the provider's configuration entry
- * points. The resources come from resources/generated/ (`npm run generate`), whose modules hold only
- * public declarations, so nothing internal (payload builders, schemas, locks) becomes API by
- * accident, and this file's declarations never load zod. The API emulator is its own entry point,
- * `pulumi-incident/emulator`, so programs that only manage configuration never load it.
+ * The public surface: every resource class with its `XxxArgs` (and nested args types), the lookups
+ * (`getX` / `getXOutput` with their argument and result types) and the errors. The resources come
+ * from resources/generated/ (`npm run generate`), whose modules hold only public declarations, so
+ * nothing internal (payload builders, schemas, locks, the providers) becomes API by accident, and
+ * this file's declarations never load zod. The API emulator is its own entry point,
+ * `pulumi-incident/emulator`; what the dynamic-provider host loads is `pulumi-incident/dynamic`.
  */
-import type { IncidentProvider } from "./provider/resource";
 import { providers as kindProviders } from "./resources";
 
-// Configuration and errors.
 export { packageVersion as version } from "./provider/client";
-export {
-  configure,
-  MissingCredentialsError,
-  resolveCredentials,
-  setCredentials,
-} from "./provider/credentials";
+export { MissingCredentialsError } from "./provider/credentials";
 export { ApiError, LookupError } from "./provider/errors";
-export type { IncidentProvider } from "./provider/resource";
 // Resources, each with its arguments, and the lookups.
 export * from "./resources/generated";
 
-/** Every resource kind's provider, by kind: what the serialized shims call, and what tools can drive directly. */
-export const providers: Record<string, IncidentProvider> = kindProviders;
+// State written by releases up to 0.1.0 holds a `__provider` that loads the package root and calls
+// `providers[kind]` (provider/shim.ts): kept reachable there, but not part of the API (not
+// enumerated, not in the declarations).
+Object.defineProperty(exports, "providers", { value: kindProviders, enumerable: false });

@@ -150,6 +150,10 @@ async function main(): Promise<void> {
     console.log(
       `${tarball}: ${(fs.statSync(tarPath).size / 1024).toFixed(0)} KB (packed in ${packTook.toFixed(0)} s)`,
     );
+    // What npm warns about at install (and runs, for a git install): none left in the tarball.
+    const manifest = JSON.parse(sh("tar", ["-xzOf", tarPath, "package/package.json"], work));
+    const hooks = ["preinstall", "install", "postinstall", "prepare"].filter((h) => manifest.scripts?.[h]);
+    expect(hooks.length === 0, `the tarball's package.json runs nothing at install (${hooks.join(", ")})`);
     const dev = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).devDependencies;
     for (const version of versions) {
       console.log(`\n@pulumi/pulumi ${version}`);

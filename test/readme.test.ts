@@ -69,3 +69,45 @@ describe("the README, the front door", () => {
       expect(fs.existsSync(path.join(root, target!))).toBe(true);
   });
 });
+
+describe("module paths the docs name", () => {
+  /** Every Markdown file of the repository a user reads (not the recorded baselines, not dependencies). */
+  function markdownFiles(): string[] {
+    const out: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (["node_modules", "dist", ".git", ".tools", "baselines", "fixtures"].includes(entry.name))
+          continue;
+        const at = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(at);
+        else if (entry.name.endsWith(".md") && entry.name !== "CHANGELOG.md") out.push(at);
+      }
+    };
+    walk(root);
+    return out;
+  }
+
+  test("every `pulumi-incident…` import or require in them resolves through the package's exports", () => {
+    const named = new Map<string, string>();
+    for (const file of markdownFiles()) {
+      const text = fs.readFileSync(file, "utf8");
+      for (const m of text.matchAll(
+        /(?:from\s+|require\(\s*|import\(\s*)["'](pulumi-incident(?:\/[^"']*)?)["']/g,
+      ))
+        named.set(m[1]!, path.relative(root, file));
+    }
+    expect([...named.keys()]).toEqual(
+      expect.arrayContaining(["pulumi-incident", "pulumi-incident/emulator"]),
+    );
+    const unresolved = [...named].filter(([specifier]) => {
+      try {
+        // As a user's project resolves it: through node_modules/pulumi-incident's `exports` map.
+        require.resolve(specifier, { paths: [root] });
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(unresolved.map(([specifier, file]) => `${specifier} (${file})`)).toEqual([]);
+  });
+});

@@ -10,11 +10,12 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as incident from "../../index";
 import { shimText } from "../../provider/shim";
+import { providers } from "../../resources";
 import { BASELINES_DIR } from "../support/upgradeBaselines";
 
 const requireFromString: (code: string) => any = require("require-from-string");
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
-const kinds = Object.keys(incident.providers);
+const kinds = Object.keys(providers);
 const registered: Record<string, Record<string, any>> = {};
 
 beforeAll(async () => {
