@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { Agent, request } from "undici";
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from "undici";
 import { ApiError, type ApiErrorInit, decodeErrorBody } from "./errors";
 import { parseRetryAfter, TokenBucket } from "./rateLimiter";
 
@@ -31,6 +31,13 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Clock for the token bucket (tests pair it with `sleep`). */
   now?: () => number;
+  /**
+   * The forward proxy every request goes through (`incident:proxy`); absent: `HTTPS_PROXY` /
+   * `HTTP_PROXY`, if set. `NO_PROXY` names the hosts reached directly, either way.
+   */
+  proxy?: string;
+  /** The setting the proxy came from, named in errors that suggest checking it. */
+  proxySetting?: string;
 }
 
 export interface RequestSpec {
@@ -77,7 +84,7 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 ]);
 
 const buckets = new Map<string, TokenBucket>();
-const agents = new Map<string, Agent>();
+const agents = new Map<string, Dispatcher>();
 
 export const packageVersion: string = readPackageVersion();
 
@@ -101,6 +108,8 @@ export class ApiClient {
   private readonly defaultBurst: number;
   private readonly defaultRefill: number;
   private readonly now?: () => number;
+  private readonly proxy?: string;
+  private readonly proxySetting?: string;
 
   constructor(options: ClientOptions) {
     this.apiKey = options.apiKey;
@@ -120,6 +129,8 @@ export class ApiClient {
     this.defaultBurst = options.burst ?? 1200;
     this.defaultRefill = options.refillPerSecond ?? 20;
     this.now = options.now;
+    this.proxy = options.proxy;
+    this.proxySetting = options.proxySetting;
   }
 
   /** Names the account (base URL and key) without revealing the key: a hash. */
@@ -203,7 +214,7 @@ export class ApiClient {
       try {
         const res = await request(url, {
           method: spec.method,
-          dispatcher: agentFor(this.baseUrl),
+          dispatcher: agentFor(this.baseUrl, this.proxy),
           headers: {
             authorization: `Bearer ${this.apiKey}`,
             accept: "application/json",
@@ -299,7 +310,7 @@ export class ApiClient {
           // A POST that may have reached the server may have acted (a repeatable one too).
           outcomeUnknown: !notSent && spec.method === "POST",
           attempts,
-          hint: `check ${this.options.baseUrlSetting}${this.options.baseUrlSetting === "default" ? " (not set: the default URL is used; set incident:baseUrl)" : ""}`,
+          hint: this.networkHint(),
         };
         if (!notSent && !idempotent) throw new ApiError(init);
         lastError = new ApiError(init);
@@ -328,6 +339,15 @@ export class ApiClient {
       );
     }
     await this.sleep(ms);
+  }
+
+  /** What to check when the API could not be reached: the URL, and the proxy in between if any. */
+  private networkHint(): string {
+    const url = `check ${this.options.baseUrlSetting}${this.options.baseUrlSetting === "default" ? " (not set: the default URL is used; set incident:baseUrl)" : ""}`;
+    const proxy = this.proxy
+      ? { url: this.proxy, setting: this.proxySetting ?? "incident:proxy" }
+      : environmentProxy(this.baseUrl);
+    return proxy ? `${url}, and the proxy it goes through: ${proxy.setting} (${proxy.url})` : url;
   }
 
   /** The setting to check for an answer that points at one. */
@@ -409,11 +429,36 @@ export function parseLimitHeader(
   return { capacity, refillPerSecond };
 }
 
-function agentFor(baseUrl: string): Agent {
-  let agent = agents.get(baseUrl);
+const POOL = { keepAliveTimeout: 30_000, connections: 32 };
+
+/**
+ * The proxy the environment names for a URL's scheme (`HTTPS_PROXY` / `HTTP_PROXY`, either case),
+ * and the setting it came from; undefined when none is set.
+ */
+export function environmentProxy(
+  url: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { url: string; setting: string } | undefined {
+  const names = url.startsWith("https:") ? ["HTTPS_PROXY", "https_proxy"] : ["HTTP_PROXY", "http_proxy"];
+  for (const name of names) if (env[name]) return { url: env[name]!, setting: name };
+  return undefined;
+}
+
+/**
+ * One keep-alive pool per base URL (and proxy): a plain pool, or undici's own proxy agent when a
+ * proxy is set, explicitly or through the environment (which also honours `NO_PROXY`).
+ */
+function agentFor(baseUrl: string, proxy: string | undefined): Dispatcher {
+  const key = `${baseUrl} ${proxy ?? ""}`;
+  let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
-    agents.set(baseUrl, agent);
+    agent =
+      proxy !== undefined
+        ? new EnvHttpProxyAgent({ ...POOL, httpProxy: proxy, httpsProxy: proxy })
+        : environmentProxy(baseUrl)
+          ? new EnvHttpProxyAgent(POOL)
+          : new Agent(POOL);
+    agents.set(key, agent);
   }
   return agent;
 }

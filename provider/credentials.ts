@@ -18,6 +18,7 @@ export const CONFIG_BASE_URL = "incident:baseUrl";
 export const CONFIG_ENDPOINT = "incident:endpoint";
 export const CONFIG_REQUEST_TIMEOUT = "incident:requestTimeout";
 export const CONFIG_MAX_RETRY_AFTER = "incident:maxRetryAfter";
+export const CONFIG_PROXY = "incident:proxy";
 export const ENV_API_KEY = "INCIDENT_API_KEY";
 export const ENV_BASE_URL = "INCIDENT_BASE_URL";
 export const ENV_ENDPOINT = "INCIDENT_ENDPOINT";
@@ -33,6 +34,7 @@ const SETTINGS = [
   CONFIG_ENDPOINT,
   CONFIG_REQUEST_TIMEOUT,
   CONFIG_MAX_RETRY_AFTER,
+  CONFIG_PROXY,
 ];
 
 interface ConfigSource {
@@ -58,12 +60,14 @@ export function setCredentials(values: {
   endpoint?: string;
   requestTimeout?: string;
   maxRetryAfter?: string;
+  proxy?: string;
 }): void {
   configured[CONFIG_API_KEY] = values.apiKey;
   configured[CONFIG_BASE_URL] = values.baseUrl;
   configured[CONFIG_ENDPOINT] = values.endpoint;
   configured[CONFIG_REQUEST_TIMEOUT] = values.requestTimeout;
   configured[CONFIG_MAX_RETRY_AFTER] = values.maxRetryAfter;
+  configured[CONFIG_PROXY] = values.proxy;
 }
 
 export class MissingCredentialsError extends IncidentError {
@@ -84,6 +88,9 @@ export interface Settings {
   baseUrlSetting: string;
   timeoutMs: number;
   maxRetryAfterMs: number;
+  /** `incident:proxy`: the forward proxy requests go through (else HTTPS_PROXY / HTTP_PROXY). */
+  proxy?: string;
+  proxySetting?: string;
 }
 
 /** Resolves the settings from a config lookup (`incident:…` keys) and the environment. */
@@ -115,10 +122,20 @@ export function resolveSettings(
   } catch {
     throw new Error(`${url.setting} is not an http(s) URL: ${JSON.stringify(url.value)}`);
   }
+  const proxy = config(CONFIG_PROXY);
+  if (proxy !== undefined && proxy !== "") {
+    try {
+      const parsed = new URL(proxy);
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
+    } catch {
+      throw new Error(`${CONFIG_PROXY} is not an http(s) URL: ${JSON.stringify(proxy)}`);
+    }
+  }
   return {
     apiKey,
     baseUrl: url.value,
     baseUrlSetting: url.setting,
+    ...(proxy ? { proxy, proxySetting: CONFIG_PROXY } : {}),
     timeoutMs: seconds(
       pick(CONFIG_REQUEST_TIMEOUT, ENV_REQUEST_TIMEOUT),
       DEFAULT_REQUEST_TIMEOUT_SECONDS,
