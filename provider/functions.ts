@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ApiClient } from "./client";
-import { programClient } from "./credentials";
+import { MissingCredentialsError, programClient } from "./credentials";
 import { formatPath } from "./unknowns";
 
 /**
@@ -31,17 +31,47 @@ export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinitio
       );
       throw new Error(`${def.name}: ${problems.join("; ")}`);
     }
-    return def.run(programClient(new pulumi.Config("incident")), parsed.data);
+    try {
+      return await def.run(programClient(new pulumi.Config("incident")), parsed.data);
+    } catch (error) {
+      throw oneErrorPerCause(error);
+    }
   };
   return {
     get,
     getOutput: (args) =>
-      pulumi.output(args).apply((resolved) => get(resolved as z.input<A>)) as pulumi.Output<R>,
+      pulumi.output(args).apply((resolved) => {
+        const answer = get(resolved as z.input<A>);
+        // Handled from the start (the Output hands the rejection on): Node then prints no
+        // "rejection was handled asynchronously" warning beside the one error.
+        answer.catch(() => undefined);
+        return answer;
+      }) as pulumi.Output<R>,
   };
 }
 
+/** The first error of each cause that every lookup of a program shares (see `oneErrorPerCause`). */
+const causes = new Map<string, unknown>();
+
+/**
+ * A cause that fails every lookup of a program alike (no key, a rejected key, an API out of reach,
+ * a bad setting) is one error object, however many lookups hit it: the Pulumi SDK reports an error
+ * object once, so the run says it once. What concerns one lookup (nothing found) stays its own.
+ */
+export function oneErrorPerCause(error: unknown): unknown {
+  let cause: string | undefined;
+  if (error instanceof MissingCredentialsError) cause = "missing key";
+  else if (error instanceof ApiError && [0, 401, 403].includes(error.status))
+    cause = `${error.status} ${error.type} ${error.hint ?? ""}`;
+  else if (error instanceof Error && /^incident:\w+ |^INCIDENT_\w+ /.test(error.message))
+    cause = error.message;
+  if (cause === undefined) return error;
+  if (!causes.has(cause)) causes.set(cause, error);
+  return causes.get(cause);
+}
+
 // Declared in errors.ts, whose declarations the package root reaches without zod.
-import { LookupError } from "./errors";
+import { ApiError, LookupError } from "./errors";
 
 export { LookupError };
 

@@ -146,4 +146,24 @@ describe("the real CLI: a lookup that finds nothing", () => {
     }
     expect(h.writesSince(0)).toEqual([]);
   });
+
+  test("no API key at all, three lookups: one error, said once", async () => {
+    const {
+      "incident:apiKey": _key,
+      "incident:baseUrl": _url,
+      ...config
+    } = h.options({ form: "three" }).config ?? {};
+    const failed = await cli.preview({
+      ...h.options({ form: "three" }),
+      config,
+      secretConfig: [],
+      env: { INCIDENT_API_KEY: "", INCIDENT_BASE_URL: "" },
+    });
+    expect(failed.ok).toBe(false);
+    expect(
+      failed.errors.filter((e) => e.message.includes("No API key for the incident provider")),
+    ).toHaveLength(1);
+    // The CLI prints a diagnostic as it happens and again in its summary: twice in its output.
+    expect(failed.log.match(/No API key for the incident provider/g)?.length).toBeLessThanOrEqual(2);
+  });
 });
