@@ -65,7 +65,7 @@ export class TokenBucket {
         });
       } else if (this.calibration === "probing") {
         // A probe is in flight: wait for its answer (bounded, in case it never comes).
-        await Promise.race([this.calibrated, sleep(calibrationTimeoutMs)]);
+        await untilOrAfter(this.calibrated!, calibrationTimeoutMs, sleep);
         this.calibration = "done";
       }
       for (;;) {
@@ -107,6 +107,21 @@ export class TokenBucket {
     this.tokens = Math.min(this.capacity, this.tokens + elapsed * this.refillPerSecond);
     this.updatedAt = now;
   }
+}
+
+/**
+ * Waits for `done`, at most `ms`. With the real clock the timer is cleared once `done` comes, so it
+ * keeps no process alive after its work (a tool, a test run) has ended.
+ */
+function untilOrAfter(done: Promise<void>, ms: number, sleep: (ms: number) => Promise<void>): Promise<void> {
+  if (sleep !== defaultSleep) return Promise.race([done, sleep(ms)]);
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void done.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 function defaultSleep(ms: number): Promise<void> {

@@ -2,12 +2,15 @@
  * From live objects to the resources of the exported program, with the provider's own rules:
  *
  * - inputs: the kind's `toInputs(live, undefined)` (the form `Xxx.get` gives: templates in their
- *   `{{ }}` form where they can be), then every value the schema would default to anyway left out;
+ *   `{{ }}` form where they can be), plus what the account holds of the inputs a declaration leaves
+ *   unmanaged when unset (an input `x` whose live value is the output `currentX`: a severity's rank,
+ *   an option's sort key), then every value the schema would default to anyway left out;
  * - references: a string that is the id of another exported object becomes a reference to that
- *   resource's `id` (inside a longer string, a `pulumi.interpolate`); a user's id becomes the `id` of
- *   a `getUser` lookup by e-mail;
+ *   resource's `id` (inside a longer string, a `pulumi.interpolate`; an object keyed by such ids, a
+ *   `pulumi.all(…).apply(…)` with computed keys); a user's id becomes the `id` of a `getUser`
+ *   lookup by e-mail;
  * - secret inputs (the kind's `secretOutputs` that are inputs) become secret config placeholders;
- * - names: resource and variable names from object names, collisions resolved by id order;
+ * - names: resource and variable names from object names (names.ts), collisions resolved by id order;
  * - order: every resource after the ones it refers to, grouped by kind;
  * - a check per object: the declaration must compare equal to the live object by the diff's own
  *   rules (so the first `up` adopts it without a write), else the export says what differs.
@@ -15,7 +18,10 @@
 import { inputChanges } from "../../provider/diff";
 import { ADOPT_KEY, canonicalInputs, checkInputs, comparedInputs } from "../../provider/factory";
 import type { Props, ResourceSpec } from "../../provider/spec";
+import { camelCase, kebabCase, safeIdentifier } from "./names";
 import type { Account, LiveObject } from "./read";
+
+export { camelCase, kebabCase } from "./names";
 
 /** A value of the program: plain JSON, or one of these nodes. */
 export type Value =
@@ -27,7 +33,8 @@ export type Value =
   | { [key: string]: Value }
   | Reference
   | Interpolation
-  | SecretConfig;
+  | SecretConfig
+  | KeyedByReference;
 
 /** `<variable>.id`. */
 export interface Reference {
@@ -40,6 +47,16 @@ export interface Interpolation {
 /** `config.requireSecret("<key>")`. */
 export interface SecretConfig {
   $secret: string;
+}
+/**
+ * An object some of whose keys are ids of exported objects (a catalog entry's attribute values, by
+ * attribute): `pulumi.all({ tier: tier.id }).apply((<param>) => ({ [<param>.tier]: … }))`. A key is
+ * a reference or literal text, in the object's order.
+ */
+export interface KeyedByReference {
+  $keyed: Array<[Reference | string, Value]>;
+  /** The arrow function's parameter: a name no declaration of the program takes. */
+  param: string;
 }
 
 export interface ExportedResource {
@@ -97,7 +114,7 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
   for (const object of account.objects) {
     let inputs: Props;
     try {
-      inputs = minimalInputs(object.spec, object.spec.toInputs(object.live, undefined));
+      inputs = minimalInputs(object.spec, heldInputs(object));
     } catch (error) {
       leftOut.push({
         kind: object.kind,
@@ -120,8 +137,11 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
   const byId = new Map<string, string>();
   for (const [i, d] of drafts.entries()) byId.set(d.object.id, names[i]!.variable);
 
-  const lookups = lookupsFor(account, drafts, new Set(names.map((n) => n.variable)));
+  const taken = new Set(names.map((n) => n.variable));
+  const lookups = lookupsFor(account, drafts, taken);
   for (const l of lookups) byId.set(l.id, l.variable);
+  // The parameter of `apply` callbacks (computed keys): a name no declaration takes.
+  const param = safeIdentifier("ids", "", taken);
 
   const secrets: SecretPlaceholder[] = [];
   const resources = drafts.map((d, i): ExportedResource => {
@@ -133,7 +153,7 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
     for (const [key, value] of Object.entries(inputs)) {
       if (value === undefined) continue;
       if (secretInputs.includes(key)) continue;
-      args[key] = withReferences(value, byId, object.id, dependsOn);
+      args[key] = withReferences(value, { byId, self: object.id, uses: dependsOn, param });
     }
     const resource: ExportedResource = {
       kind: object.kind,
@@ -156,6 +176,39 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
   });
 
   return { resources: inDependencyOrder(resources), lookups, secrets, leftOut };
+}
+
+/**
+ * The inputs that declare what the account holds: `toInputs(live, undefined)`, plus each input a
+ * declaration leaves unmanaged when unset (`undefined` there) while the kind answers its live value
+ * as the output `current<Input>` (a severity's `rank`, an option's `sortKey`, an announcement rule's
+ * `templateId`). Such a value is kept only when the declaration holding it reads back equal to the
+ * live object by the kind's own rules (so adopting it writes nothing).
+ */
+export function heldInputs(object: LiveObject): Props {
+  const spec = object.spec;
+  const inputs = spec.toInputs(object.live, undefined) as Props;
+  const computed = spec.computed(object.live, undefined) as Props;
+  const secretInputs = spec.secretOutputs.filter((k) => k in spec.inputs.shape);
+  for (const key of Object.keys(spec.inputs.shape)) {
+    const output = `current${key[0]!.toUpperCase()}${key.slice(1)}`;
+    if (inputs[key] !== undefined || !spec.computedOutputs.includes(output)) continue;
+    const held = computed[output];
+    if (held === undefined || held === null) continue;
+    const candidate = { ...inputs, [key]: held };
+    const failures = checkInputs(spec, { ...candidate, ...secretStandIns(secretInputs) });
+    if (failures.length > 0) continue;
+    // Another spelling of what other inputs already say (a deprecated alias) changes how they compare.
+    const [without, withIt] = [inputs, candidate].map((i) => {
+      const parsed = spec.inputs.safeParse({ ...i, ...secretStandIns(secretInputs) });
+      return parsed.success ? canonicalInputs(spec, parsed.data as Props) : undefined;
+    });
+    if (!without || !withIt) continue;
+    const others = Object.keys({ ...without, ...withIt }).filter((k) => k !== key);
+    if (others.some((k) => canonicalJson(without[k]) !== canonicalJson(withIt[k]))) continue;
+    if (readBackDifferences(spec, object, candidate, secretInputs).length === 0) inputs[key] = held;
+  }
+  return inputs;
 }
 
 /**
@@ -235,34 +288,56 @@ function canonicalJson(value: unknown): string {
   );
 }
 
-/** Replaces ids of exported objects and users with references (never the object's own id). */
-function withReferences(value: unknown, byId: Map<string, string>, self: string, uses: Set<string>): Value {
+interface ReferenceContext {
+  byId: Map<string, string>;
+  /** The object's own id (never a reference). */
+  self: string;
+  /** Variables referred to. */
+  uses: Set<string>;
+  /** The parameter of `apply` callbacks. */
+  param: string;
+}
+
+/**
+ * Replaces ids of exported objects and users with references (never the object's own id): a value,
+ * an id inside a string, and an object's keys.
+ */
+function withReferences(value: unknown, ctx: ReferenceContext): Value {
+  const variableOf = (id: string) => (id !== ctx.self ? ctx.byId.get(id) : undefined);
   if (typeof value === "string") {
-    const whole = value !== self ? byId.get(value) : undefined;
+    const whole = variableOf(value);
     if (whole) {
-      uses.add(whole);
+      ctx.uses.add(whole);
       return { $ref: whole };
     }
     const parts: Array<string | Reference> = [];
     let last = 0;
     for (const match of value.matchAll(ID_INSIDE)) {
-      const variable = match[0] !== self ? byId.get(match[0]) : undefined;
+      const variable = variableOf(match[0]);
       if (!variable) continue;
       if (match.index! > last) parts.push(value.slice(last, match.index));
       parts.push({ $ref: variable });
-      uses.add(variable);
+      ctx.uses.add(variable);
       last = match.index! + match[0].length;
     }
     if (parts.length === 0) return value;
     if (last < value.length) parts.push(value.slice(last));
     return { $interpolate: parts };
   }
-  if (Array.isArray(value)) return value.map((v) => withReferences(v, byId, self, uses));
+  if (Array.isArray(value)) return value.map((v) => withReferences(v, ctx));
   if (value !== null && typeof value === "object") {
-    const out: { [key: string]: Value } = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (v !== undefined) out[k] = withReferences(v, byId, self, uses);
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (entries.some(([k]) => variableOf(k) !== undefined)) {
+      const keyed: KeyedByReference = { $keyed: [], param: ctx.param };
+      for (const [k, v] of entries) {
+        const variable = variableOf(k);
+        if (variable) ctx.uses.add(variable);
+        keyed.$keyed.push([variable ? { $ref: variable } : k, withReferences(v, ctx)]);
+      }
+      return keyed;
     }
+    const out: { [key: string]: Value } = {};
+    for (const [k, v] of entries) out[k] = withReferences(v, ctx);
     return out;
   }
   return value as Value;
@@ -286,7 +361,7 @@ function lookupsFor(account: Account, drafts: Array<{ inputs: Props }>, taken: S
     .filter((u) => used.has(u.id) && u.email)
     .sort((a, b) => compare(a.email!, b.email!) || compare(a.id, b.id));
   for (const user of users) {
-    const variable = unique(camelCase(user.email!.split("@")[0]!, "user"), taken);
+    const variable = safeIdentifier(camelCase(user.email!.split("@")[0]!, "user"), "User", taken, true);
     out.push({ variable, fn: "getUserOutput", args: { email: user.email! }, id: user.id });
   }
   const named = (name: string) => account.teams.filter((t) => t.name === name).length;
@@ -294,7 +369,7 @@ function lookupsFor(account: Account, drafts: Array<{ inputs: Props }>, taken: S
     .filter((t) => used.has(t.id) && named(t.name) === 1)
     .sort((a, b) => compare(a.name, b.name));
   for (const team of teams) {
-    const variable = unique(`${camelCase(team.name, "team")}Team`, taken);
+    const variable = safeIdentifier(`${camelCase(team.name, "team")}Team`, "", taken);
     out.push({ variable, fn: "getTeamOutput", args: { name: team.name }, id: team.id });
   }
   return out;
@@ -320,57 +395,19 @@ export function assignNames(
   const baseCount = new Map<string, number>();
   const base = (i: number) => camelCase(resourceNames.get(i)!, "object");
   for (const i of order) baseCount.set(base(i), (baseCount.get(base(i)) ?? 0) + 1);
-  const variables = new Set<string>(RESERVED);
+  const variables = new Set<string>();
   const out: Array<{ resourceName: string; variable: string }> = new Array(items.length);
   for (const i of order) {
     const b = base(i);
-    const wanted = baseCount.get(b)! > 1 ? `${b}${items[i]!.kind}` : b;
-    out[i] = { resourceName: resourceNames.get(i)!, variable: unique(wanted, variables) };
+    const kind = items[i]!.kind;
+    // A name two kinds share, or one a declaration may not take (names.ts), carries its kind.
+    const wanted = baseCount.get(b)! > 1 ? `${b}${kind}` : b;
+    out[i] = { resourceName: resourceNames.get(i)!, variable: safeIdentifier(wanted, kind, variables) };
   }
   return out;
 }
 
-const RESERVED = new Set([
-  "config",
-  "pulumi",
-  "incident",
-  ...`break case catch class const continue debugger default delete do else enum export extends false
-  finally for function if import in instanceof new null return super switch this throw true try typeof
-  var void while with yield let static implements interface package private protected public await`.split(
-    /\s+/,
-  ),
-]);
-
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-function words(text: string): string[] {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
-
-export function kebabCase(text: string, fallback: string): string {
-  const w = words(text);
-  return w.length > 0 ? w.join("-").slice(0, 60).replace(/-+$/, "") : kebabCase(fallback, "object");
-}
-
-export function camelCase(text: string, fallback: string): string {
-  const w = words(text);
-  if (w.length === 0) return fallback;
-  const joined = w.map((x, i) => (i === 0 ? x : x[0]!.toUpperCase() + x.slice(1))).join("");
-  return /^[0-9]/.test(joined) ? `${fallback}${joined[0]!.toUpperCase()}${joined.slice(1)}` : joined;
-}
-
-function unique(wanted: string, taken: Set<string>): string {
-  let name = wanted;
-  for (let n = 2; taken.has(name); n++) name = `${wanted}${n}`;
-  taken.add(name);
-  return name;
-}
 
 function uniqueDashed(wanted: string, taken: Set<string>): string {
   let name = wanted;
@@ -484,6 +521,16 @@ function breakReference(resource: ExportedResource, variable: string, id: string
         return parts.every((p) => typeof p === "string") ? parts.join("") : { $interpolate: parts };
       }
       if ("$secret" in value) return value;
+      if ("$keyed" in value) {
+        const node = value as KeyedByReference;
+        const entries = node.$keyed.map(([k, v]): [Reference | string, Value] => [
+          typeof k !== "string" && k.$ref === variable ? id : k,
+          replace(v),
+        ]);
+        return entries.some(([k]) => typeof k !== "string")
+          ? { $keyed: entries, param: node.param }
+          : Object.fromEntries(entries as Array<[string, Value]>);
+      }
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v as Value)]));
     }
     return value;
@@ -497,13 +544,28 @@ function breakReference(resource: ExportedResource, variable: string, id: string
  * the diff's own rules (secret inputs, unknown until the stack's config is set, are left out).
  */
 function check(resource: ExportedResource, object: LiveObject, inputs: Props, secretInputs: string[]): void {
-  const spec = object.spec;
   const declared = { ...inputs, [ADOPT_KEY]: object.id };
-  for (const failure of checkInputs(spec, declared)) {
+  for (const failure of checkInputs(object.spec, declared)) {
     if (!secretInputs.includes(failure.property)) resource.problems.push(failure.reason);
   }
   if (resource.problems.length > 0) return;
-  const parsed = spec.inputs.parse({ ...declared, ...secretStandIns(secretInputs) }) as Props;
+  resource.differences = readBackDifferences(object.spec, object, inputs, secretInputs);
+}
+
+/**
+ * The input paths where the live object, read back against the declaration `inputs`, differs from
+ * it by the diff's rules (["<problems>"] when the declaration does not pass the schema).
+ */
+function readBackDifferences(
+  spec: ResourceSpec,
+  object: LiveObject,
+  inputs: Props,
+  secretInputs: string[],
+): string[] {
+  const declared = { ...inputs, [ADOPT_KEY]: object.id };
+  const result = spec.inputs.safeParse({ ...declared, ...secretStandIns(secretInputs) });
+  if (!result.success) return ["<problems>"];
+  const parsed = result.data as Props;
   const readBack = spec.toInputs(object.live, parsed) as Props;
   const keys = Object.keys(comparedInputs(spec, parsed)).filter((k) => !secretInputs.includes(k));
   const changes = inputChanges(
@@ -513,7 +575,7 @@ function check(resource: ExportedResource, object: LiveObject, inputs: Props, se
     canonicalInputs(spec, readBack),
     canonicalInputs(spec, parsed),
   );
-  resource.differences = changes.map((c) => c.path.join("."));
+  return changes.map((c) => c.path.join("."));
 }
 
 const secretStandIns = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, "secret-value-not-read"]));

@@ -3,7 +3,8 @@
  * the program (index.ts, or one module per kind for large accounts).
  */
 import type { ExportedResource, ExportModel } from "./model";
-import { kindPlural, kindTitle, lookupStatement, resourceStatement } from "./render";
+import { kindPlural, kindTitle } from "./names";
+import { lookupStatement, resourceStatement } from "./render";
 
 export interface ProjectOptions {
   /** The Pulumi project name. */
@@ -95,7 +96,7 @@ const HEADER = [
 function usesPulumi(model: ExportModel, resources: ExportedResource[]): { config: boolean; pulumi: boolean } {
   const text = JSON.stringify(resources.map((r) => r.args));
   const config = resources.some((r) => model.secrets.some((s) => s.resource === r));
-  return { config, pulumi: config || text.includes('"$interpolate"') };
+  return { config, pulumi: config || text.includes('"$interpolate"') || text.includes('"$keyed"') };
 }
 
 function imports(model: ExportModel, resources: ExportedResource[]): string[] {
@@ -150,7 +151,18 @@ function moduleFiles(model: ExportModel): Files | undefined {
     }
   }
   const files: Files = {};
-  const moduleName = kindPlural;
+  // One module per kind, named by its plural (`apiKeys.ts`); a kind whose plural another kind's
+  // module already has (or `index`, `lookups`) is named by its own name.
+  const moduleNames = new Map<string, string>();
+  const taken = new Set(["index", "lookups"]);
+  for (const kind of order) {
+    let name = kindPlural(kind);
+    if (taken.has(name)) name = `${kind[0]!.toLowerCase()}${kind.slice(1)}`;
+    for (let n = 2; taken.has(name); n++) name = `${kindPlural(kind)}${n}`;
+    taken.add(name);
+    moduleNames.set(kind, name);
+  }
+  const moduleName = (kind: string) => moduleNames.get(kind)!;
   if (model.lookups.length > 0) {
     files["lookups.ts"] = `${[
       'import * as incident from "pulumi-incident";',
@@ -174,13 +186,19 @@ function moduleFiles(model: ExportModel): Files | undefined {
     if (lookups.length > 0) used.set("lookups", new Set(lookups));
     const importLines = [...used.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([m, names]) => `import { ${[...names].sort().join(", ")} } from "./${m}";`);
+      .map(([m, names]) => importStatement([...names].sort(), `./${m}`));
     const body = sections(resources, true);
     files[`${moduleName(kind)}.ts`] =
       `${[...imports(model, resources), ...importLines, "", ...body].join("\n").trimEnd()}\n`;
   }
   files["index.ts"] = `${[...HEADER, ...order.map((k) => `import "./${moduleName(k)}";`)].join("\n")}\n`;
   return files;
+}
+
+/** `import { a, b } from "<from>";`, one name a line when it does not fit (as a formatter writes it). */
+function importStatement(names: string[], from: string): string {
+  const line = `import { ${names.join(", ")} } from "${from}";`;
+  return line.length <= 80 ? line : `import {\n${names.map((n) => `  ${n},\n`).join("")}} from "${from}";`;
 }
 
 function readme(model: ExportModel, project: string): string {

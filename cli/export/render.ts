@@ -7,7 +7,17 @@
  * first property starts a new line); any other object or list goes on one line when it fits, else it
  * is broken outermost first, as the formatters decide.
  */
-import type { ExportedResource, Interpolation, Lookup, Reference, SecretConfig, Value } from "./model";
+import type {
+  ExportedResource,
+  Interpolation,
+  KeyedByReference,
+  Lookup,
+  Reference,
+  SecretConfig,
+  Value,
+} from "./model";
+
+export { kindPlural, kindTitle } from "./names";
 
 const WIDTH = 80;
 const INDENT = "  ";
@@ -16,6 +26,7 @@ const isRef = (v: unknown): v is Reference => typeof v === "object" && v !== nul
 const isInterpolation = (v: unknown): v is Interpolation =>
   typeof v === "object" && v !== null && "$interpolate" in v;
 const isSecret = (v: unknown): v is SecretConfig => typeof v === "object" && v !== null && "$secret" in v;
+const isKeyed = (v: unknown): v is KeyedByReference => typeof v === "object" && v !== null && "$keyed" in v;
 
 /** A string literal as a formatter writes it: double quotes unless single quotes need fewer escapes. */
 export function stringLiteral(text: string): string {
@@ -28,7 +39,30 @@ export function stringLiteral(text: string): string {
 }
 
 function propertyKey(key: string): string {
+  // `__proto__: …` (quoted or not) sets an object literal's prototype: only a computed key is a property.
+  if (key === "__proto__") return `[${stringLiteral(key)}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+}
+
+/**
+ * The parts of `pulumi.all({ a: a.id }).apply((ids) => ({ [ids.a]: … }))`: the object of ids given
+ * to `pulumi.all`, the callback's head, and the returned object's entries (computed keys for refs).
+ */
+function keyedParts(node: KeyedByReference): {
+  ids: Array<[string, Value]>;
+  head: string;
+  body: Array<[string, Value]>;
+} {
+  const ids: Array<[string, Value]> = [];
+  const body: Array<[string, Value]> = [];
+  for (const [key, value] of node.$keyed) {
+    if (typeof key === "string") body.push([propertyKey(key), value]);
+    else {
+      ids.push([key.$ref, key]);
+      body.push([`[${node.param}.${key.$ref}]`, value]);
+    }
+  }
+  return { ids, head: `.apply((${node.param}) => (`, body };
 }
 
 function templateText(text: string): string {
@@ -48,16 +82,26 @@ function inline(value: Value): string | undefined {
       .join("");
     return `pulumi.interpolate\`${body}\``;
   }
+  if (isKeyed(value)) {
+    const { ids, head, body } = keyedParts(value);
+    const all = inlineEntries(ids);
+    const returned = inlineEntries(body);
+    return all === undefined || returned === undefined ? undefined : `pulumi.all(${all})${head}${returned}))`;
+  }
   if (Array.isArray(value)) {
     if (alwaysBroken(value)) return undefined;
     const parts = value.map(inline);
     return parts.every((p) => p !== undefined) ? `[${parts.join(", ")}]` : undefined;
   }
-  const entries = Object.entries(value);
+  return inlineEntries(Object.entries(value).map(([k, v]) => [propertyKey(k), v]));
+}
+
+/** An object literal on one line (keys as written), or undefined. */
+function inlineEntries(entries: Array<[string, Value]>): string | undefined {
   if (entries.length === 0) return "{}";
   const parts = entries.map(([k, v]) => {
     const text = inline(v);
-    return text === undefined ? undefined : `${propertyKey(k)}: ${text}`;
+    return text === undefined ? undefined : `${k}: ${text}`;
   });
   return parts.every((p) => p !== undefined) ? `{ ${parts.join(", ")} }` : undefined;
 }
@@ -71,7 +115,7 @@ function alwaysBroken(list: Value[]): boolean {
   const size = (v: Value) =>
     Array.isArray(v)
       ? { kind: "list", n: v.length }
-      : v !== null && typeof v === "object" && !isRef(v) && !isInterpolation(v) && !isSecret(v)
+      : v !== null && typeof v === "object" && !isRef(v) && !isInterpolation(v) && !isSecret(v) && !isKeyed(v)
         ? { kind: "object", n: Object.keys(v).length }
         : undefined;
   const first = size(list[0]!);
@@ -99,13 +143,39 @@ function print(value: Value, indent: string, lead: number, trail: string, expand
     const items = value.map((v) => `${inner}${print(v, inner, inner.length, ",")}`);
     return `[\n${items.join("\n")}\n${indent}]${trail}`;
   }
-  const entries = Object.entries(value as { [key: string]: Value });
+  if (isKeyed(value)) {
+    // A member chain that does not fit breaks before each call; each call's argument as usual.
+    const { ids, head, body } = keyedParts(value);
+    const all = `${inner}.all(${printEntries(ids, inner, inner.length + ".all(".length, ")")}`;
+    const apply = `${inner}${head}${printEntries(body, inner, inner.length + head.length, `))${trail}`)}`;
+    return `pulumi\n${all}\n${apply}`;
+  }
+  const entries = Object.entries(value as { [key: string]: Value }).map(([k, v]): [string, Value] => [
+    propertyKey(k),
+    v,
+  ]);
+  return printEntries(entries, indent, lead, trail, true);
+}
+
+/** An object literal (keys as written) at `indent`: on one line when it fits, else one entry a line. */
+function printEntries(
+  entries: Array<[string, Value]>,
+  indent: string,
+  lead: number,
+  trail: string,
+  broken = false,
+): string {
+  const flat = broken ? undefined : inlineEntries(entries);
+  if (flat !== undefined && lead + flat.length + trail.length <= WIDTH) return flat + trail;
+  if (entries.length === 0) return `{}${trail}`;
+  const inner = indent + INDENT;
   const lines = entries.map(([k, v]) => `${inner}${property(k, v, inner)}`);
   return `{\n${lines.join("\n")}\n${indent}}${trail}`;
 }
 
+/** `key: value,` (the key as written) at `indent`. */
 function property(key: string, value: Value, indent: string): string {
-  const head = `${propertyKey(key)}: `;
+  const head = `${key}: `;
   const flat = inline(value);
   // A long string or `x.id` moves to its own line after the colon (unless the key is very short).
   if (
@@ -119,15 +189,27 @@ function property(key: string, value: Value, indent: string): string {
   return head + print(value, indent, indent.length + head.length, ",");
 }
 
-/** `const <variable> = new incident.<Kind>("<name>", { … });` */
+/**
+ * `const <variable> = new incident.<Kind>("<name>", { … });`. When even `const <variable> = new
+ * incident.<Kind>(` does not fit on a line, a formatter breaks after the `=`.
+ */
 export function resourceStatement(resource: ExportedResource, exported = false): string {
-  const declare = exported ? "export const" : "const";
-  const header = `${declare} ${resource.variable} = new incident.${resource.kind}(${stringLiteral(resource.resourceName)}, `;
+  const lhs = `${exported ? "export const" : "const"} ${resource.variable} =`;
   const comment = resourceComment(resource);
-  if (header.length + 1 <= WIDTH)
-    return `${comment}${header}${print(resource.args, "", header.length, ");", true)}`;
-  const args = print(resource.args, INDENT, INDENT.length, ",", true);
-  return `${comment}${declare} ${resource.variable} = new incident.${resource.kind}(\n${INDENT}${stringLiteral(resource.resourceName)},\n${INDENT}${args}\n);`;
+  if (lhs.length + ` new incident.${resource.kind}(`.length <= WIDTH)
+    return `${comment}${lhs} ${newExpression(resource, "", lhs.length + 1)}`;
+  return `${comment}${lhs}\n${INDENT}${newExpression(resource, INDENT, INDENT.length)}`;
+}
+
+/** `new incident.<Kind>("<name>", { … });` at `indent`, starting `lead` characters into its line. */
+function newExpression(resource: ExportedResource, indent: string, lead: number): string {
+  const name = stringLiteral(resource.resourceName);
+  const header = `new incident.${resource.kind}(${name}, `;
+  if (lead + header.length + 1 <= WIDTH)
+    return `${header}${print(resource.args, indent, lead + header.length, ");", true)}`;
+  const inner = indent + INDENT;
+  const args = print(resource.args, inner, inner.length, ",", true);
+  return `new incident.${resource.kind}(\n${inner}${name},\n${inner}${args}\n${indent});`;
 }
 
 function resourceComment(resource: ExportedResource): string {
@@ -139,25 +221,11 @@ function resourceComment(resource: ExportedResource): string {
   return notes.length > 0 ? `${notes.join("\n")}\n` : "";
 }
 
+/** `const <variable> = incident.<fn>({ … });` (broken after the `=` as `resourceStatement`). */
 export function lookupStatement(lookup: Lookup, exported = false): string {
-  const header = `${exported ? "export const" : "const"} ${lookup.variable} = incident.${lookup.fn}(`;
-  return `${header}${print(lookup.args, "", header.length, ");")}`;
-}
-
-/** The plural of a kind's name, in camelCase: `IncidentStatus` → `incidentStatuses` (module names). */
-export function kindPlural(kind: string): string {
-  const plural = kind.endsWith("y")
-    ? `${kind.slice(0, -1)}ies`
-    : kind.endsWith("s")
-      ? `${kind}es`
-      : `${kind}s`;
-  return plural[0]!.toLowerCase() + plural.slice(1);
-}
-
-/** A section title for a kind: `AlertRoute` → `Alert routes`. */
-export function kindTitle(kind: string): string {
-  const words = kindPlural(kind)
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase();
-  return words[0]!.toUpperCase() + words.slice(1);
+  const lhs = `${exported ? "export const" : "const"} ${lookup.variable} =`;
+  const call = `incident.${lookup.fn}(`;
+  if (lhs.length + 1 + call.length <= WIDTH)
+    return `${lhs} ${call}${print(lookup.args, "", lhs.length + 1 + call.length, ");")}`;
+  return `${lhs}\n${INDENT}${call}${print(lookup.args, INDENT, INDENT.length + call.length, ");")}`;
 }

@@ -1,29 +1,38 @@
 /**
- * `pulumi-incident export`: names, defaults left out, references, layout, filters, dry run, modules
- * and every option error before the first request. The full round trip (adopt with zero writes, …)
- * runs through the real CLI on the whole account (test/engine/wholeAccount.test.ts).
+ * `pulumi-incident export`: names (word splits, kinds' titles, reserved words), defaults left out,
+ * references (computed keys too), layout, filters, dry run, modules and every option error before the
+ * first request. Accounts made to break the exporter are exported and adopted in process in
+ * test/cli/exportAdoption.test.ts; the full round trip (adopt with zero writes, …) runs through the
+ * real CLI on the whole account (test/engine/wholeAccount.test.ts).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import {
   assignNames,
+  buildModel,
   camelCase,
   type ExportedResource,
   inDependencyOrder,
   kebabCase,
   minimalInputs,
 } from "../../cli/export/model";
-import { kindTitle, stringLiteral } from "../../cli/export/render";
+import { kindPlural, kindTitle, resourceStatement, stringLiteral } from "../../cli/export/render";
 import { providers } from "../../resources";
 import { alertAttributeSpec } from "../../resources/alertAttribute";
+import { catalogEntrySpec } from "../../resources/catalogEntry";
+import { catalogTypeAttributeSpec } from "../../resources/catalogTypeAttribute";
 import { workflowSpec } from "../../resources/workflow";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { formatProblems, runExport } from "../support/exportRoundTrip";
 import { runInProcess } from "../support/inProcessStack";
 import { typeCheckFiles, userProject } from "../support/readmeBlocks";
+import { ALL_RESERVED_NAMES } from "../support/reservedNames";
 
 const root = path.join(__dirname, "..", "..");
+
+/** An identifier by ECMAScript's grammar (a keyword aside). */
+const isIdentifier = (name: string) => /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u.test(name);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "export-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -48,7 +57,7 @@ describe("names", () => {
       { resourceName: "payments-api", variable: "paymentsApi" },
       { resourceName: "cafe-on-call", variable: "cafeOnCall" },
       { resourceName: "severity", variable: "severity" },
-      { resourceName: "delete", variable: "delete2" },
+      { resourceName: "delete", variable: "deleteSeverity" },
       { resourceName: "2nd-line", variable: "object2ndLine" },
     ]);
     const reversed = assignNames([...items].reverse()).reverse();
@@ -61,6 +70,107 @@ describe("names", () => {
     expect(kebabCase("   ", "CatalogEntry")).toBe("catalog-entry");
     expect(kindTitle("IncidentStatus")).toBe("Incident statuses");
     expect(kindTitle("Severity")).toBe("Severities");
+  });
+
+  test("words split where people split them: acronyms, digits, accents, other scripts", () => {
+    // [name, resource name, variable]: a word is never split inside (iOS, PagerDuty).
+    const cases: Array<[string, string, string]> = [
+      ["iOS", "ios", "ios"],
+      ["iOS app", "ios-app", "iosApp"],
+      ["macOS on-call", "macos-on-call", "macosOnCall"],
+      ["PagerDuty", "pagerduty", "pagerduty"],
+      ["GitHub Actions", "github-actions", "githubActions"],
+      ["Payments API", "payments-api", "paymentsApi"],
+      ["API keys", "api-keys", "apiKeys"],
+      ["SRE — EU (Tier 1)", "sre-eu-tier-1", "sreEuTier1"],
+      ["OAuth2 tokens", "oauth2-tokens", "oauth2Tokens"],
+      ["HTTP 5xx", "http-5xx", "http5xx"],
+      ["P1", "p1", "p1"],
+      ["2nd line", "2nd-line", "object2ndLine"],
+      ["24/7 support", "24-7-support", "object247Support"],
+      ["snake_case_name", "snake-case-name", "snakeCaseName"],
+      ["Café ☕ on-call", "cafe-on-call", "cafeOnCall"],
+      ["Zürich DC", "zurich-dc", "zurichDc"],
+      ["Ångström", "angstrom", "angstrom"],
+      ["Straße", "straße", "straße"],
+      ["Инцидент высокий", "инцидент-высокий", "инцидентВысокий"],
+      ["Ελληνικά", "ελληνικά", "ελληνικά"],
+      ["नमस्ते दुनिया", "नमस्ते-दुनिया", "नमस्तेदुनिया"],
+      ["العربية", "العربية", "العربية"],
+      ["東京 本社", "東京-本社", "東京本社"],
+      ["🔥", "severity", "object"],
+      ["", "severity", "object"],
+    ];
+    const got = cases.map(([text]): [string, string, string] => [
+      text,
+      kebabCase(text, "Severity"),
+      camelCase(text, "object"),
+    ]);
+    expect(got).toEqual(cases);
+    // Scripts without spaces split as ICU's dictionaries say; the variable is the same either way.
+    expect(kebabCase("決済システム", "Severity")).toMatch(/^決済-?システム$/);
+    expect(camelCase("決済システム", "object")).toBe("決済システム");
+    for (const [, resourceName, variable] of got) {
+      expect([variable, isIdentifier(variable)]).toEqual([variable, true]);
+      expect(resourceName).toMatch(/^[\p{L}\p{M}\p{Nd}]+(-[\p{L}\p{M}\p{Nd}]+)*$/u);
+    }
+  });
+
+  test("every kind's section title and module name: its title in the plural", () => {
+    const expected: Record<string, [string, string]> = {
+      AlertAttribute: ["Alert attributes", "alertAttributes"],
+      AlertRoute: ["Alert routes", "alertRoutes"],
+      AlertSource: ["Alert sources", "alertSources"],
+      AnnouncementRule: ["Announcement rules", "announcementRules"],
+      ApiKey: ["API keys", "apiKeys"],
+      CatalogEntries: ["Catalog entries", "catalogEntries"],
+      CatalogEntry: ["Catalog entries", "catalogEntries"],
+      CatalogType: ["Catalog types", "catalogTypes"],
+      CatalogTypeAttribute: ["Catalog type attributes", "catalogTypeAttributes"],
+      CustomField: ["Custom fields", "customFields"],
+      CustomFieldOption: ["Custom field options", "customFieldOptions"],
+      EscalationPath: ["Escalation paths", "escalationPaths"],
+      IncidentRole: ["Incident roles", "incidentRoles"],
+      IncidentStatus: ["Incident statuses", "incidentStatuses"],
+      MaintenanceWindow: ["Maintenance windows", "maintenanceWindows"],
+      Schedule: ["Schedules", "schedules"],
+      ScheduleSyncRule: ["Schedule sync rules", "scheduleSyncRules"],
+      ScheduleSyncTarget: ["Schedule sync targets", "scheduleSyncTargets"],
+      Secret: ["Secrets", "secrets"],
+      Severity: ["Severities", "severities"],
+      Workflow: ["Workflows", "workflows"],
+    };
+    for (const [kind, provider] of Object.entries(providers)) {
+      const title = kindTitle(kind);
+      if (expected[kind]) expect([kind, title, kindPlural(kind)]).toEqual([kind, ...expected[kind]!]);
+      // A kind added later: its title (`API key`) with the last word made plural.
+      const words = provider.spec.title.split(" ");
+      expect(title.toLowerCase().startsWith(words.slice(0, -1).join(" ").toLowerCase())).toBe(true);
+      expect(isIdentifier(kindPlural(kind))).toBe(true);
+    }
+    // Kinds of no provider: their name's words.
+    expect(kindTitle("PostIncidentFlow")).toBe("Post incident flows");
+    expect(kindTitle("StatusPageStatus")).toBe("Status page statuses");
+  });
+
+  test("no variable is a word a program cannot declare (reserved, strict, TypeScript, CommonJS)", () => {
+    const words = ALL_RESERVED_NAMES;
+    const labelled = words.map((label, i) => ({
+      kind: "Severity",
+      id: `01S${String(i).padStart(4, "0")}`,
+      label,
+    }));
+    const names = assignNames(labelled);
+    const unsafe = new Set(words);
+    for (const [i, { variable }] of names.entries()) {
+      const label = labelled[i]!.label;
+      expect([label, variable, unsafe.has(variable)]).toEqual([label, variable, false]);
+      expect([variable, isIdentifier(variable)]).toEqual([variable, true]);
+    }
+    expect(new Set(names.map((n) => n.variable)).size).toBe(names.length);
+    expect(names[words.indexOf("eval")]!.variable).toBe("evalSeverity");
+    expect(names[words.indexOf("require")]!.variable).toBe("requireSeverity");
+    expect(names[words.indexOf("Exports")]!.variable).toBe("exports2");
   });
 
   test("string literals take the quotes a formatter would", () => {
@@ -115,6 +225,77 @@ describe("order", () => {
     expect(order.map((r) => r.variable)).toEqual(["b", "a"]);
     expect(order[0]!.args).toEqual({ aId: "id-a" });
     expect(order[1]!.args).toEqual({ bId: { $ref: "b" } });
+  });
+});
+
+describe("objects keyed by ids of exported objects", () => {
+  // A synthetic account: attributes of one catalog type, and entries keyed by them.
+  const ulid = (n: number) => `01ABCDEFGHJKMNPQRSTVWX${String(n).padStart(4, "0")}`;
+  const typeId = ulid(1);
+  const attribute = (n: number, name: string) => ({
+    kind: "CatalogTypeAttribute",
+    spec: catalogTypeAttributeSpec,
+    id: ulid(n),
+    live: { catalogTypeId: typeId, attribute: { id: ulid(n), name, type: "String", array: false, mode: "" } },
+  });
+  const entry = (n: number, name: string, values: Record<string, string | string[]>) => ({
+    kind: "CatalogEntry",
+    spec: catalogEntrySpec,
+    id: ulid(n),
+    live: {
+      id: ulid(n),
+      catalog_type_id: typeId,
+      name,
+      aliases: [],
+      rank: 0,
+      attribute_values: Object.fromEntries(
+        Object.entries(values).map(([id, v]) => [
+          id,
+          Array.isArray(v)
+            ? { array_value: v.map((literal) => ({ literal, label: literal })) }
+            : { value: { literal: v, label: v } },
+        ]),
+      ),
+    },
+  });
+  const objects = [
+    attribute(10, "Tier"),
+    attribute(11, "Owner"),
+    attribute(12, "The escalation notes of the night shift"),
+    entry(20, "Checkout", { [ulid(10)]: "1" }),
+    entry(21, "Payments", {}),
+    entry(22, "Ledger", {
+      [ulid(10)]: "2",
+      [ulid(11)]: ulid(21),
+      [ulid(12)]: "a value long enough that the line it is on cannot hold it whole",
+      // An attribute the export does not hold: its id stays as it is.
+      [ulid(99)]: ["x", "y"],
+    }),
+  ];
+  const model = buildModel({ objects, users: [], teams: [], skippedKinds: [] });
+  const program = model.resources.map((r) => resourceStatement(r)).join("\n\n");
+
+  test("keys are the attribute resources' ids: computed keys in pulumi.all(…).apply(…)", () => {
+    expect(program).toContain(
+      [
+        "  attributeValues: pulumi",
+        "    .all({ tier: tier.id })",
+        '    .apply((ids) => ({ [ids.tier]: "1" })),',
+      ].join("\n"),
+    );
+    expect(program).toContain("      [ids.owner]: payments.id,");
+    expect(program).toContain(`      "${ulid(99)}": ["x", "y"],`);
+    // Each attribute's id is written once: as its resource's adoptId.
+    for (const n of [10, 11, 12]) expect(program.split(ulid(n)).length).toBe(2);
+    for (const r of model.resources) expect([r.label, r.differences, r.problems]).toEqual([r.label, [], []]);
+    // Declared after what they refer to.
+    expect(program.indexOf("const ledger")).toBeGreaterThan(program.indexOf("const owner"));
+  });
+
+  test("laid out as a formatter would", () => {
+    const dir = fs.mkdtempSync(path.join(work, "keyed-"));
+    fs.writeFileSync(path.join(dir, "index.ts"), `${program}\n`);
+    expect(formatProblems(dir, ["index.ts"])).toBe("");
   });
 });
 
