@@ -238,7 +238,14 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       if (isGet) {
         // What the object holds, as outputs; no inputs: the resource keeps the (empty) ones the
         // program registered, so a refresh shows no change of a read-only resource.
-        return { id, props: buildOutputs(live, undefined, olds, { [READ_ONLY]: true }, false) };
+        const outs = buildOutputs(live, undefined, olds, { [READ_ONLY]: true }, false);
+        // An input a declaration may leave unmanaged (a severity's rank) reads back unset: what
+        // the object holds is its `current…` output.
+        for (const key of inputKeys) {
+          const current = outs[`current${key.charAt(0).toUpperCase()}${key.slice(1)}`];
+          if (outs[key] === undefined && current !== undefined) outs[key] = current;
+        }
+        return { id, props: outs };
       }
       const outs = buildOutputs(live, pick(olds, inputKeys), olds, marker, false);
       return { id, props: outs, inputs: pick(outs, inputKeys) };

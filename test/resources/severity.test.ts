@@ -97,6 +97,17 @@ describe("provider against the emulator", () => {
     await severityProvider.delete!(created.id, read.props!);
   });
 
+  test("Severity.get (a read with nothing declared): the outputs carry the rank the severity holds", async () => {
+    const existing = (
+      await ae.ok("POST", "/v1/severities", { name: "Read only", description: "d", rank: 42 })
+    ).severity;
+    const read = await severityProvider.read!(existing.id, {});
+    expect(read.props).toMatchObject({ name: "Read only", description: "d", rank: 42, currentRank: 42 });
+    // Read-only: no inputs given back, and its refresh's diff is never a change.
+    expect(read.inputs).toBeUndefined();
+    expect((await severityProvider.diff!(existing.id, read.props!, {})).changes).toBe(false);
+  });
+
   test("two severities of one name: the lookup names both ids", async () => {
     const a = (await ae.ok("POST", "/v1/severities", { name: "Twin", description: "" })).severity;
     const b = (await ae.ok("POST", "/v1/severities", { name: "Twin", description: "" })).severity;
