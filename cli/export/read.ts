@@ -64,7 +64,8 @@ export async function readAccount(client: ApiClient, options: ReadOptions): Prom
     }
     options.onKind?.(++done, kinds.length, kind, lives?.length ?? 0);
   }
-  const users = (await walkList<AccountUser>(client, USERS_LIST)).map((u) => ({
+  // Deactivated users too: an escalation path or a rota may still name someone who left.
+  const users = (await walkList<AccountUser>(client, USERS_LIST, { include_inactive: "true" })).map((u) => ({
     id: u.id,
     email: u.email,
     name: u.name,

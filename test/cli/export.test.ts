@@ -23,6 +23,7 @@ import { alertAttributeSpec } from "../../resources/alertAttribute";
 import { catalogEntrySpec } from "../../resources/catalogEntry";
 import { catalogTypeAttributeSpec } from "../../resources/catalogTypeAttribute";
 import { workflowSpec } from "../../resources/workflow";
+import { dashboardSchedule } from "../support/dashboard";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { formatProblems, runExport } from "../support/exportRoundTrip";
 import { runInProcess } from "../support/inProcessStack";
@@ -471,5 +472,32 @@ describe("export of examples/oncall's account", () => {
   test("progress: a line per kind off a terminal", async () => {
     const result = await runExport([path.join(work, "progress"), "--dry-run"], env());
     expect(result.err).toMatch(/^export: 1\/\d+ AlertAttribute: 2 objects$/m);
+  });
+});
+
+describe("export of an account whose objects name someone who left", () => {
+  const h = {} as { emu: TestEmulator };
+  beforeAll(async () => {
+    h.emu = await startTestEmulator({ now: Date.now });
+  });
+  afterAll(async () => {
+    await h.emu.dispose();
+  });
+
+  test("a deactivated user is a getUser lookup by e-mail too, not a raw id", async () => {
+    await h.emu.ok("POST", "/v2/schedules", {
+      body: dashboardSchedule({
+        name: "Old rota",
+        timezone: "Europe/London",
+        handoverStartAt: "2026-01-05T09:00:00Z",
+        users: ["01USERFAY"],
+      }),
+    });
+    const dir = path.join(work, "left");
+    const result = await runExport([dir], { INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url });
+    expect(result.code).toBe(0);
+    const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+    expect(program).toContain('incident.getUserOutput({ email: "fay@example.com" })');
+    expect(program).not.toContain("01USERFAY");
   });
 });
