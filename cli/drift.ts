@@ -12,7 +12,19 @@ import { enablePagedReads, pagedReadsEnabled } from "../provider/pagedReads";
 import { type Props, type ResourceSpec, WRITE_ALIASES } from "../provider/spec";
 import type { Path } from "../provider/unknowns";
 import { comparedInputs, kindOf, migrated, nameOf, providerOf, TYPE_PREFIX } from "./kinds";
-import { code, count, heading, table } from "./markdown";
+import {
+  type Block,
+  count,
+  headingBlock,
+  type Inline,
+  inlineCode,
+  join,
+  list,
+  md,
+  paragraph,
+  renderBlocks,
+  tableBlock,
+} from "./markdown";
 import { progress as progressOn, type Tone } from "./progress";
 import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
 import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
@@ -250,11 +262,14 @@ function safe<T>(f: () => T): T | undefined {
 
 // ---------------------------------------------------------------------------------- Markdown
 
-const who = (o: DriftedObject) => `${o.kind} ${code(o.name)} (id ${code(o.id)})`;
+/** `Kind `name` (id `id`)`: names and ids are user text, shown as code. */
+const who = (o: DriftedObject): Inline => md`${o.kind} ${inlineCode(o.name)} (id ${inlineCode(o.id)})`;
 
+/** The report, built with the escaping builder (cli/markdown.ts): no user text can become markup. */
 export function driftMarkdown(report: DriftReport): string {
-  const out: string[] = [];
-  out.push(heading("Drift check", report.project, report.stack), "");
+  const blocks: Block[] = [];
+  const where = [report.project, report.stack].filter((t): t is string => Boolean(t)).map(inlineCode);
+  blocks.push(headingBlock(2, where.length ? md`Drift check for ${join(where, " / ")}` : md`Drift check`));
   const c = report.counts;
   const total = report.objects.length;
   const parts = [
@@ -263,64 +278,70 @@ export function driftMarkdown(report: DriftReport): string {
     c.error && `${c.error} not checked (error)`,
     c["normalisation-only"] && `${c["normalisation-only"]} differ in form only`,
     c["in-sync"] && `${c["in-sync"]} in sync`,
-  ].filter(Boolean);
+  ].filter((p): p is string => Boolean(p));
   const verdict =
-    c.drifted + c.deleted > 0 ? "**Drift found**" : c.error > 0 ? "**Check incomplete**" : "**No drift**";
-  out.push(
-    `${verdict}: ${parts.join(" · ") || "nothing to check"} — ${count(total, "object")} read, nothing written.`,
-    "",
+    c.drifted + c.deleted > 0
+      ? md`**Drift found**`
+      : c.error > 0
+        ? md`**Check incomplete**`
+        : md`**No drift**`;
+  blocks.push(
+    paragraph(
+      md`${verdict}: ${parts.join(" · ") || "nothing to check"} — ${count(total, "object")} read, nothing written.`,
+    ),
   );
 
   const section = (
     title: string,
     status: DriftStatus,
-    intro: string,
-    body?: (o: DriftedObject) => string[],
+    intro: Inline,
+    body?: (o: DriftedObject) => Block[],
   ) => {
-    const list = report.objects.filter((o) => o.status === status);
-    if (!list.length) return;
-    out.push(`### ${title}`, "", intro, "");
-    for (const o of list) {
-      if (!body) {
-        out.push(`- ${who(o)}${o.error ? `: ${o.error}` : ""}`);
-        continue;
-      }
-      out.push(`#### ${who(o)}`, "", ...body(o), "");
+    const objects = report.objects.filter((o) => o.status === status);
+    if (!objects.length) return;
+    blocks.push(headingBlock(3, title), paragraph(intro));
+    if (!body) {
+      blocks.push(list(objects.map((o) => (o.error ? md`${who(o)}: ${o.error}` : who(o)))));
+      return;
     }
-    if (!body) out.push("");
+    for (const o of objects) blocks.push(headingBlock(4, who(o)), ...body(o));
   };
   const changesTable = (left: string, right: string) => (o: DriftedObject) => [
-    ...table(
+    tableBlock(
       ["Property", left, right],
       o.changes.map((ch) => [
-        code(ch.at || "(all)"),
-        "old" in ch ? code(inline(ch.old)) : "—",
-        "new" in ch ? code(inline(ch.new)) : "—",
+        inlineCode(ch.at || "(all)"),
+        "old" in ch ? inlineCode(inline(ch.old)) : "—",
+        "new" in ch ? inlineCode(inline(ch.new)) : "—",
       ]),
     ),
     ...(o.notCompared?.length
-      ? ["", `Not compared (encrypted secrets in the export): ${o.notCompared.map(code).join(", ")}`]
+      ? [
+          paragraph(
+            md`Not compared (encrypted secrets in the export): ${join(o.notCompared.map(inlineCode), ", ")}`,
+          ),
+        ]
       : []),
   ];
   section(
     "Drifted",
     "drifted",
-    "Changed outside Pulumi (in the dashboard or through the API). `pulumi up --refresh` puts back what the program declares (a plain `pulumi up` compares with the stack's state, which does not know of the change); to keep a change, make it in the program.",
+    md`Changed outside Pulumi (in the dashboard or through the API). \`pulumi up --refresh\` puts back what the program declares (a plain \`pulumi up\` compares with the stack's state, which does not know of the change); to keep a change, make it in the program.`,
     changesTable("Declared (stack)", "Live (account)"),
   );
   section(
     "Deleted out of band",
     "deleted",
-    "The stack manages these, but they no longer exist. `pulumi up --refresh` creates them again; `pulumi refresh` drops them from the stack.",
+    md`The stack manages these, but they no longer exist. \`pulumi up --refresh\` creates them again; \`pulumi refresh\` drops them from the stack.`,
   );
-  section("Not checked", "error", "These could not be read; the check is incomplete.");
+  section("Not checked", "error", md`These could not be read; the check is incomplete.`);
   section(
     "Differences in form only (not drift)",
     "normalisation-only",
-    "The API answers these in another form of the same meaning (the provider's normalisation rules take them as equal); nothing to do.",
+    md`The API answers these in another form of the same meaning (the provider's normalisation rules take them as equal); nothing to do.`,
     changesTable("Declared", "API's form"),
   );
-  return `${out.join("\n").trimEnd()}\n`;
+  return renderBlocks(blocks);
 }
 
 /** What the drift job concludes: exit 0 (clean), 2 (drift) or 1 (some object could not be checked). */

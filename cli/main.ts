@@ -6,7 +6,8 @@
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
  *
- * Exit codes: 0 fine (drift: no drift), 2 drift (drift only), 1 error (bad input, settings, API).
+ * Exit codes: 0 fine (drift: no drift), 2 drift (drift) or a failed or incomplete preview (plan-report:
+ * the report is written and says so first), 1 error (bad input, settings, API).
  */
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -47,12 +48,16 @@ Options:
 Settings (drift, export): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
 environment.
 
-Exit codes: 0 no changes to report / no drift, 2 drift found (drift), 1 error.
+Exit codes: 0 done / no drift; 2 drift found (drift), or the preview failed or is incomplete
+(plan-report: the report is written all the same and says so first); 1 error (nothing written:
+unreadable input, bad options or settings, the API).
 `;
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_DRIFT = 2;
+/** plan-report: the preview failed or stopped before its end (the report is written and says so). */
+export const EXIT_PREVIEW_FAILED = 2;
 
 export interface Io {
   stdin: () => Promise<string>;
@@ -106,7 +111,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
           `--max-length must be a whole number of characters, 1000 or more (got ${values["max-length"]})`,
         );
       emit(planReportMarkdown(report, { maxLength }), report, values, io);
-      return EXIT_OK;
+      if (report.status === "complete") return EXIT_OK;
+      io.stderr.write(
+        `pulumi-incident plan-report: the preview ${report.status === "failed" ? "failed" : "is incomplete"} (${report.statusReason}): the report says so; exit ${EXIT_PREVIEW_FAILED}\n`,
+      );
+      return EXIT_PREVIEW_FAILED;
     }
     if (command === "drift") {
       const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);

@@ -1,15 +1,117 @@
 /**
  * "Who gets paged / what opens an incident": for alert routes, escalation paths and schedules, the
  * change said in a reviewer's words — each question answered before and after, only where the
- * answer changed. Read from the canonical inputs (form-only differences never show).
+ * answer changed. Read from the canonical inputs (form-only differences never show), through the
+ * schemas of the parts read (`READERS`: a document whose inputs do not fit is refused, naming the
+ * field, before anything reads it).
  */
+import { z } from "zod";
 import { changesBetween } from "../provider/diff";
+import type { Props } from "../provider/spec";
+import {
+  attributeReference,
+  binding,
+  bindingText,
+  conditionGroup,
+  conditionGroupsText,
+  items,
+  maybe,
+  type Names,
+  named,
+  part,
+  pendingText,
+  scalar,
+  seconds,
+} from "./describe";
+import {
+  type Describe,
+  type PagingChange,
+  type PathNode,
+  pagingChanges,
+  pagingLine,
+  pathNode,
+} from "./escalation";
 
 const differs = (a: unknown, b: unknown) => changesBetween(a, b).length > 0;
 
-import type { Props } from "../provider/spec";
-import { attributeReference, bindingText, conditionGroupsText, type Names, named, seconds } from "./describe";
-import { type Describe, type PathNode, pagingChanges } from "./escalation";
+const groups = maybe(z.array(maybe(conditionGroup)));
+
+/** The parts of each kind's inputs the summaries read (every part optional, unknown or secret). */
+export const READERS: Record<string, z.ZodType<Props>> = {
+  AlertRoute: z.object({
+    enabled: maybe(z.boolean()),
+    alertSources: maybe(
+      z.array(maybe(z.object({ alertSourceId: maybe(z.string()), conditionGroups: groups }))),
+    ),
+    conditionGroups: groups,
+    incidentConfig: maybe(
+      z.object({
+        enabled: maybe(z.boolean()),
+        conditionGroups: groups,
+        autoDeclineEnabled: maybe(z.boolean()),
+      }),
+    ),
+    escalationConfig: maybe(
+      z.object({
+        escalationTargets: maybe(
+          z.array(maybe(z.object({ escalationPaths: maybe(binding), users: maybe(binding) }))),
+        ),
+      }),
+    ),
+    groupingConfig: maybe(
+      z.object({
+        enabled: maybe(z.boolean()),
+        groupingKeys: maybe(z.array(maybe(z.string()))),
+        windowSeconds: maybe(z.number()),
+      }),
+    ),
+  }),
+  Schedule: z.object({
+    timezone: maybe(z.string()),
+    rotations: maybe(
+      z.array(
+        maybe(
+          z.object({
+            id: maybe(z.string()),
+            versions: maybe(
+              z.array(
+                maybe(
+                  z.object({
+                    users: maybe(
+                      z.array(maybe(z.object({ id: maybe(z.string()), email: maybe(z.string()) }))),
+                    ),
+                    handovers: maybe(
+                      z.array(
+                        maybe(z.object({ interval: maybe(z.number()), intervalType: maybe(z.string()) })),
+                      ),
+                    ),
+                    handoverStartAt: maybe(z.string()),
+                    workingIntervals: maybe(
+                      z.array(
+                        maybe(
+                          z.object({
+                            weekday: maybe(z.string()),
+                            startTime: maybe(z.string()),
+                            endTime: maybe(z.string()),
+                          }),
+                        ),
+                      ),
+                    ),
+                  }),
+                ),
+              ),
+            ),
+          }),
+        ),
+      ),
+    ),
+  }),
+  EscalationPath: z.object({
+    path: maybe(z.array(maybe(pathNode))),
+    repeatConfig: z.unknown(),
+    workingHours: z.unknown(),
+  }),
+};
 
 type Question = [question: string, answer: (p: Props) => string];
 
@@ -35,64 +137,94 @@ function answered(questions: Question[], canonical: Sides, declared: Sides): str
   return out;
 }
 
+/** A list's entries as text, `empty` for none; what the document does not show said so. */
+function listText<T>(value: unknown, each: (v: T) => string, separator: string, empty: string): string {
+  const pending = pendingText(value);
+  if (pending) return pending;
+  const texts = items(value as T[]).map((v) => pendingText(v) ?? each(v));
+  return texts.join(separator) || empty;
+}
+
 function routeQuestions(names: Names): Question[] {
   return [
-    ["Route enabled", (p) => (p.enabled === false ? "no" : "yes")],
+    ["Route enabled", (p) => (p.enabled === false ? "no" : (pendingText(p.enabled) ?? "yes"))],
     [
       "Alerts it takes",
       (p) =>
-        (p.alertSources ?? [])
-          .map(
-            (s: Props) =>
-              `from ${named(s.alertSourceId, names)} when ${conditionGroupsText(s.conditionGroups, names)}`,
-          )
-          .join("; ") || "none",
+        listText<Props>(
+          p.alertSources,
+          (s) =>
+            `from ${named(s.alertSourceId, names)} when ${conditionGroupsText(s.conditionGroups, names)}`,
+          "; ",
+          "none",
+        ),
     ],
     ["Route conditions", (p) => conditionGroupsText(p.conditionGroups, names)],
     [
       "Opens an incident",
-      (p) =>
-        p.incidentConfig?.enabled
-          ? `yes, when ${conditionGroupsText(p.incidentConfig.conditionGroups, names)}${p.incidentConfig.autoDeclineEnabled ? " (auto-declined)" : ""}`
-          : "no",
+      (p) => {
+        const config = part<Props>(p.incidentConfig);
+        if (!config) return pendingText(p.incidentConfig) ?? "no";
+        if (!config.enabled) return pendingText(config.enabled) ?? "no";
+        return `yes, when ${conditionGroupsText(config.conditionGroups, names)}${config.autoDeclineEnabled === true ? " (auto-declined)" : ""}`;
+      },
     ],
     [
       "Escalates to",
-      (p) =>
-        (p.escalationConfig?.escalationTargets ?? [])
-          .map((t: Props) =>
+      (p) => {
+        const config = part<Props>(p.escalationConfig);
+        if (!config) return pendingText(p.escalationConfig) ?? "nobody";
+        return listText<Props>(
+          config.escalationTargets,
+          (t) =>
             [
               t.escalationPaths && `escalation path ${bindingText(t.escalationPaths, names)}`,
               t.users && `users ${bindingText(t.users, names)}`,
             ]
               .filter(Boolean)
               .join(" and "),
-          )
-          .join("; ") || "nobody",
+          "; ",
+          "nobody",
+        );
+      },
     ],
     [
       "Groups alerts",
-      (p) =>
-        p.groupingConfig?.enabled
-          ? `by ${(p.groupingConfig.groupingKeys ?? []).map((k: string) => attributeReference(k, names)).join(", ") || "everything"} within ${seconds(p.groupingConfig.windowSeconds)}`
-          : "no",
+      (p) => {
+        const config = part<Props>(p.groupingConfig);
+        if (!config) return pendingText(p.groupingConfig) ?? "no";
+        if (!config.enabled) return pendingText(config.enabled) ?? "no";
+        const keys = listText<string>(
+          config.groupingKeys,
+          (k) => attributeReference(k, names),
+          ", ",
+          "everything",
+        );
+        return `by ${keys} within ${seconds(config.windowSeconds)}`;
+      },
     ],
   ];
 }
 
 function scheduleQuestions(names: Names): Question[] {
-  const version = (r: Props) => (r.versions ?? [])[(r.versions ?? []).length - 1] ?? {};
+  const version = (r: Props): Props => {
+    const versions = items<Props>(r.versions);
+    return part<Props>(versions[versions.length - 1]) ?? {};
+  };
   const perRotation = (p: Props, describe: (r: Props) => string) =>
-    (p.rotations ?? []).map((r: Props) => `${r.id}: ${describe(r)}`).join("; ") || "no rotations";
+    listText<Props>(p.rotations, (r) => `${scalar(r.id)}: ${describe(r)}`, "; ", "no rotations");
   return [
-    ["Time zone", (p) => String(p.timezone)],
+    ["Time zone", (p) => scalar(p.timezone)],
     [
       "Who is on the rota",
       (p) =>
         perRotation(p, (r) =>
-          (version(r).users ?? [])
-            .map((u: Props) => (u.email ? String(u.email) : named(u.id, names)))
-            .join(", "),
+          listText<Props>(
+            version(r).users,
+            (u) => (u.email !== undefined && u.email !== null ? scalar(u.email) : named(u.id, names)),
+            ", ",
+            "nobody",
+          ),
         ),
     ],
     [
@@ -101,46 +233,60 @@ function scheduleQuestions(names: Names): Question[] {
         perRotation(
           p,
           (r) =>
-            `${(version(r).handovers ?? []).map((h: Props) => `every ${h.interval} ${h.intervalType}`).join(" + ")} from ${version(r).handoverStartAt}`,
+            `${listText<Props>(version(r).handovers, (h) => `every ${scalar(h.interval)} ${scalar(h.intervalType)}`, " + ", "none")} from ${scalar(version(r).handoverStartAt)}`,
         ),
     ],
     [
       "Working hours",
       (p) =>
-        perRotation(
-          p,
-          (r) =>
-            (version(r).workingIntervals ?? [])
-              .map((w: Props) => `${w.weekday} ${w.startTime}–${w.endTime}`)
-              .join(", ") || "around the clock",
+        perRotation(p, (r) =>
+          listText<Props>(
+            version(r).workingIntervals,
+            (w) => `${scalar(w.weekday)} ${scalar(w.startTime)}–${scalar(w.endTime)}`,
+            ", ",
+            "around the clock",
+          ),
         ),
     ],
   ];
 }
 
+/** A resource's summary: lines in words, and for escalation paths the paging changes they come from. */
+export interface Summary {
+  lines: string[];
+  paging?: PagingChange[];
+}
+
 /**
- * The summary lines of one resource's change, for the kinds that decide who is paged or what
- * opens an incident; undefined for other kinds. A side is undefined for a create / a delete.
+ * The summary of one resource's change, for the kinds that decide who is paged or what opens an
+ * incident; undefined for other kinds. A side is undefined for a create / a delete. The sides have
+ * passed `READERS[kind]`.
  */
 export function changeSummary(
   kind: string,
   canonical: Sides,
   declared: Sides,
   d: Describe,
-): string[] | undefined {
-  if (kind === "AlertRoute") return answered(routeQuestions(d.names), canonical, declared);
-  if (kind === "Schedule") return answered(scheduleQuestions(d.names), canonical, declared);
+): Summary | undefined {
+  if (kind === "AlertRoute") return { lines: answered(routeQuestions(d.names), canonical, declared) };
+  if (kind === "Schedule") return { lines: answered(scheduleQuestions(d.names), canonical, declared) };
   const { before, after } = canonical;
   if (kind === "EscalationPath") {
-    if (!before || !after) {
-      const p = (after ?? before)!;
-      const lines = pagingChanges([], (p.path ?? []) as PathNode[], d);
-      return before ? ["Deleted: nothing pages through it any more"] : lines;
-    }
-    const lines = pagingChanges((before.path ?? []) as PathNode[], (after.path ?? []) as PathNode[], d);
-    if (differs(before.repeatConfig, after.repeatConfig)) lines.push("Repeat settings changed");
-    if (differs(before.workingHours, after.workingHours)) lines.push("Working hours changed");
-    return lines;
+    if (!before && !after) return undefined;
+    if (before && !after) return { lines: ["Deleted: nothing pages through it any more"] };
+    // A path the document does not show (unknown in a preview, or secret): said, not guessed at.
+    const hidden = [before?.path, after!.path].map(pendingText);
+    if (hidden.some((h) => h !== undefined))
+      return {
+        lines: [
+          `Who gets paged: ${before ? (hidden[0] ?? "as declared") : "—"} → ${hidden[1] ?? "as declared"}`,
+        ],
+      };
+    const paging = pagingChanges(before?.path as PathNode[] | undefined, after!.path as PathNode[], d);
+    const lines = paging.map(pagingLine);
+    if (before && differs(before.repeatConfig, after!.repeatConfig)) lines.push("Repeat settings changed");
+    if (before && differs(before.workingHours, after!.workingHours)) lines.push("Working hours changed");
+    return { lines, paging };
   }
   return undefined;
 }

@@ -28,7 +28,14 @@ export function decode(value: unknown, secrets: Path[] = [], at: Path = []): unk
     const record = value as Record<string, unknown>;
     if (record[SIG] === SECRET_SIG) {
       secrets.push(at);
-      if (typeof record.plaintext === "string") return decode(JSON.parse(record.plaintext), [], at);
+      if (typeof record.plaintext === "string") {
+        // The engine writes the plaintext as JSON; anything else is not shown (it is a secret).
+        try {
+          return decode(JSON.parse(record.plaintext), [], at);
+        } catch {
+          return SECRET_TEXT;
+        }
+      }
       if ("value" in record) return decode(record.value, [], at);
       return SECRET_TEXT;
     }

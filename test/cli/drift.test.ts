@@ -9,14 +9,17 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { styleText } from "node:util";
-import { type DriftReport, drift } from "../../cli/drift";
+import * as fc from "fast-check";
+import { type DriftReport, drift, driftMarkdown } from "../../cli/drift";
 import { ReadOnlyClient, ReadOnlyRequestError } from "../../cli/readOnlyClient";
 import { providers } from "../../resources";
 import { escalationPathPayload, escalationPathSpec } from "../../resources/escalationPath";
 import { runCli } from "../support/cliRun";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { fixtureProject } from "../support/harnessFixture";
+import { hostileText } from "../support/hostileText";
 import { type InProcessStack, runInProcess } from "../support/inProcessStack";
+import { parseComment } from "../support/markdownDom";
 import { ONCALL_OBJECTS } from "../support/reviewPr";
 
 const root = path.join(__dirname, "..", "..");
@@ -323,5 +326,40 @@ describe.each([
     if (program !== "examples/catalog") expect(notCompared).toEqual(["Secret.value"]);
     if (program.includes("wholeAccount"))
       expect(new Set(report.objects.map((o) => o.kind)).size).toBe(Object.keys(providers).length);
+  });
+});
+
+describe("drift's report under hostile text (parsed, not searched)", () => {
+  test("names, ids, values and error messages from the account never become markup", () => {
+    fc.assert(
+      fc.property(hostileText, hostileText, hostileText, hostileText, (name, id, value, error) => {
+        const object = (status: DriftReport["objects"][number]["status"], extra = {}) => ({
+          urn: `urn:pulumi:dev::p::pulumi-nodejs:dynamic/incident:Severity::${name}`,
+          name,
+          kind: "Severity",
+          id,
+          status,
+          changes: [{ path: [value], at: value, kind: "changed" as const, old: value, new: `${value}!` }],
+          ...extra,
+        });
+        const report: DriftReport = {
+          project: name,
+          stack: id,
+          counts: { "in-sync": 0, "normalisation-only": 1, drifted: 1, deleted: 1, error: 1 },
+          objects: [
+            object("drifted", { notCompared: [value] }),
+            object("deleted"),
+            object("error", { error }),
+            object("normalisation-only"),
+          ],
+        };
+        const comment = parseComment(driftMarkdown(report));
+        expect(comment.problems).toEqual([]);
+        expect(comment.headings.map((h) => h.level)).toEqual([2, 3, 4, 3, 3, 3, 4]);
+        expect(comment.tables).toHaveLength(2);
+        expect(comment.tables.every((t) => t.every((row) => row.length === 3))).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -9,9 +9,13 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import fc from "fast-check";
 import { main } from "../../cli/main";
-import { type PlanReport, planReport, planReportMarkdown } from "../../cli/planReport";
+import { oneLine } from "../../cli/markdown";
+import { PlanInputError, type PlanReport, planReport, planReportMarkdown } from "../../cli/planReport";
 import { providers } from "../../resources";
+import { hostileText } from "../support/hostileText";
+import { parseComment } from "../support/markdownDom";
 import { parseMermaid } from "../support/mermaid";
 
 const fixtures = path.join(__dirname, "..", "fixtures", "previewJson");
@@ -104,20 +108,28 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
     );
   });
 
-  test("who gets paged: per priority, the steps that change", () => {
-    const paging = changesOf(report, "EscalationPath", "payments").summary!;
-    const p2 = paging.find((l) => l.startsWith("Priority P2"))!;
-    // P2 used to notify the channel at step 2; it now pages the lead and the (new) secondary rota.
-    expect(p2).toContain(
-      "step 2: node-1-else-0: notifies channel C0PAYMENTS (low urgency); ack within 300 s (5 min) → " +
-        "node-1-then-0: pages user 01USERADA (high urgency) + Schedule payments-secondary (the replacement, id known after apply)",
-    );
-    expect(p2).toContain("ack within 300 s (5 min) → primary: pages Schedule payments-primary");
-    expect(p2).toContain("ack within 900 s (15 min)");
-    expect(paging.find((l) => l.startsWith("Priority P1"))).toContain(
-      "step 2: node-1-then-0: pages user 01USERADA",
-    );
-    expect(paging.find((l) => l.startsWith("Any other priority"))).not.toContain("step 2");
+  test("who gets paged: per priority, only what changes in each step; users by e-mail", () => {
+    const path = changesOf(report, "EscalationPath", "payments");
+    const secondary =
+      "Schedule payments-secondary (the replacement, id known after apply; currently on call, high urgency)";
+    const step1 = "step 1: ack within 300 s (5 min) → 900 s (15 min)";
+    const step3 = "step 3: Schedule payments-secondary → the replacement, id known after apply";
+    expect(path.paging).toEqual([
+      { who: "Priority P1", steps: [step1, `step 2: + pages ${secondary}`, step3] },
+      {
+        who: "Priority P2",
+        // P2 used to notify the channel at step 2; it now pages the lead (named by e-mail, as the
+        // program names her: the path's stored `currentResponders`) and the (new) secondary rota.
+        steps: [
+          step1,
+          `step 2: + pages ada@example.com (high urgency), + pages ${secondary}, − notifies channel C0PAYMENTS (low urgency)`,
+          step3,
+        ],
+      },
+      { who: "Any other priority", steps: [step1, step3] },
+    ]);
+    expect(path.summary).toEqual(path.paging!.map((p) => `${p.who} — ${p.steps.join("; ")}`));
+    expect(report.names["01USERADA"]).toBe("ada@example.com");
     expect(changesOf(report, "AlertRoute", "payments").summary).toEqual([
       "Alerts it takes: from <id 1> when alert.attributes.<id 2> one of production → from <id 1> when alert.attributes.<id 2> one of production, staging",
       "Groups alerts: by alert.attributes.<id 3> within 900 s (15 min) → by alert.attributes.<id 3> within 600 s (10 min)",
@@ -126,6 +138,14 @@ describe("plan-report on the real engine's preview of a PR against examples/onca
       "Time zone: America/New_York → America/Chicago",
       "Hand-overs: secondary: every 1 daily from 2026-01-05T09:00:00-05:00 → secondary: every 1 daily from 2026-01-05T09:00:00-06:00",
     ]);
+    // In the comment: a list per group of priorities, one entry per step.
+    const comment = parseComment(markdown);
+    expect(comment.listItems).toEqual(
+      expect.arrayContaining([
+        "Priority P2:",
+        `step 2: + pages ada@example.com (high urgency), + pages ${secondary}, − notifies channel C0PAYMENTS (low urgency)`,
+      ]),
+    );
     expect(markdown.indexOf("### Who gets paged, what opens an incident")).toBeLessThan(
       markdown.indexOf("### Changes"),
     );
@@ -250,13 +270,13 @@ describe("plan-report: normalisation, secrets, other resources", () => {
     const [change] = planReport({ steps: [step] }).resources;
     expect(change!.summary).toEqual([
       'Node node-1 — before: if alert.title contains DB "primary" <down>; after: if alert.title contains DB',
-      "New node lead: pages user 01USERBOB (low urgency)",
-      "Node node-3 removed (it repeats from primary (2 times))",
+      "New node lead — pages user 01USERBOB (low urgency)",
+      "Node node-3 removed — it repeats from primary (2 times)",
     ]);
     expect(change!.diagrams!.before).toContain("class n_node_3 removed");
     expect(change!.diagrams!.after).toContain("class n_lead added");
     // Quotes and angle brackets in labels are entity codes; both diagrams parse.
-    expect(change!.diagrams!.before).toContain("contains DB #quot;primary#quot; #lt;down#gt;");
+    expect(change!.diagrams!.before).toContain("contains DB #34;primary#34; #60;down#62;");
     expect(parseMermaid([change!.diagrams!.before!, change!.diagrams!.after!]).map((r) => r.ok)).toEqual([
       true,
       true,
@@ -397,5 +417,705 @@ describe("plan-report: every kind the package registers", () => {
       }),
     ]);
     expect(planReportMarkdown(report)).not.toContain("serialized");
+  });
+});
+
+// ---------------------------------------------------------------------------------- issue 22
+
+const ONCALL = load("oncall-pr.json");
+const stepOf = (doc: any, suffix: string) => doc.steps.find((s: any) => s.urn.endsWith(suffix));
+
+/** `pulumi-incident …` in process: exit code, stdout, stderr. */
+async function bin(args: string[], stdin = "") {
+  let out = "";
+  let err = "";
+  const code = await main(args, {
+    stdin: async () => stdin,
+    stdout: (t: string) => {
+      out += t;
+    },
+    stderr: Object.assign(new (require("node:stream").PassThrough)(), {
+      write: (t: string) => {
+        err += t;
+        return true;
+      },
+    }),
+    env: {},
+  });
+  return { code, out, err };
+}
+
+/** How user text reads once rendered: on one line, invisible characters shown, spaces collapsed. */
+const reads = (s: string) => oneLine(s).replace(/\s+/g, " ").trim();
+
+const SYMBOLS: Record<string, string> = {
+  replace: "±",
+  delete: "−",
+  create: "+",
+  update: "~",
+  import: "=",
+  read: ">",
+};
+
+/**
+ * The structure a report must have, read from the DOM of its Markdown: the title, the sections,
+ * one heading per resource, each change list as a table whose rows name the changed properties,
+ * each summary line as a list entry, the diagrams as Mermaid blocks exactly as drawn; and nothing
+ * GitHub would take for HTML, a comment, a link or a mention.
+ */
+function expectWellFormed(report: PlanReport, markdown: string): void {
+  const comment = parseComment(markdown);
+  expect(comment.problems).toEqual([]);
+  const where = [report.project, report.stack].filter(Boolean);
+  const title = { complete: "Plan", failed: "Preview failed", incomplete: "Incomplete preview" }[
+    report.status
+  ];
+  const sections = [
+    ...(report.status === "failed" && report.diagnostics.length
+      ? [report.diagnostics.some((d) => d.severity === "error") ? "Errors and warnings" : "Warnings"]
+      : []),
+    ...(report.resources.some((r) => r.summary?.length) ? ["Who gets paged, what opens an incident"] : []),
+    ...(report.resources.length ? ["Changes"] : []),
+    ...(report.status !== "failed" && report.diagnostics.length
+      ? [report.diagnostics.some((d) => d.severity === "error") ? "Errors and warnings" : "Warnings"]
+      : []),
+  ];
+  expect(comment.headings).toEqual([
+    { level: 2, text: reads(`${title}${where.length ? ` for ${where.join(" / ")}` : ""}`) },
+    ...sections
+      .slice(0, sections.indexOf("Changes") + 1 || sections.length)
+      .map((text) => ({ level: 3, text })),
+    ...report.resources.map((r) => ({
+      level: 4,
+      text: reads(
+        `${SYMBOLS[r.op]} ${r.kind} ${r.name} — ${r.op}${r.replaceReasons?.length ? ` (${r.replaceReasons.map((x) => x || " ").join(", ")})` : ""}`,
+      ),
+    })),
+    ...(sections.includes("Changes")
+      ? sections.slice(sections.indexOf("Changes") + 1).map((text) => ({ level: 3, text }))
+      : []),
+  ]);
+  const tabled = report.resources.filter((r) => r.op !== "delete" && r.changes.length);
+  expect(comment.tables.map((t) => t.slice(1).map((row) => row[0]))).toEqual(
+    tabled.map((r) => r.changes.map((c) => reads(c.at || "(all)"))),
+  );
+  for (const t of comment.tables) for (const row of t) expect(row).toHaveLength(3);
+  for (const r of report.resources) {
+    for (const p of r.paging ?? []) {
+      expect(comment.listItems).toContain(reads(`${p.who}:`));
+      for (const s of p.steps) expect(comment.listItems).toContain(reads(s));
+    }
+    const paged = new Set(r.paging?.map((p) => `${p.who} — ${p.steps.join("; ")}`));
+    for (const line of r.summary ?? [])
+      if (!paged.has(line)) expect(comment.listItems).toContain(reads(line));
+  }
+  const charts = report.resources.flatMap((r) =>
+    [r.diagrams?.before, r.diagrams?.after].filter((c): c is string => !!c),
+  );
+  expect(comment.fences.filter((f) => f.info === "mermaid").map((f) => f.content)).toEqual(
+    charts.map((c) => `${c}\n`),
+  );
+  for (const c of charts) {
+    // No directive (`%%{…}%%`), no comment, no front matter: nothing but the drawing.
+    expect(c).not.toContain("%%");
+    expect(c.startsWith("flowchart TD\n")).toBe(true);
+  }
+}
+
+describe("plan-report under hostile user text (issue 22)", () => {
+  /** Strings for every place user text reaches the report from. */
+  const hostile = fc.record({
+    project: hostileText,
+    stack: hostileText,
+    deleted: hostileText,
+    description: hostileText,
+    nodeId: hostileText,
+    priority: hostileText,
+    userId: hostileText,
+    email: hostileText,
+    routeLiteral: hostileText,
+    timezone: hostileText,
+    reason: hostileText,
+    otherType: hostileText,
+    otherName: hostileText,
+    key: hostileText,
+    value: hostileText,
+    message: hostileText,
+    message2: hostileText,
+    error: fc.boolean(),
+  });
+  type Hostile = typeof hostile extends fc.Arbitrary<infer T> ? T : never;
+
+  /** The recorded pull request with user text in names, descriptions, literals, ids and messages. */
+  function hostileDigest(h: Hostile): any {
+    const noColon = (s: string) => s.replace(/[:$]/g, "") || "x";
+    const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
+    const doc = JSON.parse(
+      JSON.stringify(ONCALL)
+        .split("urn:pulumi:dev::incident-oncall::")
+        .join(`urn:pulumi:${inJson(noColon(h.stack))}::${inJson(noColon(h.project))}::`)
+        .split("Workflow::announce-critical")
+        .join(`Workflow::${inJson(h.deleted)}`),
+    );
+    const path = stepOf(doc, "EscalationPath::payments");
+    const news = path.newState.inputs;
+    news.name = h.description;
+    news.path[0].id = h.nodeId;
+    news.path[3].repeat.toNode = h.nodeId;
+    news.path[1].ifElse.conditions[0].paramBindings[0].arrayValue[1].literal = h.priority;
+    news.path[1].ifElse.thenPath[0].level.targets[0].id = h.userId;
+    path.oldState.outputs.currentResponders.push({
+      id: h.userId,
+      name: h.description,
+      email: `${h.email.replace(/[\s@]/g, "") || "x"}@${h.email.replace(/[\s@]/g, "") || "x"}`,
+    });
+    const route = stepOf(doc, "AlertRoute::payments");
+    route.newState.inputs.alertSources[0].conditionGroups[0].conditions[0].paramBindings[0].arrayValue[1].literal =
+      h.routeLiteral;
+    stepOf(doc, "Schedule::payments-primary").newState.inputs.timezone = h.timezone;
+    stepOf(doc, "Schedule::payments-secondary").replaceReasons.push(h.reason);
+    const type = `custom:index:${noColon(h.otherType)}`;
+    const urn = `${route.urn.split("::").slice(0, 2).join("::")}::${type}::${h.otherName}`;
+    doc.steps.push({
+      op: "update",
+      urn,
+      oldState: {
+        urn,
+        type,
+        id: h.value,
+        inputs: { [h.key]: h.value, long: { items: [h.value, "x".repeat(130)] } },
+      },
+      newState: {
+        urn,
+        type,
+        inputs: { [h.key]: h.message, long: { items: [h.value, "y".repeat(130), h.key] } },
+      },
+    });
+    doc.diagnostics = [
+      { urn: path.urn, severity: h.error ? "error" : "warning", message: `${h.message}\n${h.message2}` },
+      { severity: "warning", message: h.message2 },
+    ];
+    return doc;
+  }
+
+  const drawn: string[] = [];
+
+  test("every section keeps its structure: headings, tables, lists and diagrams as meant; no HTML, comment, link or mention from user text", () => {
+    fc.assert(
+      fc.property(hostile, (h) => {
+        const report = planReport(hostileDigest(h));
+        const markdown = planReportMarkdown(report);
+        expectWellFormed(report, markdown);
+        for (const r of report.resources)
+          drawn.push(...[r.diagrams?.before, r.diagrams?.after].filter((c): c is string => !!c));
+        // The user text is there, shown, not dropped: the error message's first line, the deleted resource.
+        const comment = parseComment(markdown);
+        expect(comment.text).toContain(reads(h.message.split(/\r\n|\r|\n/)[0]!).slice(0, 20));
+        expect(comment.headings.map((x) => x.text)).toContain(reads(`− Workflow ${h.deleted} — delete`));
+        // Shortened to fit a comment: still well-formed, the title first, within the length.
+        for (const max of [1200, 4000, 9000]) {
+          const short = planReportMarkdown(report, { maxLength: max });
+          expect(short.length).toBeLessThanOrEqual(max);
+          const parsed = parseComment(short);
+          expect(parsed.problems).toEqual([]);
+          expect(parsed.headings[0]).toEqual(expect.objectContaining({ level: 2 }));
+          if (short !== markdown) expect(parsed.fences.map((f) => f.info)).toEqual([]);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test("the diagrams drawn from that text parse with Mermaid's own parser", () => {
+    expect(drawn.length).toBeGreaterThan(30);
+    const results = parseMermaid(drawn);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+  });
+
+  test("a literal that opens an HTML comment hides nothing after it (the case reported)", () => {
+    const doc = structuredClone(ONCALL);
+    stepOf(
+      doc,
+      "AlertRoute::payments",
+    ).newState.inputs.alertSources[0].conditionGroups[0].conditions[0].paramBindings[0].arrayValue[1].literal =
+      "staging <!-- <script>x</script> @octocat ```";
+    const report = planReport(doc);
+    const markdown = planReportMarkdown(report);
+    expectWellFormed(report, markdown);
+    expect(parseComment(markdown).headings.filter((h) => h.level === 4)).toHaveLength(5);
+  });
+});
+
+describe("a failed or incomplete preview (issue 22)", () => {
+  const STACK = "urn:pulumi:dev::incident-oncall::pulumi:pulumi:Stack::incident-oncall-dev";
+  const errors = [
+    {
+      urn: STACK,
+      severity: "error",
+      message:
+        "<{%reset%}>Running program '/work/oncall' failed with an unhandled exception:\nLookupError: getUser: no user with e-mail \"nobody@example.com\"<{%reset%}>\n",
+    },
+  ];
+
+  test("a failed preview is headed so, its errors first, and plan-report exits 2", async () => {
+    // What the engine planned before the program failed: the route's update only.
+    const doc = { ...structuredClone(ONCALL), diagnostics: errors, changeSummary: { same: 2, update: 1 } };
+    doc.steps = doc.steps.filter((s: any) => s.urn.endsWith("AlertRoute::payments") || s.urn === STACK);
+    const report = planReport(doc);
+    expect(report).toMatchObject({ status: "failed", statusReason: "the engine reported 1 error" });
+    const markdown = planReportMarkdown(report);
+    expectWellFormed(report, markdown);
+    const comment = parseComment(markdown);
+    expect(comment.headings.map((h) => h.text).slice(0, 3)).toEqual([
+      "Preview failed for incident-oncall / dev",
+      "Errors and warnings",
+      "Who gets paged, what opens an incident",
+    ]);
+    expect(markdown).toMatch(
+      /^## Preview failed for `incident-oncall` \/ `dev`\n\n> \[!CAUTION\]\n> \*\*`pulumi preview` failed\*\*/,
+    );
+    expect(markdown).not.toMatch(/No changes/);
+    expect(markdown).toContain("**Planned before the failure: 1 to update** · 2 unchanged");
+    expect(comment.listItems[0]).toBe(
+      "error incident-oncall-dev: Running program '/work/oncall' failed with an unhandled exception: (whole message below)",
+    );
+    expect(comment.details.map((d) => d.summary)).toContain("Whole messages (1)");
+
+    const json = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "plan-failed-")), "plan.json");
+    const run = await bin(["plan-report", "--json", json], JSON.stringify(doc));
+    expect(run.code).toBe(2);
+    expect(run.out).toBe(markdown);
+    expect(run.err).toBe(
+      "pulumi-incident plan-report: the preview failed (the engine reported 1 error): the report says so; exit 2\n",
+    );
+    expect(JSON.parse(fs.readFileSync(json, "utf8"))).toMatchObject({ status: "failed" });
+  });
+
+  test("a preview that failed before planning anything: not 'No changes'", async () => {
+    // `steps` is left out of the engine's JSON when it is empty.
+    const doc = { config: ONCALL.config, diagnostics: errors };
+    const run = await bin(["plan-report"], JSON.stringify(doc));
+    expect(run.code).toBe(2);
+    expect(run.out).toMatch(/^## Preview failed\n\n> \[!CAUTION\]/);
+    expect(run.out).toContain("**Planned before the failure: no changes**");
+    expect(run.out).not.toContain("**No changes**");
+    expectWellFormed(planReport(doc), run.out);
+  });
+
+  test("a document cut before the engine's summary, or flagged maybe corrupt, is an incomplete preview (exit 2)", async () => {
+    const { changeSummary: _c, ...cut } = structuredClone(ONCALL);
+    const corrupt = { ...structuredClone(ONCALL), maybeCorrupt: true };
+    for (const doc of [cut, corrupt]) {
+      const run = await bin(["plan-report"], JSON.stringify(doc));
+      expect(run.code).toBe(2);
+      expect(run.out).toMatch(
+        /^## Incomplete preview for `incident-oncall` \/ `dev`\n\n> \[!CAUTION\]\n> \*\*The preview is incomplete\*\*/,
+      );
+      expect(run.err).toMatch(/^pulumi-incident plan-report: the preview is incomplete \(/);
+    }
+    expect((await bin(["plan-report"], JSON.stringify(ONCALL))).code).toBe(0);
+  });
+});
+
+describe("new objects' nested values, whole (issue 22)", () => {
+  test("a new escalation path shows what it pages, not a value cut with '…'", () => {
+    const doc = structuredClone(ONCALL);
+    const step = stepOf(doc, "EscalationPath::payments");
+    step.op = "create";
+    delete step.oldState;
+    const report = planReport(doc);
+    const created = changesOf(report, "EscalationPath", "payments");
+    const markdown = planReportMarkdown(report);
+    expectWellFormed(report, markdown);
+    const comment = parseComment(markdown);
+    const table = comment.tables[report.resources.indexOf(created) - 1]!;
+    expect(table.slice(1).map((row) => row[0])).toEqual(["name", "path[0]", "path[1]", "path[2]", "path[3]"]);
+    expect(markdown).not.toContain("…");
+    // Each node of the new path whole: in its cell when short, else collapsed below the table.
+    for (const c of created.changes) {
+      const json = JSON.stringify(c.new);
+      const row = table.find((r) => r[0] === c.at)!;
+      if (json.length <= 120) {
+        expect(row[2]).toBe(json);
+        continue;
+      }
+      expect(row[2]).toBe(`${json.length} characters, below`);
+      const lines = JSON.stringify(c.new, null, 2).split("\n").length;
+      const shown = comment.details.find((d) => d.summary === `${c.at} after (${lines} lines)`);
+      expect(JSON.parse(shown!.code[0]!)).toEqual(c.new);
+    }
+    // The branch (P1 pages the lead, others the channel) is there whole; the ids the plan knows, named.
+    expect(JSON.stringify(created.changes.find((c) => c.at === "path[1]")!.new)).toContain(
+      '"id":"01USERADA"',
+    );
+    expect(comment.listItems).toEqual(
+      expect.arrayContaining(["<id of Schedule payments-primary>: Schedule payments-primary"]),
+    );
+    // Shortened, a long value points at the JSON report instead.
+    const short = planReportMarkdown(report, { maxLength: markdown.length - 1 });
+    expect(short).toMatch(/\| `path\[1\]` \| — \| _\d+ characters: see the JSON report_ \|/);
+  });
+});
+
+describe("who gets paged, readably (issue 22)", () => {
+  const type = "pulumi-nodejs:dynamic/incident:EscalationPath";
+  const urn = `urn:pulumi:dev::p::${type}::payments`;
+  const ada = { type: "user", id: "01USERADA", urgency: "high" };
+  const bob = { type: "user", id: "01USERBOB", urgency: "high" };
+  const tree = (wait: number, p1: object[]) => [
+    { id: "wait", delay: { delaySeconds: wait } },
+    {
+      id: "branch",
+      ifElse: {
+        conditions: [
+          {
+            subject: "escalation.priority",
+            operation: "one_of",
+            paramBindings: [{ arrayValue: [{ literal: "P1" }, { literal: "P2" }] }],
+          },
+        ],
+        thenPath: [{ id: "urgent", level: { targets: p1, timeToAckSeconds: 300 } }],
+        elsePath: [{ id: "other", level: { targets: [ada], timeToAckSeconds: 300 } }],
+      },
+    },
+  ];
+  const doc = {
+    changeSummary: { update: 1 },
+    steps: [
+      {
+        op: "update",
+        urn,
+        oldState: {
+          urn,
+          type,
+          id: "ep-1",
+          inputs: { name: "Payments", path: tree(600, [ada]) },
+          outputs: {
+            name: "Payments",
+            path: tree(600, [ada]),
+            __schema: 1,
+            currentResponders: [{ id: "01USERADA", name: "Ada Lovelace", email: "ada@example.com" }],
+          },
+        },
+        newState: { urn, type, inputs: { name: "Payments", path: tree(900, [ada, bob]) } },
+      },
+    ],
+  };
+  /** Another path of the stack, unchanged: its state knows who bob is. */
+  const state = {
+    deployment: {
+      resources: [
+        {
+          urn: `urn:pulumi:dev::p::${type}::other`,
+          type,
+          id: "ep-2",
+          outputs: { currentResponders: [{ id: "01USERBOB", name: "Bob", email: "bob@example.com" }] },
+        },
+      ],
+    },
+  };
+
+  test("only what changes in each step; priorities that change alike said once; users by e-mail", () => {
+    const report = planReport(doc, state);
+    expect(report.resources[0]!.paging).toEqual([
+      {
+        who: "Priorities P1, P2",
+        steps: [
+          "step 1: waits 600 s (10 min) → 900 s (15 min)",
+          "step 2: + pages bob@example.com (high urgency)",
+        ],
+      },
+      { who: "Any other priority", steps: ["step 1: waits 600 s (10 min) → 900 s (15 min)"] },
+    ]);
+    const markdown = planReportMarkdown(report);
+    expectWellFormed(report, markdown);
+    expect(markdown).toContain(
+      [
+        "- Priorities P1, P2:",
+        "  - step 1: waits 600 s (10 min) → 900 s (15 min)",
+        "  - step 2: + pages `bob@example.com` (high urgency)",
+        "- Any other priority:",
+      ].join("\n"),
+    );
+    // Ada is known from the path's own stored responders; Bob only from the stack's state.
+    expect(planReport(doc).resources[0]!.paging![0]!.steps[1]).toBe(
+      "step 2: + pages user 01USERBOB (high urgency)",
+    );
+    expect(report.names).toMatchObject({
+      "01USERADA": "ada@example.com",
+      "01USERBOB": "bob@example.com",
+      "ep-2": "EscalationPath other",
+    });
+  });
+
+  test("a changed target and a changed time to acknowledge read as such; the whole step never repeats", () => {
+    const changed = structuredClone(doc);
+    const urgent = changed.steps[0]!.newState.inputs.path[1] as any;
+    urgent.ifElse.thenPath[0].level = { targets: [{ ...ada, urgency: "low" }], timeToAckSeconds: 600 };
+    changed.steps[0]!.newState.inputs.path[0] = { id: "wait", delay: { delaySeconds: 600 } };
+    expect(planReport(changed).resources[0]!.summary).toEqual([
+      "Priorities P1, P2 — step 2: ada@example.com: high urgency → low urgency, ack within 300 s (5 min) → 600 s (10 min)",
+    ]);
+  });
+});
+
+describe("ids named as the program or the account names them (issue 22)", () => {
+  const resource = (type: string, name: string, id: string, outputs?: object) => ({
+    urn: `urn:pulumi:dev::incident-oncall::pulumi-nodejs:dynamic/incident:${type}::${name}`,
+    type: `pulumi-nodejs:dynamic/incident:${type}`,
+    id,
+    ...(outputs ? { outputs } : {}),
+  });
+  const state = {
+    deployment: {
+      resources: [
+        resource("AlertAttribute", "environment", "<id 2>"),
+        resource("Severity", "critical", "SEV-1"),
+        resource("CatalogTypeAttribute", "tier", "CTA-1"),
+      ],
+    },
+  };
+
+  test("severities and catalog attributes in a route's conditions, by the stack's state (--state)", () => {
+    const doc = structuredClone(ONCALL);
+    stepOf(doc, "AlertRoute::payments").newState.inputs.incidentConfig.conditionGroups = [
+      {
+        conditions: [
+          {
+            subject: "incident.severity",
+            operation: "one_of",
+            paramBindings: [{ arrayValue: [{ literal: "SEV-1" }] }],
+          },
+          { subject: "alert.attributes.<id 2>.attributes.CTA-1", operation: "is_set", paramBindings: [] },
+        ],
+      },
+    ];
+    const report = planReport(doc, state);
+    expect(changesOf(report, "AlertRoute", "payments").summary).toContain(
+      "Opens an incident: yes, when always → yes, when incident.severity one of Severity critical and alert.attributes.AlertAttribute environment.attributes.CatalogTypeAttribute tier is set",
+    );
+    expectWellFormed(report, planReportMarkdown(report));
+  });
+
+  test("a path the preview does not know yet is said so, not drawn as empty", () => {
+    const doc = structuredClone(ONCALL);
+    stepOf(doc, "EscalationPath::payments").newState.inputs.path = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const path = changesOf(planReport(doc), "EscalationPath", "payments");
+    expect(path.summary).toEqual(["Who gets paged: as declared → (known after apply)"]);
+    expect(path.diagrams).toEqual({ before: expect.stringMatching(/^flowchart TD/) });
+  });
+});
+
+describe("malformed preview documents (issue 22)", () => {
+  const EP = "urn:pulumi:dev::incident-oncall::pulumi-nodejs:dynamic/incident:EscalationPath::payments";
+  const index = (doc: any, suffix: string) => doc.steps.findIndex((s: any) => s.urn.endsWith(suffix));
+  const cases: [string, (doc: any) => unknown, RegExp][] = [
+    ["a list, not an object", () => [], /not a `pulumi preview --json` document: it is not a JSON object/],
+    ["steps not a list", (d) => ({ ...d, steps: { a: 1 } }), /: steps: Invalid input: expected array/],
+    [
+      "a step that is null",
+      (d) => {
+        d.steps[2] = null;
+        return d;
+      },
+      /steps\[2\]: Invalid input: expected object/,
+    ],
+    [
+      "an op that is a number",
+      (d) => {
+        d.steps[1].op = 7;
+        return d;
+      },
+      /steps\[1\] \(urn:pulumi:dev::incident-oncall::[^)]*EscalationPath::payments\) op: /,
+    ],
+    [
+      "an op the engine never writes",
+      (d) => {
+        d.steps[1].op = "upgrade";
+        return d;
+      },
+      /steps\[1\] \([^)]*\) op: Invalid option/,
+    ],
+    [
+      "a URN that is not one",
+      (d) => {
+        d.steps[0].urn = "payments";
+        return d;
+      },
+      /steps\[0\] \(payments\) urn: not a Pulumi URN/,
+    ],
+    [
+      "an old state that is a string",
+      (d) => {
+        d.steps[1].oldState = "x";
+        return d;
+      },
+      /steps\[1\] \(.*EscalationPath::payments\) oldState: Invalid input: expected object/,
+    ],
+    [
+      "inputs that are a list",
+      (d) => {
+        d.steps[1].newState.inputs = [];
+        return d;
+      },
+      /steps\[1\] \([^)]*\) newState\.inputs: Invalid input: expected record/,
+    ],
+    [
+      "replace reasons that are a string",
+      (d) => {
+        d.steps[index(d, "payments-secondary")].replaceReasons = "timezone";
+        return d;
+      },
+      /steps\[3\] \([^)]*Schedule::payments-secondary\) replaceReasons: /,
+    ],
+    [
+      "an update without its new state",
+      (d) => {
+        delete d.steps[1].newState;
+        return d;
+      },
+      /steps\[1\] \([^)]*\) newState: the update step has no newState/,
+    ],
+    [
+      "a new state of another type than the URN's",
+      (d) => {
+        d.steps[1].newState.type = "pulumi-nodejs:dynamic/incident:Schedule";
+        return d;
+      },
+      /steps\[1\] \([^)]*\) newState\.type: "pulumi-nodejs:dynamic\/incident:Schedule" is not the type the URN names/,
+    ],
+    [
+      "a diagnostic whose message is a number",
+      (d) => {
+        d.diagnostics = [{ severity: "error", message: 5 }];
+        return d;
+      },
+      /diagnostics\[0\]\.message: Invalid input: expected string/,
+    ],
+    [
+      "counts that are not counts",
+      (d) => {
+        d.changeSummary = { update: "3" };
+        return d;
+      },
+      /changeSummary\.update: Invalid input: expected number/,
+    ],
+    [
+      "an escalation path whose path is a string",
+      (d) => {
+        d.steps[1].newState.inputs.path = "primary";
+        return d;
+      },
+      new RegExp(`steps\\[1\\] \\(${EP.replace(/[.$]/g, "\\$&")}\\) newState\\.inputs\\.path: Invalid input`),
+    ],
+    [
+      "a level whose targets are an object",
+      (d) => {
+        d.steps[1].newState.inputs.path[0].level.targets = { id: "x" };
+        return d;
+      },
+      /steps\[1\] \([^)]*\) newState\.inputs\.path\[0\]\.level\.targets: Invalid input/,
+    ],
+    [
+      "a branch whose conditions are a number",
+      (d) => {
+        d.steps[1].oldState.inputs.path[1].ifElse.conditions = 1;
+        return d;
+      },
+      /steps\[1\] \([^)]*\) oldState\.inputs\.path\[1\]\.ifElse\.conditions: Invalid input/,
+    ],
+    [
+      "a route whose alert sources are a number",
+      (d) => {
+        d.steps[0].newState.inputs.alertSources = 3;
+        return d;
+      },
+      /steps\[0\] \([^)]*AlertRoute::payments\) newState\.inputs\.alertSources: Invalid input/,
+    ],
+    [
+      "a rotation whose versions are a string",
+      (d) => {
+        d.steps[2].newState.inputs.rotations[0].versions = "v1";
+        return d;
+      },
+      /steps\[2\] \([^)]*Schedule::payments-primary\) newState\.inputs\.rotations\[0\]\.versions: Invalid input/,
+    ],
+    [
+      "inputs nested deeper than any resource takes",
+      (d) => {
+        let deep: unknown = "x";
+        for (let i = 0; i < 1000; i++) deep = [deep];
+        d.steps[1].newState.inputs.teamIds = deep;
+        return d;
+      },
+      /steps\[1\] \([^)]*\) newState\.inputs\.teamIds\[0\]\[0\].*: nested too deep to read/,
+    ],
+  ];
+
+  test.each(cases)("%s: exit 1, one line naming the step and the field", async (_what, mutate, message) => {
+    const doc = mutate(structuredClone(ONCALL));
+    const run = await bin(["plan-report"], JSON.stringify(doc));
+    expect(run.code).toBe(1);
+    expect(run.out).toBe("");
+    expect(run.err).toMatch(/^pulumi-incident plan-report: not a `pulumi preview --json` document: /);
+    expect(run.err).toMatch(message);
+    expect(run.err.trimEnd().split("\n")).toHaveLength(1);
+    expect(run.err).not.toMatch(/TypeError|Cannot read|is not a function|\n\s+at /);
+  });
+
+  test("a stack export (--state) of another shape: exit 1 naming the resource and the field", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plan-state-"));
+    const state = path.join(dir, "stack.json");
+    fs.writeFileSync(state, JSON.stringify({ deployment: { resources: [{ urn: EP, type: "x", id: 5 }] } }));
+    const run = await bin(["plan-report", "--state", state], JSON.stringify(ONCALL));
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(
+      `pulumi-incident plan-report: --state: not a \`pulumi stack export\` document: deployment.resources[0] (${EP}) id: Invalid input: expected string, received number\n`,
+    );
+  });
+
+  test("a secret whose plaintext is not JSON stays a masked secret", () => {
+    const doc = structuredClone(ONCALL);
+    doc.steps[1].newState.inputs.name = { ...SECRET_SIG, plaintext: "not json PLAINTEXT" };
+    const report = planReport(doc);
+    expect(JSON.stringify(report) + planReportMarkdown(report)).not.toContain("PLAINTEXT");
+  });
+
+  test("any value anywhere in a step: a report, or one PlanInputError naming the step and the field", () => {
+    const paths: (string | number)[][] = [];
+    const walk = (v: unknown, at: (string | number)[]) => {
+      if (at.length > 9) return;
+      paths.push(at);
+      if (Array.isArray(v)) v.forEach((x, i) => void walk(x, [...at, i]));
+      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, [...at, k]);
+    };
+    walk(ONCALL.steps, ["steps"]);
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom("04da6b54-80e4-46f7-96ec-b56ff0331ba9", "[secret]", null, {}, [], "x"),
+      hostileText,
+    );
+    fc.assert(
+      fc.property(fc.nat(paths.length - 1), value, fc.boolean(), (i, v, remove) => {
+        const doc = structuredClone(ONCALL);
+        const at = paths[i]!;
+        const parent = at.slice(0, -1).reduce((o: any, k) => o[k], doc);
+        if (remove && !Array.isArray(parent)) delete parent[at[at.length - 1]!];
+        else parent[at[at.length - 1]!] = v;
+        let report: PlanReport;
+        try {
+          report = planReport(doc);
+        } catch (error) {
+          expect(error).toBeInstanceOf(PlanInputError);
+          expect((error as Error).message).toMatch(
+            /^not a `pulumi preview --json` document: (steps(\[\d+\])?|the document)\b/,
+          );
+          expect((error as Error).message).not.toMatch(/could not read/);
+          return;
+        }
+        expect(parseComment(planReportMarkdown(report)).problems).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
