@@ -38,7 +38,17 @@ export interface ClientOptions {
   proxy?: string;
   /** The setting the proxy came from, named in errors that suggest checking it. */
   proxySetting?: string;
+  /**
+   * How much the client says (`incident:logLevel`): `warn` (default: long waits only), `info` (also
+   * one line per API call: method, path, status, request id, time), `debug` (also every wait).
+   */
+  logLevel?: LogLevel;
+  /** Where those lines go (default: standard error, which Pulumi shows in its output). */
+  log?: (line: string) => void;
 }
+
+export const LOG_LEVELS = ["warn", "info", "debug"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface RequestSpec {
   method: HttpMethod;
@@ -110,6 +120,8 @@ export class ApiClient {
   private readonly now?: () => number;
   private readonly proxy?: string;
   private readonly proxySetting?: string;
+  private readonly logLevel: LogLevel;
+  private readonly log: (line: string) => void;
 
   constructor(options: ClientOptions) {
     this.apiKey = options.apiKey;
@@ -131,6 +143,8 @@ export class ApiClient {
     this.now = options.now;
     this.proxy = options.proxy;
     this.proxySetting = options.proxySetting;
+    this.logLevel = options.logLevel ?? "warn";
+    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
   /** Names the account (base URL and key) without revealing the key: a hash. */
@@ -228,8 +242,8 @@ export class ApiClient {
         status = res.statusCode;
         const text = await res.body.text();
         this.observeRateHeaders(res.headers);
-        this.trace(spec, status, started, attempt);
         const requestIdHeader = headerValue(res.headers["x-request-id"]);
+        this.trace(spec, status, started, attempt, undefined, requestIdHeader);
         const parsed = parseJson(text);
         if (status >= 200 && status < 300) {
           // A DELETE (or a 204) carries nothing to read; any other 2xx must carry a JSON object.
@@ -333,6 +347,8 @@ export class ApiClient {
 
   /** Sleeps before another attempt, saying so when the wait is long. */
   private async wait(ms: number, spec: RequestSpec, attempts: number, why: string): Promise<void> {
+    if (this.logLevel === "debug" && ms < LONG_WAIT_MS)
+      this.log(`incident: ${spec.operation}: ${why}; waiting ${ms} ms before attempt ${attempts + 1}`);
     if (ms >= LONG_WAIT_MS) {
       this.notify(
         `incident: ${spec.operation}: ${why}; waiting ${Math.round(ms / 1000)} s before attempt ${attempts + 1}`,
@@ -391,9 +407,28 @@ export class ApiClient {
     this.bucket.calibrate();
   }
 
-  private trace(spec: RequestSpec, status: number, started: number, attempt: number, error?: string): void {
+  /**
+   * One attempt, to the trace file (INCIDENT_TRACE_FILE: a JSON line) and, at `info` and above, as a
+   * line on the console. Neither holds a header or a body: never the key, never a secret.
+   */
+  private trace(
+    spec: RequestSpec,
+    status: number,
+    started: number,
+    attempt: number,
+    error?: string,
+    requestId?: string,
+  ): void {
+    const ms = Date.now() - started;
+    if (this.logLevel !== "warn") {
+      const query = new URL(this.url(spec)).search;
+      this.log(
+        `incident: ${spec.method} ${spec.path}${query} → ${error ?? status} in ${ms} ms` +
+          `${requestId ? ` (request ${requestId})` : ""}${attempt > 0 ? ` (attempt ${attempt + 1})` : ""}`,
+      );
+    }
     if (!this.traceFile) return;
-    const line = { method: spec.method, path: spec.path, status, ms: Date.now() - started, attempt, error };
+    const line = { method: spec.method, path: spec.path, status, ms, attempt, error };
     try {
       appendFileSync(this.traceFile, `${JSON.stringify(line)}\n`);
     } catch {

@@ -1,4 +1,4 @@
-import { ApiClient, type ClientOptions } from "./client";
+import { ApiClient, type ClientOptions, LOG_LEVELS, type LogLevel } from "./client";
 import { IncidentError } from "./errors";
 
 /**
@@ -19,6 +19,8 @@ export const CONFIG_ENDPOINT = "incident:endpoint";
 export const CONFIG_REQUEST_TIMEOUT = "incident:requestTimeout";
 export const CONFIG_MAX_RETRY_AFTER = "incident:maxRetryAfter";
 export const CONFIG_PROXY = "incident:proxy";
+export const CONFIG_LOG_LEVEL = "incident:logLevel";
+export const ENV_LOG_LEVEL = "INCIDENT_LOG_LEVEL";
 export const ENV_API_KEY = "INCIDENT_API_KEY";
 export const ENV_BASE_URL = "INCIDENT_BASE_URL";
 export const ENV_ENDPOINT = "INCIDENT_ENDPOINT";
@@ -35,6 +37,7 @@ const SETTINGS = [
   CONFIG_REQUEST_TIMEOUT,
   CONFIG_MAX_RETRY_AFTER,
   CONFIG_PROXY,
+  CONFIG_LOG_LEVEL,
 ];
 
 interface ConfigSource {
@@ -61,6 +64,7 @@ export function setCredentials(values: {
   requestTimeout?: string;
   maxRetryAfter?: string;
   proxy?: string;
+  logLevel?: string;
 }): void {
   configured[CONFIG_API_KEY] = values.apiKey;
   configured[CONFIG_BASE_URL] = values.baseUrl;
@@ -68,6 +72,7 @@ export function setCredentials(values: {
   configured[CONFIG_REQUEST_TIMEOUT] = values.requestTimeout;
   configured[CONFIG_MAX_RETRY_AFTER] = values.maxRetryAfter;
   configured[CONFIG_PROXY] = values.proxy;
+  configured[CONFIG_LOG_LEVEL] = values.logLevel;
 }
 
 export class MissingCredentialsError extends IncidentError {
@@ -91,6 +96,8 @@ export interface Settings {
   /** `incident:proxy`: the forward proxy requests go through (else HTTPS_PROXY / HTTP_PROXY). */
   proxy?: string;
   proxySetting?: string;
+  /** `incident:logLevel` / `INCIDENT_LOG_LEVEL`: how much the client says (default `warn`). */
+  logLevel?: LogLevel;
 }
 
 /** Resolves the settings from a config lookup (`incident:…` keys) and the environment. */
@@ -131,11 +138,16 @@ export function resolveSettings(
       throw new Error(`${CONFIG_PROXY} is not an http(s) URL: ${JSON.stringify(proxy)}`);
     }
   }
+  const level = pick(CONFIG_LOG_LEVEL, ENV_LOG_LEVEL);
+  if (level && !(LOG_LEVELS as readonly string[]).includes(level.value.trim().toLowerCase())) {
+    throw new Error(`${level.setting} must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(level.value)})`);
+  }
   return {
     apiKey,
     baseUrl: url.value,
     baseUrlSetting: url.setting,
     ...(proxy ? { proxy, proxySetting: CONFIG_PROXY } : {}),
+    ...(level ? { logLevel: level.value.trim().toLowerCase() as LogLevel } : {}),
     timeoutMs: seconds(
       pick(CONFIG_REQUEST_TIMEOUT, ENV_REQUEST_TIMEOUT),
       DEFAULT_REQUEST_TIMEOUT_SECONDS,

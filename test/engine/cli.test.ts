@@ -147,6 +147,21 @@ describe("the real CLI: a lookup that finds nothing", () => {
     expect(h.writesSince(0)).toEqual([]);
   });
 
+  test("INCIDENT_LOG_LEVEL=info: each API call of the provider and of the lookups in the CLI's output, never the key", async () => {
+    const run = await cli.up({
+      ...h.options({ email: "ada@example.com" }),
+      env: { INCIDENT_LOG_LEVEL: "info" },
+    });
+    expect(run.errors).toEqual([]);
+    // The lookup (the program) and the create (the provider host), each with status, time and request id.
+    expect(run.log).toMatch(
+      /incident: GET \/v2\/users\?email=ada%40example\.com&include_inactive=true&page_size=250 → 200 in \d+ ms \(request req_\w+\)/,
+    );
+    expect(run.log).toMatch(/incident: POST \/v2\/escalation_paths → 201 in \d+ ms \(request req_\w+\)/);
+    expect(run.log).not.toContain(h.emu.apiKey);
+    expect((await cli.destroy(h.options({ email: "ada@example.com" }))).errors).toEqual([]);
+  });
+
   test("no API key at all, three lookups: one error, said once", async () => {
     const {
       "incident:apiKey": _key,

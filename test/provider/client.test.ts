@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiClient, closeAllConnections, parseLimitHeader, resetRateLimitState } from "../../provider/client";
+import { resolveSettings } from "../../provider/credentials";
 import { ApiError } from "../../provider/errors";
 import { parseRetryAfter, TokenBucket } from "../../provider/rateLimiter";
 
@@ -46,6 +47,7 @@ function client(url: string, extra: Partial<ConstructorParameters<typeof ApiClie
 const servers: Server[] = [];
 afterAll(async () => {
   for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   await closeAllConnections();
 });
 
@@ -392,5 +394,60 @@ describe("a 2xx whose body cannot be read (issue 10)", () => {
     });
     await client(url).delete("/v2/custom_fields/x", "delete custom field");
     server.close();
+  });
+});
+
+describe("logs a user can turn up (incident:logLevel)", () => {
+  test("info: one line per API call (method, path and query, status, time, request id); warn: none; never the key", async () => {
+    let calls = 0;
+    const { url } = await serve((_req, res) => {
+      calls++;
+      if (calls === 1) return json(res, 503, {}, { "x-request-id": "req_first" });
+      json(res, 200, { users: [] }, { "x-request-id": "req_second" });
+    });
+    const lines: string[] = [];
+    const key = "secret-key-0123456789";
+    await client(url, { apiKey: key, logLevel: "info", log: (l) => lines.push(l) }).get(
+      "/v2/users",
+      "list users",
+      {
+        email: "ada@example.com",
+      },
+    );
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^incident: GET \/v2\/users\?email=ada%40example\.com → 503 in \d+ ms \(request req_first\)$/,
+      ),
+      expect.stringMatching(
+        /^incident: GET \/v2\/users\?email=ada%40example\.com → 200 in \d+ ms \(request req_second\) \(attempt 2\)$/,
+      ),
+    ]);
+    expect(lines.join("\n")).not.toContain(key);
+
+    const quiet: string[] = [];
+    await client(url, { logLevel: "warn", log: (l) => quiet.push(l) }).get("/v2/users", "list users");
+    expect(quiet).toEqual([]);
+  });
+
+  test("debug: every wait too; a network error is the line's outcome", async () => {
+    const lines: string[] = [];
+    await client("http://127.0.0.1:9", { logLevel: "debug", log: (l) => lines.push(l), maxRetries: 1 })
+      .get("/v2/users", "list users")
+      .catch(() => undefined);
+    expect(lines).toEqual([
+      expect.stringMatching(/^incident: GET \/v2\/users → ECONNREFUSED in \d+ ms$/),
+      expect.stringMatching(/^incident: list users: .*ECONNREFUSED.*; waiting \d+ ms before attempt 2$/),
+      expect.stringMatching(/^incident: GET \/v2\/users → ECONNREFUSED in \d+ ms \(attempt 2\)$/),
+    ]);
+  });
+
+  test("the setting: incident:logLevel, else INCIDENT_LOG_LEVEL; anything else names the setting", () => {
+    const base = { "incident:apiKey": "k" } as Record<string, string>;
+    expect(resolveSettings((k) => ({ ...base, "incident:logLevel": "INFO" })[k], {}).logLevel).toBe("info");
+    expect(resolveSettings((k) => base[k], { INCIDENT_LOG_LEVEL: "debug" }).logLevel).toBe("debug");
+    expect(resolveSettings((k) => base[k], {}).logLevel).toBeUndefined();
+    expect(() => resolveSettings((k) => ({ ...base, "incident:logLevel": "verbose" })[k], {})).toThrow(
+      'incident:logLevel must be one of warn, info, debug (got "verbose")',
+    );
   });
 });
