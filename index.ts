@@ -2,7 +2,8 @@
  * pulumi-incident: Pulumi resources for the incident-response platform's public API.
  *
  * The public surface: every resource class with its `XxxArgs` (and nested args types), the lookups
- * (`getX` / `getXOutput` with their argument and result types) and the errors. The resources come
+ * (`getX` / `getXOutput` with their argument and result types), the account object (`Provider`)
+ * and the errors. The resources come
  * from resources/generated/ (`npm run generate`), whose modules hold only public declarations, so
  * nothing internal (payload builders, schemas, locks, the providers) becomes API by accident, and
  * this file's declarations never load zod. The API emulator is its own entry point,
@@ -10,6 +11,8 @@
  */
 import { providers as kindProviders } from "./resources";
 
+// The account object: several accounts in one program.
+export { type LookupOptions, Provider, type ProviderArgs } from "./provider/account";
 export { packageVersion as version } from "./provider/client";
 export { MissingCredentialsError } from "./provider/credentials";
 export { ApiError, LookupError } from "./provider/errors";

@@ -21,6 +21,8 @@ export const CONFIG_MAX_RETRY_AFTER = "incident:maxRetryAfter";
 export const CONFIG_PROXY = "incident:proxy";
 export const CONFIG_LOG_LEVEL = "incident:logLevel";
 export const ENV_LOG_LEVEL = "INCIDENT_LOG_LEVEL";
+/** Set by an account object (`incident.Provider`): its settings are the account's whole story. */
+export const CONFIG_ACCOUNT = "incident:account";
 export const ENV_API_KEY = "INCIDENT_API_KEY";
 export const ENV_BASE_URL = "INCIDENT_BASE_URL";
 export const ENV_ENDPOINT = "INCIDENT_ENDPOINT";
@@ -47,13 +49,20 @@ interface ConfigSource {
 // Module state of the provider process, filled by the host's configure() call. It is never part of
 // the serialized provider, so credentials never reach the state file.
 const configured: Record<string, string | undefined> = {};
+// A host configured by an account object: the environment's INCIDENT_* settings belong to the
+// stack's own account, never to this one.
+let explicitAccount = false;
 
-/** Called by the dynamic-provider host with the whole stack configuration (secrets decrypted). */
+/**
+ * Called by the dynamic-provider host with the whole stack configuration (secrets decrypted), or
+ * with an account object's settings when the resources name one (`{ provider }`).
+ */
 export function configure(req: { config: ConfigSource }): void {
   for (const key of SETTINGS) {
     const value = req.config.get(key);
     if (value) configured[key] = value;
   }
+  explicitAccount = Boolean(req.config.get(CONFIG_ACCOUNT));
 }
 
 /** For tools and tests that drive providers without an engine. */
@@ -66,6 +75,7 @@ export function setCredentials(values: {
   proxy?: string;
   logLevel?: string;
 }): void {
+  explicitAccount = false;
   configured[CONFIG_API_KEY] = values.apiKey;
   configured[CONFIG_BASE_URL] = values.baseUrl;
   configured[CONFIG_ENDPOINT] = values.endpoint;
@@ -140,7 +150,9 @@ export function resolveSettings(
   }
   const level = pick(CONFIG_LOG_LEVEL, ENV_LOG_LEVEL);
   if (level && !(LOG_LEVELS as readonly string[]).includes(level.value.trim().toLowerCase())) {
-    throw new Error(`${level.setting} must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(level.value)})`);
+    throw new Error(
+      `${level.setting} must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(level.value)})`,
+    );
   }
   return {
     apiKey,
@@ -185,7 +197,7 @@ const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /** The provider's settings: configured (stack config) first, then the environment, read now. */
 export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): Settings {
-  return resolveSettings((key) => configured[key], env);
+  return resolveSettings((key) => configured[key], explicitAccount ? {} : env);
 }
 
 const clients = new Map<string, ApiClient>();

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { accountSettings, type LookupOptions } from "./account";
 import type { ApiClient } from "./client";
-import { MissingCredentialsError, programClient } from "./credentials";
+import { clientFor, MissingCredentialsError, programClient, resolveSettings } from "./credentials";
 import { formatPath } from "./unknowns";
 
 /**
@@ -18,12 +19,25 @@ export interface LookupDefinition<A extends z.ZodObject<any>, R> {
 }
 
 export type Lookup<A extends z.ZodObject<any>, R> = {
-  get(args: z.input<A>): Promise<R>;
-  getOutput(args: { [K in keyof z.input<A>]: pulumi.Input<z.input<A>[K]> }): pulumi.Output<R>;
+  get(args: z.input<A>, opts?: LookupOptions): Promise<R>;
+  getOutput(
+    args: { [K in keyof z.input<A>]: pulumi.Input<z.input<A>[K]> },
+    opts?: LookupOptions,
+  ): pulumi.Output<R>;
 };
 
+/** The client of a lookup: the account object's settings, else the stack's (config, then environment). */
+async function lookupClient(opts: LookupOptions | undefined): Promise<ApiClient> {
+  if (!opts?.provider) return programClient(new pulumi.Config("incident"));
+  const values = await new Promise<Record<string, string | undefined>>((resolve) =>
+    accountSettings(opts.provider!).apply(resolve),
+  );
+  // An account's own settings only: the environment's key is another account's.
+  return clientFor(resolveSettings((key) => values[key], {}));
+}
+
 export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinition<A, R>): Lookup<A, R> {
-  const get = async (args: z.input<A>): Promise<R> => {
+  const get = async (args: z.input<A>, opts?: LookupOptions): Promise<R> => {
     const parsed = def.args.safeParse(args);
     if (!parsed.success) {
       const problems = parsed.error.issues.map(
@@ -32,16 +46,16 @@ export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinitio
       throw new Error(`${def.name}: ${problems.join("; ")}`);
     }
     try {
-      return await def.run(programClient(new pulumi.Config("incident")), parsed.data);
+      return await def.run(await lookupClient(opts), parsed.data);
     } catch (error) {
       throw oneErrorPerCause(error);
     }
   };
   return {
     get,
-    getOutput: (args) =>
+    getOutput: (args, opts) =>
       pulumi.output(args).apply((resolved) => {
-        const answer = get(resolved as z.input<A>);
+        const answer = get(resolved as z.input<A>, opts);
         // Handled from the start (the Output hands the rejection on): Node then prints no
         // "rejection was handled asynchronously" warning beside the one error.
         answer.catch(() => undefined);

@@ -1,6 +1,6 @@
 /**
  * The package root (index.ts) as users import it (`pulumi-incident`, the build `npm test` makes):
- * resource classes, lookups, errors and the version, nothing internal; and what state written by
+ * resource classes, lookups, the account object, errors and the version, nothing internal; and what state written by
  * 0.1.0 still needs of it (its `__provider` calls the root's `providers`), reachable but not API.
  */
 import * as path from "node:path";
@@ -8,11 +8,11 @@ import { providers } from "../resources";
 
 const root = require(path.join(__dirname, "..", "node_modules", "pulumi-incident"));
 
-test("exports resources, lookups, errors and the version, and nothing else", () => {
+test("exports resources, lookups, the account object, errors and the version, and nothing else", () => {
   const kinds = Object.keys(providers).sort();
   const names = Object.keys(root).sort();
   const lookups = names.filter((n) => /^get[A-Z]\w*$/.test(n));
-  expect(names.filter((n) => /^[A-Z]/.test(n) && !/Error$/.test(n))).toEqual(kinds);
+  expect(names.filter((n) => /^[A-Z]/.test(n) && !/Error$/.test(n))).toEqual([...kinds, "Provider"].sort());
   expect(names.filter((n) => /Error$/.test(n))).toEqual([
     "ApiError",
     "LookupError",
@@ -21,6 +21,7 @@ test("exports resources, lookups, errors and the version, and nothing else", () 
   for (const lookup of lookups.filter((n) => !n.endsWith("Output")))
     expect(lookups).toContain(`${lookup}Output`);
   expect(names.filter((n) => !kinds.includes(n) && !/Error$/.test(n) && !lookups.includes(n))).toEqual([
+    "Provider",
     "version",
   ]);
 });

@@ -396,6 +396,7 @@ function sharedUsed(model: FileModel): string[] {
 function publicModule(model: FileModel): string {
   const parts: string[] = [banner(`resources/${model.base}.ts`)];
   parts.push('import type * as pulumi from "@pulumi/pulumi";\n');
+  if (model.lookups.length > 0) parts.push('import type { LookupOptions } from "../../provider/account";\n');
   if (model.kind) parts.push('import { IncidentResource } from "../../provider/resource";\n');
   parts.push(`import * as impl from "../${model.base}";\n`);
   const used = sharedUsed(model);
@@ -417,12 +418,12 @@ function publicModule(model: FileModel): string {
   }
   for (const lookup of model.lookups) {
     parts.push(
-      `\n${jsDoc(lookup.doc)}export function ${lookup.name}(args: ${lookup.args.name}): Promise<${lookup.result.name}> {\n` +
-        `  return impl.${lookup.name}(args);\n}\n`,
+      `\n${jsDoc(lookup.doc)}export function ${lookup.name}(args: ${lookup.args.name}, opts?: LookupOptions): Promise<${lookup.result.name}> {\n` +
+        `  return impl.${lookup.name}(args, opts);\n}\n`,
     );
     parts.push(
-      `${jsDoc(lookup.outputDoc)}export function ${lookup.name}Output(args: ${lookup.outputArgs.name}): pulumi.Output<${lookup.result.name}> {\n` +
-        `  return impl.${lookup.name}Output(args as Parameters<typeof impl.${lookup.name}Output>[0]);\n}\n`,
+      `${jsDoc(lookup.outputDoc)}export function ${lookup.name}Output(args: ${lookup.outputArgs.name}, opts?: LookupOptions): pulumi.Output<${lookup.result.name}> {\n` +
+        `  return impl.${lookup.name}Output(args as Parameters<typeof impl.${lookup.name}Output>[0], opts);\n}\n`,
     );
   }
   for (const decl of model.plain.decls) parts.push(`\n${declText(decl)}`);
