@@ -86,7 +86,9 @@ const keyOf = (e: ApiCatalogEntry) => e.external_id ?? `${UNKEYED}${e.id}`;
 
 function liveFromApi(typeId: string, list: ApiCatalogEntry[]): LiveCatalogEntries {
   const entries: LiveCatalogEntries["entries"] = {};
-  for (const e of list) entries[keyOf(e)] = { id: e.id, ...entryFromApi(e, undefined) };
+  // The rank as answered (0 included): whether 0 means "no rank" depends on the declaration, which
+  // toInputs knows (rule "no rank is rank 0"); an entry declared with rank 0 keeps it.
+  for (const e of list) entries[keyOf(e)] = { id: e.id, ...entryFromApi(e, undefined), rank: e.rank };
   return { catalogTypeId: typeId, entries };
 }
 

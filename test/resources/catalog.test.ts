@@ -428,6 +428,21 @@ describe("CatalogEntries", () => {
     expect(live.map((e) => e.id)).not.toContain(stray.id);
   });
 
+  test('rule "no rank is rank 0": entries without a rank, with rank 0 and with rank 2 read back as declared (no diff)', async () => {
+    const typeId = await newType("Ranked");
+    const entries = {
+      none: { name: "No rank", attributeValues: {} },
+      zero: { name: "Rank zero", attributeValues: {}, rank: 0 },
+      two: { name: "Rank two", attributeValues: {}, rank: 2 },
+    };
+    const { inputs } = await catalogEntriesProvider.check!({}, { catalogTypeId: typeId, entries });
+    const created = await catalogEntriesProvider.create!(inputs);
+    const read = await catalogEntriesProvider.read!(typeId, created.outs);
+    expect(read.inputs!.entries).toMatchObject(entries);
+    expect(read.inputs!.entries.none).not.toHaveProperty("rank");
+    expect(await catalogEntriesProvider.diff!(typeId, read.props!, inputs)).toMatchObject({ changes: false });
+  });
+
   test("an entry deleted in the dashboard, then the program changed, update without refresh: remade by external id", async () => {
     const typeId = await newType("Behind");
     const { inputs } = await catalogEntriesProvider.check!(
