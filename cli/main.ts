@@ -2,7 +2,7 @@
 /**
  * `pulumi-incident`: review tools for stacks of this provider.
  *
- *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N]
+ *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N] [--resolve]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
  *
@@ -12,9 +12,10 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { closeAllConnections } from "../provider/client";
+import { accountNames } from "./accountNames";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
 import { exportAccount, selectKinds, summary, writeProject } from "./export";
-import { planReport, planReportMarkdown } from "./planReport";
+import { planReport, planReportMarkdown, unnamedTargets } from "./planReport";
 import { progress } from "./progress";
 import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
 
@@ -30,9 +31,11 @@ Options:
   --json FILE          Also write the report as JSON to FILE
   --output FILE        Write the Markdown report to FILE (default: stdout)
   --state FILE         plan-report: a \`pulumi stack export\`, to name the ids of unchanged resources
+  --resolve            plan-report: name the users and schedules the plan targets that neither it
+                       nor --state names, from the account (a read-only key is enough: GETs only)
   --max-length N       plan-report: shorten the Markdown to N characters at most (a GitHub comment
                        holds 65536): diagrams and long change lists go first; the JSON stays whole
-  --config FILE        drift: settings from \`pulumi config --json --show-secrets\` output
+  --config FILE        drift, export, --resolve: settings from \`pulumi config --json --show-secrets\` output
                        (default: INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the environment)
   --concurrency N      drift: objects read at once (default 4)
   --include KINDS      export: only these kinds (comma-separated, e.g. AlertRoute,EscalationPath)
@@ -45,7 +48,7 @@ Options:
   --force              export: write into a directory that is not empty
   -h, --help           Show this help
 
-Settings (drift, export): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
+Settings (drift, export, plan-report --resolve): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
 environment.
 
 Exit codes: 0 done / no drift; 2 drift found (drift), or the preview failed or is incomplete
@@ -104,7 +107,16 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         values.state === undefined
           ? undefined
           : parseJson(fs.readFileSync(values.state, "utf8"), values.state, "pulumi stack export");
-      const report = planReport(parseJson(input, file, "pulumi preview --json"), state);
+      const digest = parseJson(input, file, "pulumi preview --json");
+      let account = {};
+      if (values.resolve) {
+        const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+        const resolved = await accountNames(unnamedTargets(digest, state), client);
+        account = resolved.names;
+        for (const t of resolved.missing)
+          io.stderr.write(`pulumi-incident plan-report: --resolve: no ${t.type} ${t.id} in the account\n`);
+      }
+      const report = planReport(digest, state, account);
       const maxLength = values["max-length"] === undefined ? undefined : Number(values["max-length"]);
       if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1000))
         throw new Error(
@@ -208,6 +220,7 @@ function parse(argv: string[]) {
       config: { type: "string" },
       state: { type: "string" },
       "max-length": { type: "string" },
+      resolve: { type: "boolean" },
       concurrency: { type: "string" },
       include: { type: "string", multiple: true },
       exclude: { type: "string", multiple: true },

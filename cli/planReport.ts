@@ -320,12 +320,49 @@ function readState(state: unknown): z.infer<typeof exportSchema> {
  * export`, optional) names the ids of resources the plan leaves unchanged too (the digest lists
  * only those it changes). Throws PlanInputError for a document of another shape.
  */
-export function planReport(digest: unknown, state?: unknown): PlanReport {
+/**
+ * The names of ids the plan and the state do not give, looked up by the caller in the account
+ * (`plan-report --resolve`): users as their e-mail, schedules as their name.
+ */
+export type AccountNames = Record<string, string>;
+
+/** Who a target names, by its id: what `--resolve` looks up. */
+export interface UnnamedTarget {
+  type: "user" | "schedule";
+  id: string;
+}
+
+/** The users and schedules that the plan's resources target and that neither the plan nor the state names. */
+export function unnamedTargets(digest: unknown, state?: unknown): UnnamedTarget[] {
   const d = readDigest(digest);
   const steps = d.steps ?? [];
-  const exported = state === undefined ? [] : readState(state);
-  // Later sources win: a resource of the plan over one of the state over a user.
-  const known = new Map([
+  const known = knownNames(steps, state === undefined ? [] : readState(state), {});
+  const found = new Map<string, UnnamedTarget>();
+  const stack: unknown[] = steps
+    .filter((s) => kindOf(typeOf(s)))
+    .flatMap((s) => [s.oldState?.inputs, s.newState?.inputs]);
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v);
+    else if (v && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      if ((o.type === "user" || o.type === "schedule") && typeof o.id === "string" && o.id !== UNKNOWN) {
+        if (!known.has(o.id)) found.set(o.id, { type: o.type, id: o.id });
+      }
+      stack.push(...Object.values(o));
+    }
+  }
+  return [...found.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Ids' names; later sources win: a resource of the plan over one of the state over a user over the account's. */
+function knownNames(
+  steps: DigestStep[],
+  exported: z.infer<typeof exportSchema>,
+  account: AccountNames,
+): Map<string, string> {
+  return new Map([
+    ...Object.entries(account),
     ...usersOf(exported.filter((r) => r.type && kindOf(r.type)).map((r) => r.outputs)),
     ...usersOf(
       steps.filter((s) => kindOf(typeOf(s))).flatMap((s) => [s.oldState?.outputs, s.newState?.outputs]),
@@ -333,6 +370,13 @@ export function planReport(digest: unknown, state?: unknown): PlanReport {
     ...stateNames(exported),
     ...namesOf(steps),
   ]);
+}
+
+export function planReport(digest: unknown, state?: unknown, account: AccountNames = {}): PlanReport {
+  const d = readDigest(digest);
+  const steps = d.steps ?? [];
+  const exported = state === undefined ? [] : readState(state);
+  const known = knownNames(steps, exported, account);
   const byId: Record<string, string> = Object.fromEntries(known);
   const names: Names = (id) => known.get(id);
   const planned = new Map<string, { step: DigestStep; index: number }[]>();

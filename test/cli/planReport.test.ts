@@ -12,8 +12,15 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { main } from "../../cli/main";
 import { oneLine } from "../../cli/markdown";
-import { PlanInputError, type PlanReport, planReport, planReportMarkdown } from "../../cli/planReport";
+import {
+  PlanInputError,
+  type PlanReport,
+  planReport,
+  planReportMarkdown,
+  unnamedTargets,
+} from "../../cli/planReport";
 import { providers } from "../../resources";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { hostileText } from "../support/hostileText";
 import { parseComment } from "../support/markdownDom";
 import { parseMermaid } from "../support/mermaid";
@@ -375,6 +382,103 @@ describe("the pulumi-incident bin: plan-report", () => {
     const unknown = io();
     expect(await main(["plan-reprot"], unknown.io)).toBe(1);
     expect(unknown.err.join("")).toMatch(/unknown command "plan-reprot"/);
+  });
+});
+
+describe("plan-report --resolve: users and schedules named from the account (read-only)", () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ now: Date.now });
+  });
+  afterAll(() => emu.dispose());
+
+  /** The oncall PR with its first user target and its first schedule target swapped for `ids`. */
+  const retargeted = (ids: { user: string; schedule: string }) => {
+    const digest = load("oncall-pr.json");
+    const swapped = { user: false, schedule: false };
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object") {
+        const o = v as Record<string, unknown>;
+        if ((o.type === "user" || o.type === "schedule") && typeof o.id === "string" && !swapped[o.type]) {
+          swapped[o.type] = true;
+          o.id = ids[o.type];
+        }
+        Object.values(o).forEach(walk);
+      }
+    };
+    for (const step of digest.steps) if (/EscalationPath/.test(step.urn)) walk(step.newState?.inputs);
+    expect(swapped).toEqual({ user: true, schedule: true });
+    return JSON.stringify(digest);
+  };
+  const run = async (stdin: string, args: string[], env: NodeJS.ProcessEnv) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(["plan-report", ...args], {
+      stdin: async () => stdin,
+      stdout: (t: string) => void out.push(t),
+      stderr: Object.assign(new (require("node:stream").PassThrough)(), {
+        write: (t: string) => err.push(t) > 0,
+      }),
+      env,
+    });
+    return { code, out: out.join(""), err: err.join("") };
+  };
+
+  test("names a user by e-mail and a schedule by name; the plan's own names need no request", async () => {
+    const schedule = await emu.ok("POST", "/v2/schedules", {
+      body: {
+        schedule: {
+          name: "Made in the <b>dashboard</b>",
+          timezone: "Europe/London",
+          config: { rotations: [] },
+        },
+      },
+    });
+    const input = retargeted({ user: "01USERCAT", schedule: schedule.schedule.id });
+    expect(unnamedTargets(JSON.parse(input))).toEqual(
+      [
+        { type: "user", id: "01USERCAT" },
+        { type: "schedule", id: schedule.schedule.id },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    const env = { INCIDENT_API_KEY: emu.apiKey, INCIDENT_BASE_URL: emu.url };
+    const plain = await run(input, [], env);
+    expect(plain.out).toContain("user 01USERCAT");
+
+    const mark = emu.requests.length;
+    const resolved = await run(input, ["--resolve"], env);
+    expect(resolved).toMatchObject({ code: 0, err: "" });
+    // The account's text is user text too: escaped like the rest.
+    const html = parseComment(resolved.out);
+    const paging = html.listItems.filter((item) => /^step \d/.test(item));
+    expect(paging.filter((item) => item.includes("+ pages cat@example.com"))).toHaveLength(2);
+    // What the change tables show is the inputs themselves (ids); the bullets name people.
+    expect(paging.filter((item) => item.includes("01USERCAT"))).toEqual([]);
+    expect(html.problems).toEqual([]);
+    expect(html.text).toContain("Made in the <b>dashboard</b>");
+    expect(
+      emu.requests
+        .slice(mark)
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(
+      ["GET /v1/identity", "GET /v2/users/01USERCAT", `GET /v2/schedules/${schedule.schedule.id}`].sort(),
+    );
+  });
+
+  test("an id the account does not hold stays an id, said on stderr; a wrong key is exit 1, nothing written", async () => {
+    const input = retargeted({ user: "01NOSUCHUSER", schedule: "01NOSUCHSCHEDULE" });
+    const env = { INCIDENT_API_KEY: emu.apiKey, INCIDENT_BASE_URL: emu.url };
+    const missing = await run(input, ["--resolve"], env);
+    expect(missing.code).toBe(0);
+    expect(missing.out).toContain("user 01NOSUCHUSER");
+    expect(missing.err).toContain("--resolve: no user 01NOSUCHUSER in the account");
+    expect(missing.err).toContain("--resolve: no schedule 01NOSUCHSCHEDULE in the account");
+
+    const wrongKey = await run(input, ["--resolve"], { ...env, INCIDENT_API_KEY: "not-a-key" });
+    expect(wrongKey).toMatchObject({ code: 1, out: "" });
+    expect(wrongKey.err).toMatch(/--resolve: the API at .* did not answer as the incident API/);
   });
 });
 
