@@ -45,6 +45,11 @@ export interface CliOptions extends HarnessOptions {
   target?: string[];
   /** `refresh --run-program` / `destroy --run-program`: configure providers from the program's config. */
   runProgram?: boolean;
+  /**
+   * With `skipPreview`: `refresh` and `destroy` get `--skip-preview` too, as pipelines run them
+   * (`skipPreview` alone skips only `up`'s preview). The bench sets it.
+   */
+  skipEveryPreview?: boolean;
 }
 
 export interface CliRunResult extends RunResult {
@@ -188,7 +193,14 @@ export function dispose(stateFile: string): void {
 
 function pulumiSync(ws: Workspace, args: string[]): string {
   try {
-    return execFileSync(CLI, args, { cwd: ws.dir, env: ws.env, encoding: "utf8", stdio: "pipe" });
+    // A stack export of thousands of resources is megabytes (execFileSync's default buffer is 1 MiB).
+    return execFileSync(CLI, args, {
+      cwd: ws.dir,
+      env: ws.env,
+      encoding: "utf8",
+      stdio: "pipe",
+      maxBuffer: 1024 * 1024 * 1024,
+    });
   } catch (e: any) {
     throw new Error(`pulumi ${args.join(" ")} failed (${e.status}): ${e.stderr || e.stdout || e.message}`);
   }
@@ -248,7 +260,8 @@ async function run(
   fs.rmSync(eventLog, { force: true });
   const args: string[] = [operation, "--non-interactive", "--event-log", eventLog, "--color", "never"];
   if (operation !== "preview") args.push("--yes");
-  if (operation === "up" && o.skipPreview) args.push("--skip-preview");
+  if (o.skipPreview && (operation === "up" || (o.skipEveryPreview && operation !== "preview")))
+    args.push("--skip-preview");
   if (o.parallel) args.push("--parallel", String(o.parallel));
   if (withRefresh) args.push("--refresh");
   if (json) args.push("--json");
@@ -261,7 +274,9 @@ async function run(
   o.killHostWhen?.then(() => {
     if (!finished) killProviderHosts(ws.providerPids);
   });
+  const cliStarted = Date.now();
   const { code, stdout, stderr } = await pulumiAsync(ws, args, o);
+  const cliMs = Date.now() - cliStarted;
   finished = true;
 
   const events = fs.existsSync(eventLog)
@@ -286,7 +301,9 @@ async function run(
       .map((e) => clean(e.diagnosticEvent.message)),
     durationMs: 0,
     counts: {},
-    timings: {},
+    // The `pulumi` process alone (epoch ms of its start, its wall time): without the driver's
+    // config set-up before it and the stack export after it.
+    timings: { cliStartedAt: cliStarted, cliMs },
     log: [stdout, stderr].filter(Boolean).join("\n"),
   };
   if (json) result.json = JSON.parse(stdout);
