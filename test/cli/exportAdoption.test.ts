@@ -309,6 +309,9 @@ const MORE: Record<string, (inputs: Record<string, unknown>) => Record<string, u
       owningTeamIds: ["01TEAMPLATFORM"],
     },
   ],
+  // Off where the default is on: an export that takes `false` for a default would flip them on adoption.
+  AlertRoute: (inputs) => [{ ...inputs, name: "Disabled route", enabled: false }],
+  MaintenanceWindow: (inputs) => [{ ...inputs, name: "Off the sidebar", showInSidebar: false }],
   CustomFieldOption: (inputs) => [{ ...inputs, value: "us-east", sortKey: 0 }],
   Severity: (inputs) => [{ ...inputs, name: "Minor", rank: 0 }],
   Workflow: (inputs) => [
@@ -345,6 +348,7 @@ test("for every kind, what a declaration sets is what the export of its object d
       // Inline options are objects of their own: exported as CustomFieldOption resources.
       ...(kind === "CustomField" ? ["options"] : []),
     ]);
+    const canon = (v: Props): Props => (spec.canonical ? spec.canonical(v as never) : v);
     for (const { id, declared, checked } of made) {
       const resource = model.resources.find((r) => r.id === id);
       if (!resource) {
@@ -361,6 +365,12 @@ test("for every kind, what a declaration sets is what the export of its object d
       for (const key of Object.keys(declared)) {
         if (notRead.has(key) || declared[key] === undefined) continue;
         if (exported[key] === undefined) mismatches.push(`${kind}.${key}: declared, not exported`);
+        // A scalar is exported as declared, by the kind's rules (a default the schema fills in does
+        // not count: an export that left out `enabled: false` would turn the route on).
+        else if (typeof checked[key] !== "object" && canon(exported)[key] !== canon(checked)[key])
+          mismatches.push(
+            `${kind}.${key}: declared ${JSON.stringify(checked[key])}, exported ${JSON.stringify(exported[key])}`,
+          );
       }
     }
   }
