@@ -1,0 +1,843 @@
+/**
+ * `npm run defects`: plants known defects in a checkout of this repository, one at a time, and
+ * records which tests catch each (issue 21, "No coverage lost"). Each defect is data: a package
+ * source file, the exact text to find (it must occur exactly once), its replacement and one line
+ * saying what a careless contributor would have done. For each defect the script applies it in the
+ * checkout, rebuilds (`npm run build`: programs run through the CLI or the harness load dist/),
+ * runs the chosen jest commands with `--json --outputFile`, records the failed test files and test
+ * names, and restores the file (always: also when a run fails, times out or the script is
+ * interrupted; dist/ is rebuilt from the restored sources). A defect whose text no longer matches
+ * is reported as "does not apply", never skipped silently. Failures that also happen without any
+ * defect (a baseline run of the same commands) are not counted as catching it.
+ *
+ * Never run it in a working tree someone edits: it refuses a file with local changes. Use a
+ * worktree:
+ *
+ *   git worktree add /tmp/defects-after HEAD && (cd /tmp/defects-after && npm ci && npm run build)
+ *   npm run defects -- --dir /tmp/defects-after --plan after --out /tmp/after.json
+ *   npm run defects -- --dir /tmp/defects-after --only schedule-timezone-replace "test/resources/schedule.test.ts"
+ *   npm run defects -- --dir /tmp/defects-after --only journal-mkdir -- "-c jest.engine.config.js test/engine/killedHost.test.ts"
+ *   npm run defects -- --compare /tmp/before.json /tmp/after.json
+ *
+ * Options:
+ *   --dir <checkout>        the checkout to plant defects in (its node_modules installed)
+ *   --plan <name>           run each defect's own commands for that tree (`tests[name]` below:
+ *                           before, after, after-engine); positional commands are used otherwise
+ *   <command>...            jest commands (each one argument: files and jest options, e.g.
+ *                           "test/cli/drift.test.ts" or "-c jest.engine.config.js test/engine/x.test.ts";
+ *                           "" is the whole default lane)
+ *   --only <id,id>          these defects only (default: every defect that has commands)
+ *   --check                 only say whether each defect applies in --dir
+ *   --related               list the test files jest relates to each defect's file (a guide)
+ *   --no-baseline           do not run the commands once without a defect first
+ *   --no-build              do not rebuild dist/ around each defect
+ *   --timeout-min <n>       a jest command running longer is killed and counted as failed (default 40)
+ *   --out <file.json>       every result, for --compare
+ *   --compare <a> <b>       one table from two --out files (e.g. before and after)
+ *   --list                  the defects
+ */
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export interface Defect {
+  id: string;
+  /** The issue's item it plants (issue 21, item 2: 1–10), or "extra". */
+  item: string;
+  /** Path in the checkout. */
+  file: string;
+  /** Exact text; must occur exactly once in the file. */
+  find: string;
+  replace: string;
+  /** Further edits in the same file that the change needs to compile (an import it no longer uses). */
+  more?: { find: string; replace: string }[];
+  /** What the careless change is, in one line. */
+  description: string;
+  /** Jest commands that could plausibly catch it, per tree (see --plan). */
+  tests?: Record<string, string[]>;
+}
+
+/** The whole fast lane of the tree after the restructure (`npx jest`). */
+const FAST_LANE = "";
+/** The whole-account program through the real CLI (engine lane: `npm run pulumi:build` first). */
+const WHOLE_ACCOUNT = "-c jest.engine.config.js test/engine/wholeAccount.test.ts";
+
+export const DEFECTS: Defect[] = [
+  {
+    id: "rank-zero-rule",
+    item: "1",
+    file: "resources/catalogEntries.ts",
+    find: "rank: e.rank === 0 && mine?.rank === undefined ? undefined : e.rank,",
+    replace: "rank: e.rank,",
+    description:
+      'CatalogEntries read-back drops rule "no rank is rank 0" (rank 0 answered for an unranked entry reads back as 0)',
+    tests: {
+      before: ["test/resources/catalog.test.ts"],
+      after: [FAST_LANE],
+      "after-engine": [WHOLE_ACCOUNT],
+    },
+  },
+  {
+    id: "alias-rule",
+    item: "1",
+    file: "provider/normalise.ts",
+    find: "return aliases.some((group) => group.includes(live) && group.includes(declared)) ? declared : live;",
+    replace: "return live;",
+    description:
+      "normalise.ts keepDeclaredAlias always answers the live spelling (a condition operator alias reads back as the API's)",
+    tests: {
+      before: [
+        "test/provider/normalise.test.ts test/resources/alertRoute.test.ts test/resources/workflow.test.ts test/resources/escalationPath.test.ts test/perpetualDiffs.test.ts",
+      ],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "team-order-rule",
+    item: "1",
+    file: "resources/escalationPath.ts",
+    find: "teamIds: keepDeclaredOrder(live.team_ids ?? [], declared?.teamIds) ?? [],",
+    replace: "teamIds: keepDeclaredOrder(live.team_ids ?? [], undefined) ?? [],",
+    description:
+      'EscalationPath read-back forgets the declared team ids (rule "unordered sets": team ids read back in the API\'s order)',
+    tests: {
+      before: ["test/resources/escalationPath.test.ts test/perpetualDiffs.test.ts test/cli/drift.test.ts"],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "read-404-not-gone",
+    item: "2",
+    file: "provider/factory.ts",
+    find: "return paged ? paged.live : unlessNotFound(spec.api.read(ctx, id, prior));",
+    replace: "return paged ? paged.live : spec.api.read(ctx, id, prior);",
+    description: "readLiveObject no longer takes a 404 on read as gone (the GET's 404 is thrown)",
+    tests: {
+      before: ["test/provider/factory.test.ts test/resources/severity.test.ts test/cli/drift.test.ts"],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "schedule-timezone-replace",
+    item: "3",
+    file: "resources/schedule.ts",
+    find: 'replaceOnChanges: ["timezone"],',
+    replace: "replaceOnChanges: [],",
+    description: "Schedule's `timezone` dropped from replaceOnChanges (a time zone change is tried in place)",
+    tests: { before: ["test/resources/schedule.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "workflow-trigger-replace",
+    item: "3",
+    file: "resources/workflow.ts",
+    find: 'replaceOnChanges: ["trigger"],',
+    replace: "replaceOnChanges: [],",
+    description: "Workflow's `trigger` dropped from replaceOnChanges (a trigger change is tried in place)",
+    tests: { before: ["test/resources/workflow.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "journal-mkdir",
+    item: "4",
+    file: "provider/journal.ts",
+    find: "      fs.mkdirSync(this.dir, { recursive: true });\n",
+    replace: "",
+    description:
+      "pending-creates journal never created on a fresh machine (mkdir dropped: every write fails, silently caught)",
+    tests: {
+      before: ["test/provider/journal.test.ts", "test/faults.test.ts -t killed"],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "apikey-token-secret",
+    item: "5",
+    file: "resources/apiKey.ts",
+    find: 'secretOutputs: ["token"],',
+    replace: "secretOutputs: [],",
+    description: "ApiKey's `token` no longer in secretOutputs",
+    tests: { before: ["test/secrets.test.ts test/provider/serialization.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "secret-value-secret",
+    item: "5",
+    file: "resources/secret.ts",
+    find: 'secretOutputs: ["value"],',
+    replace: "secretOutputs: [],",
+    description: "Secret's `value` no longer in secretOutputs (nor a secret input)",
+    tests: { before: ["test/resources/secret.test.ts test/secrets.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "paged-first-page",
+    item: "6",
+    file: "provider/pagedReads.ts",
+    find: [
+      "  if (list.pageSize !== undefined) {",
+      "    return client.listAll<T>(list.path, list.itemsKey, list.operation, scope, list.pageSize);",
+      "  }",
+      "  const body = await client.get<Record<string, T[]>>(list.path, list.operation, scope);",
+    ].join("\n"),
+    replace: [
+      "  const query = list.pageSize === undefined ? scope : { ...scope, page_size: list.pageSize };",
+      "  const body = await client.get<Record<string, T[]>>(list.path, list.operation, query);",
+    ].join("\n"),
+    description:
+      "walkList reads one page of a paginated list (no pagination_meta.after followed): refreshes, lookups, export see the first page",
+    tests: {
+      before: ["test/resources/catalog.test.ts test/resources/lookups.test.ts test/cli/export.test.ts"],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "bulk-batch-500",
+    item: "7",
+    file: "resources/catalogEntry.ts",
+    find: "export const BULK_UPDATE_LIMIT = 250;",
+    replace: "export const BULK_UPDATE_LIMIT = 500;",
+    description: "catalog entries' bulk_update batches of 500 (the API takes 250)",
+    tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "plan-report-raw-diff",
+    item: "8",
+    file: "cli/propertyChanges.ts",
+    find: "const changes = listed(provider.changes(olds, news))",
+    replace: "const changes = listed(changesBetween(olds, news))",
+    description:
+      "plan-report (and drift) list the raw JSON differences, not the provider's changes: unchanged fields (form only, outputs) show",
+    tests: { before: ["test/cli/planReport.test.ts test/cli/drift.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "drift-error-exit-0",
+    item: "9",
+    file: "cli/drift.ts",
+    find: '  if (report.counts.error > 0) return "error";\n',
+    replace: "",
+    description:
+      "drift: an object that could not be read no longer makes the outcome an error (exit 0 when nothing drifted)",
+    tests: { before: ["test/cli/drift.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "adoption-writes",
+    item: "10",
+    file: "provider/factory.ts",
+    find: "if (!adoptionWrites(spec, args, changes(asRead, args))) return { id: adoptId, outs: asRead };",
+    replace:
+      "if (!adoptionWrites(spec, args, changes(existing as Props, args))) return { id: adoptId, outs: asRead };",
+    description:
+      "adoption compares the declaration with the API's raw object instead of its read-back: every adoption writes (c0ee30b undone)",
+    tests: {
+      before: ["test/provider/factory.test.ts test/exportRoundTrip.test.ts"],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "export-drops-fields",
+    item: "10",
+    file: "cli/export/model.ts",
+    find: "      if (value === undefined) continue;",
+    replace: "      if (value === undefined || value === false) continue;",
+    description:
+      "export leaves out every top-level input that is `false` (taken for a default): a disabled route, a window off the sidebar are adopted with a write",
+    tests: {
+      before: ["test/cli/export.test.ts test/exportRoundTrip.test.ts"],
+      after: [FAST_LANE],
+      "after-engine": [WHOLE_ACCOUNT],
+    },
+  },
+  {
+    id: "delete-404-not-done",
+    item: "extra",
+    file: "provider/factory.ts",
+    find: "        if (isNotFound(error)) return; // already gone: the goal is reached\n",
+    replace: "",
+    more: [
+      {
+        find: 'import { ApiError, describeApiError, isNotFound, unlessNotFound } from "./errors";',
+        replace: 'import { ApiError, describeApiError, unlessNotFound } from "./errors";',
+      },
+    ],
+    description: "delete of an object already gone (404) fails instead of succeeding",
+    tests: {
+      before: [
+        "test/provider/factory.test.ts test/resources/severity.test.ts test/resources/incidentRole.test.ts",
+      ],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "status-delete-before-replace",
+    item: "extra",
+    file: "resources/incidentStatus.ts",
+    find: "  // Names are unique: the old status must go before its replacement takes the name.\n  deleteBeforeReplace: true,\n",
+    replace: "",
+    description:
+      "IncidentStatus loses deleteBeforeReplace (a category change creates the replacement first: its unique name is taken)",
+    tests: { before: ["test/resources/incidentStatus.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "lost-create-no-lookup",
+    item: "extra",
+    file: "provider/factory.ts",
+    find: "const CREATE_ATTEMPTS = 4;",
+    replace: "const CREATE_ATTEMPTS = 1;",
+    description:
+      "a create whose answer is lost is no longer looked for (CREATE_ATTEMPTS 1): the run fails with an unknown outcome",
+    tests: {
+      before: ["test/provider/factory.test.ts", "test/faults.test.ts -t lost"],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "write-only-adoption",
+    item: "extra",
+    file: "provider/factory.ts",
+    find: "return differences.length > 0 || (spec.writeOnlyInputs ?? []).some((k) => declared[k] !== undefined);",
+    replace: "return differences.length > 0;",
+    description: "adoption skips the write although a declared input is write-only (never read back)",
+    tests: {
+      before: [
+        "test/provider/factory.test.ts test/resources/alertSource.test.ts test/exportRoundTrip.test.ts",
+      ],
+      after: [FAST_LANE],
+    },
+  },
+  {
+    id: "bulk-update-not-repeatable",
+    item: "extra",
+    file: "resources/catalogEntries.ts",
+    find: [
+      "          entries: batch.map((key) => partialEntryPayload(current[key]!.id, key, declared[key]!)),",
+      "        },",
+      "        { repeatable: true },",
+    ].join("\n"),
+    replace: [
+      "          entries: batch.map((key) => partialEntryPayload(current[key]!.id, key, declared[key]!)),",
+      "        },",
+    ].join("\n"),
+    description:
+      "catalog entries' bulk_update no longer a repeatable POST (a lost answer fails the run instead of being retried; a23416f)",
+    tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
+  },
+];
+
+// ------------------------------------------------------------------------------------------ options
+
+interface Options {
+  dir?: string;
+  plan?: string;
+  commands: string[];
+  only?: Set<string>;
+  check: boolean;
+  related: boolean;
+  baseline: boolean;
+  build: boolean;
+  timeoutMin: number;
+  out?: string;
+  compare?: [string, string];
+  list: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = {
+    commands: [],
+    check: false,
+    related: false,
+    baseline: true,
+    build: true,
+    timeoutMin: 40,
+    list: false,
+  };
+  let rest = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (rest || !a.startsWith("--")) {
+      o.commands.push(a);
+      continue;
+    }
+    switch (a) {
+      case "--":
+        rest = true;
+        break;
+      case "--dir":
+        o.dir = path.resolve(value());
+        break;
+      case "--plan":
+        o.plan = value();
+        break;
+      case "--only":
+        o.only = new Set(value().split(",").filter(Boolean));
+        break;
+      case "--check":
+        o.check = true;
+        break;
+      case "--related":
+        o.related = true;
+        break;
+      case "--no-baseline":
+        o.baseline = false;
+        break;
+      case "--no-build":
+        o.build = false;
+        break;
+      case "--timeout-min":
+        o.timeoutMin = Number(value());
+        break;
+      case "--out":
+        o.out = path.resolve(value());
+        break;
+      case "--compare":
+        o.compare = [path.resolve(value()), path.resolve(value())];
+        break;
+      case "--list":
+        o.list = true;
+        break;
+      default:
+        throw new Error(`unknown option ${a}`);
+    }
+  }
+  if (o.only) {
+    const unknown = [...o.only].filter((id) => !DEFECTS.some((d) => d.id === id));
+    if (unknown.length) throw new Error(`unknown defect(s): ${unknown.join(", ")}`);
+  }
+  return o;
+}
+
+/** A command's words: whitespace-separated, "double" or 'single' quotes group. */
+function words(command: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const m of command.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3]!);
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------ applying
+
+type NotApplied = { status: "does not apply" | "ambiguous" | "file has local changes"; detail: string };
+type Applied = { status: "applied"; original: string } | NotApplied;
+
+const editsOf = (d: Defect) => [{ find: d.find, replace: d.replace }, ...(d.more ?? [])];
+
+function occurrences(text: string, find: string): number {
+  let n = 0;
+  for (let at = text.indexOf(find); at >= 0; at = text.indexOf(find, at + find.length)) n++;
+  return n;
+}
+
+function applicability(dir: string, d: Defect): NotApplied | { status: "ok" } {
+  const file = path.join(dir, d.file);
+  if (!fs.existsSync(file)) return { status: "does not apply", detail: `${d.file} does not exist` };
+  const text = fs.readFileSync(file, "utf8");
+  for (const [i, edit] of editsOf(d).entries()) {
+    const which = i === 0 ? "the text" : `edit ${i + 1}'s text`;
+    const n = occurrences(text, edit.find);
+    if (n === 0) return { status: "does not apply", detail: `${which} is not in ${d.file}` };
+    if (n > 1) return { status: "ambiguous", detail: `${which} occurs ${n} times in ${d.file}` };
+  }
+  return { status: "ok" };
+}
+
+/** Files restored on exit, whatever the exit: path → original text. */
+const pending = new Map<string, string>();
+
+function restoreAll(): void {
+  for (const [file, original] of pending) {
+    fs.writeFileSync(file, original);
+    pending.delete(file);
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    restoreAll();
+    process.stderr.write(
+      `\nplant-defects: ${signal}: the planted file is restored (dist/ may need a rebuild)\n`,
+    );
+    process.exit(130);
+  });
+}
+process.on("exit", restoreAll);
+
+function apply(dir: string, d: Defect): Applied {
+  const ok = applicability(dir, d);
+  if (ok.status !== "ok") return ok;
+  const dirty = spawnSync("git", ["-C", dir, "status", "--porcelain", "--", d.file], { encoding: "utf8" });
+  if (dirty.status === 0 && dirty.stdout.trim() !== "")
+    return { status: "file has local changes", detail: `${d.file}: ${dirty.stdout.trim()}` };
+  const file = path.join(dir, d.file);
+  const original = fs.readFileSync(file, "utf8");
+  pending.set(file, original);
+  fs.writeFileSync(
+    file,
+    editsOf(d).reduce((text, edit) => text.replace(edit.find, () => edit.replace), original),
+  );
+  return { status: "applied", original };
+}
+
+function restore(dir: string, d: Defect, original: string): void {
+  const file = path.join(dir, d.file);
+  fs.writeFileSync(file, original);
+  pending.delete(file);
+}
+
+/** Whether programs run from dist/ see the file (package sources). */
+const inPackage = (file: string) => /^(provider|resources|cli|emulator)\/|^index\.ts$/.test(file);
+
+function build(dir: string, log: string): { ok: boolean; seconds: number; output: string } {
+  const t0 = Date.now();
+  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: dir, encoding: "utf8" });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  fs.appendFileSync(log, `$ npm run build\n${output}\n`);
+  return { ok: r.status === 0, seconds: (Date.now() - t0) / 1000, output };
+}
+
+// ------------------------------------------------------------------------------------------ running
+
+interface Failure {
+  file: string;
+  test: string;
+}
+
+interface RunResult {
+  command: string;
+  exitCode: number | null;
+  seconds: number;
+  timedOut: boolean;
+  /** Failed tests (a file that failed to run at all: test "(file failed to run)"). */
+  failures: Failure[];
+  /** A run without a JSON report (jest crashed, or killed). */
+  noReport?: boolean;
+  log: string;
+}
+
+async function runJest(
+  dir: string,
+  command: string,
+  logDir: string,
+  tag: string,
+  timeoutMin: number,
+): Promise<RunResult> {
+  const json = path.join(logDir, `${tag}.json`);
+  const log = path.join(logDir, `${tag}.log`);
+  fs.rmSync(json, { force: true });
+  const args = [...words(command), "--ci", "--json", `--outputFile=${json}`];
+  const fd = fs.openSync(log, "w");
+  fs.writeSync(fd, `$ (cd ${dir} && npx jest ${args.join(" ")})\n`);
+  const t0 = Date.now();
+  const child = spawn(path.join(dir, "node_modules", ".bin", "jest"), args, {
+    cwd: dir,
+    stdio: ["ignore", fd, fd],
+    detached: true, // its own process group: a timeout ends jest and everything it started
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, timeoutMin * 60_000);
+  const exitCode = await new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  clearTimeout(timer);
+  fs.closeSync(fd);
+  const seconds = (Date.now() - t0) / 1000;
+  const result: RunResult = { command, exitCode, seconds, timedOut, failures: [], log };
+  if (!fs.existsSync(json)) {
+    result.noReport = true;
+    result.failures.push({
+      file: "(jest)",
+      test: timedOut ? `timed out after ${timeoutMin} min` : `no report (exit ${exitCode})`,
+    });
+    return result;
+  }
+  const report = JSON.parse(fs.readFileSync(json, "utf8")) as {
+    testResults: {
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults: { fullName: string; status: string }[];
+    }[];
+  };
+  for (const file of report.testResults) {
+    const rel = path.relative(dir, file.name);
+    const failed = file.assertionResults.filter((a) => a.status === "failed");
+    for (const a of failed) result.failures.push({ file: rel, test: a.fullName });
+    if (file.status === "failed" && failed.length === 0) {
+      const first = (file.message ?? "").split("\n").find((l) => l.trim() !== "" && !l.includes("●")) ?? "";
+      result.failures.push({ file: rel, test: `(file failed to run) ${first.trim().slice(0, 160)}` });
+    }
+  }
+  if (timedOut) result.failures.push({ file: "(jest)", test: `timed out after ${timeoutMin} min` });
+  return result;
+}
+
+/** Jest options that take the next word as their value. */
+const VALUED = new Set([
+  "-c",
+  "--config",
+  "-t",
+  "--testNamePattern",
+  "-w",
+  "--maxWorkers",
+  "--selectProjects",
+]);
+
+/**
+ * The baseline runs: the defects' commands grouped by their options (config, name pattern), each
+ * group's test files run once together (a file several defects share runs once); a command
+ * without files (a whole lane) runs as it is.
+ */
+function baselineCommands(commands: string[]): string[] {
+  const groups = new Map<string, Set<string>>();
+  const whole = new Set<string>();
+  for (const command of commands) {
+    const options: string[] = [];
+    const files: string[] = [];
+    const w = words(command);
+    for (let i = 0; i < w.length; i++) {
+      if (VALUED.has(w[i]!)) options.push(w[i]!, JSON.stringify(w[++i] ?? ""));
+      else if (w[i]!.startsWith("-")) options.push(w[i]!);
+      else files.push(w[i]!);
+    }
+    if (files.length === 0) {
+      whole.add(command);
+      continue;
+    }
+    const key = options.join(" ");
+    const group = groups.get(key) ?? new Set<string>();
+    groups.set(key, group);
+    for (const f of files) group.add(f);
+  }
+  return [
+    ...whole,
+    ...[...groups].map(([options, files]) => [options, ...[...files].sort()].filter(Boolean).join(" ")),
+  ];
+}
+
+const keyOf = (f: Failure) => `${f.file} › ${f.test}`;
+
+// ------------------------------------------------------------------------------------------ report
+
+interface DefectResult {
+  id: string;
+  item: string;
+  file: string;
+  description: string;
+  status: string;
+  detail?: string;
+  build?: { ok: boolean; seconds: number; output?: string };
+  commands: string[];
+  runs: RunResult[];
+  /** Failed with the defect, not in the baseline. */
+  caughtBy: Failure[];
+  seconds: number;
+}
+
+interface Results {
+  dir: string;
+  commit: string;
+  startedAt: string;
+  baseline: RunResult[];
+  defects: DefectResult[];
+}
+
+function caughtText(r: DefectResult, max = 6): string {
+  if (r.status !== "applied") return `**${r.status.toUpperCase()}** (${r.detail ?? ""})`;
+  if (r.caughtBy.length === 0) return "**NOT CAUGHT**";
+  const shown = r.caughtBy.slice(0, max).map((f) => `${f.file} › ${f.test}`);
+  if (r.caughtBy.length > max) shown.push(`(+${r.caughtBy.length - max} more)`);
+  const files = new Set(r.caughtBy.map((f) => f.file)).size;
+  return `${r.caughtBy.length} test(s) in ${files} file(s): ${shown.join("; ")}`;
+}
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function printTable(results: Results): void {
+  console.log(`\n## ${results.dir} (${results.commit})\n`);
+  if (results.baseline.some((b) => b.failures.length)) {
+    console.log("Failing without any defect (not counted):");
+    for (const b of results.baseline) for (const f of b.failures) console.log(`- ${keyOf(f)}`);
+    console.log("");
+  }
+  console.log("| defect | item | change | commands | s | caught by |");
+  console.log("|---|---|---|---|---|---|");
+  for (const r of results.defects) {
+    const commands = r.commands.map((c) => (c === "" ? "(whole lane)" : c)).join(" + ");
+    console.log(
+      `| ${r.id} | ${r.item} | ${cell(`${r.file}: ${r.description}`)} | ${cell(commands)} | ${r.seconds.toFixed(0)} | ${cell(caughtText(r))} |`,
+    );
+  }
+}
+
+function compare(beforeFile: string, afterFile: string): void {
+  const [before, after] = [beforeFile, afterFile].map(
+    (f) => JSON.parse(fs.readFileSync(f, "utf8")) as Results,
+  );
+  const byId = (rs: Results) => new Map(rs.defects.map((d) => [d.id, d]));
+  const [b, a] = [byId(before!), byId(after!)];
+  console.log(
+    `| defect | item | change | caught before (${before!.commit}) | caught after (${after!.commit}) |`,
+  );
+  console.log("|---|---|---|---|---|");
+  const lost: string[] = [];
+  for (const d of DEFECTS) {
+    const rb = b.get(d.id);
+    const ra = a.get(d.id);
+    if (!rb && !ra) continue;
+    const text = (r?: DefectResult) => (r ? caughtText(r, 4) : "(not run)");
+    if (ra && ra.status === "applied" && ra.caughtBy.length === 0) lost.push(d.id);
+    console.log(
+      `| ${d.id} | ${d.item} | ${cell(`${d.file}: ${d.description}`)} | ${cell(text(rb))} | ${cell(text(ra))} |`,
+    );
+  }
+  console.log(lost.length ? `\nNOT CAUGHT AFTER: ${lost.join(", ")}` : "\nEvery defect run after is caught.");
+}
+
+// ------------------------------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  if (o.compare) return compare(...o.compare);
+  const chosen = DEFECTS.filter((d) => !o.only || o.only.has(d.id));
+  if (o.list) {
+    for (const d of chosen) console.log(`${d.id} [${d.item}] ${d.file}: ${d.description}`);
+    return;
+  }
+  if (!o.dir) throw new Error("--dir <checkout> is required");
+  const dir = o.dir;
+  if (o.check) {
+    for (const d of chosen) {
+      const a = applicability(dir, d);
+      console.log(`${d.id}: ${a.status === "ok" ? "applies" : `${a.status.toUpperCase()}: ${a.detail}`}`);
+    }
+    return;
+  }
+  if (o.related) {
+    for (const file of [...new Set(chosen.map((d) => d.file))]) {
+      const r = spawnSync(
+        path.join(dir, "node_modules", ".bin", "jest"),
+        // Its roots: jest.config.js roots only test/, so sources would not be in the module map.
+        ["--roots", dir, "--listTests", "--findRelatedTests", file],
+        {
+          cwd: dir,
+          encoding: "utf8",
+        },
+      );
+      const tests = r.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((t) => path.relative(dir, t))
+        .sort();
+      console.log(
+        `${file} (${chosen
+          .filter((d) => d.file === file)
+          .map((d) => d.id)
+          .join(", ")}):\n  ${tests.join("\n  ")}`,
+      );
+    }
+    return;
+  }
+  const commandsOf = (d: Defect): string[] => (o.plan ? (d.tests?.[o.plan] ?? []) : o.commands);
+  const todo = chosen.filter((d) => commandsOf(d).length > 0);
+  if (todo.length === 0) throw new Error("no commands: give jest commands or --plan <name>");
+  const commit = spawnSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "plant-defects-"));
+  console.log(`plant-defects: ${todo.length} defect(s) in ${dir} (${commit}); logs in ${logDir}`);
+  const results: Results = { dir, commit, startedAt: new Date().toISOString(), baseline: [], defects: [] };
+  const save = () => {
+    if (o.out) fs.writeFileSync(o.out, `${JSON.stringify(results, null, 2)}\n`);
+  };
+
+  const needBuild = o.build && todo.some((d) => inPackage(d.file));
+  if (needBuild) {
+    const b = build(dir, path.join(logDir, "build.log"));
+    if (!b.ok) throw new Error(`npm run build fails without any defect:\n${b.output}`);
+  }
+  if (o.baseline) {
+    for (const [i, command] of baselineCommands(todo.flatMap(commandsOf)).entries()) {
+      console.log(`baseline: jest ${command || "(whole lane)"}`);
+      const r = await runJest(dir, command, logDir, `baseline-${i}`, o.timeoutMin);
+      console.log(`  ${r.seconds.toFixed(0)} s, ${r.failures.length} failure(s) without a defect`);
+      results.baseline.push(r);
+      save();
+    }
+  }
+  const baselineFailures = new Set(results.baseline.flatMap((r) => r.failures.map(keyOf)));
+
+  for (const d of todo) {
+    const t0 = Date.now();
+    const commands = commandsOf(d);
+    const result: DefectResult = {
+      id: d.id,
+      item: d.item,
+      file: d.file,
+      description: d.description,
+      status: "",
+      commands,
+      runs: [],
+      caughtBy: [],
+      seconds: 0,
+    };
+    const applied = apply(dir, d);
+    result.status = applied.status;
+    if (applied.status !== "applied") {
+      result.detail = applied.detail;
+      console.log(`${d.id}: ${applied.status.toUpperCase()}: ${applied.detail}`);
+    } else {
+      try {
+        console.log(`${d.id}: planted in ${d.file}`);
+        if (o.build && inPackage(d.file)) {
+          const b = build(dir, path.join(logDir, `${d.id}-build.log`));
+          result.build = {
+            ok: b.ok,
+            seconds: b.seconds,
+            ...(b.ok ? {} : { output: b.output.slice(0, 2000) }),
+          };
+          if (!b.ok) console.log(`  npm run build FAILS with the defect (tsc); tests run on what it emitted`);
+        }
+        for (const [i, command] of commands.entries()) {
+          const r = await runJest(dir, command, logDir, `${d.id}-${i}`, o.timeoutMin);
+          result.runs.push(r);
+          console.log(
+            `  jest ${command || "(whole lane)"}: ${r.seconds.toFixed(0)} s, ${r.failures.length} failure(s)`,
+          );
+        }
+      } finally {
+        restore(dir, d, applied.original);
+        if (o.build && inPackage(d.file)) {
+          const b = build(dir, path.join(logDir, `${d.id}-restore-build.log`));
+          if (!b.ok) console.log(`  npm run build fails after restoring ${d.file}: see ${logDir}`);
+        }
+      }
+      const seen = new Set<string>();
+      for (const f of result.runs.flatMap((r) => r.failures)) {
+        const key = keyOf(f);
+        if (baselineFailures.has(key) || seen.has(key)) continue;
+        seen.add(key);
+        result.caughtBy.push(f);
+      }
+    }
+    result.seconds = (Date.now() - t0) / 1000;
+    results.defects.push(result);
+    save();
+    console.log(`  → ${caughtText(result, 3)}`);
+  }
+  printTable(results);
+  if (o.out) console.log(`\nresults: ${o.out}`);
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    restoreAll();
+    console.error(`plant-defects: ${(error as Error).message ?? error}`);
+    process.exit(1);
+  });
+}
