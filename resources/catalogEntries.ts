@@ -23,7 +23,13 @@ import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { canonicalJson, keepDeclaredSet, omittedWhenEmpty } from "../provider/normalise";
 import { cachedList } from "../provider/pagedReads";
-import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
+import {
+  type ApiContext,
+  PartialCreateError,
+  type Problem,
+  type Props,
+  type ResourceSpec,
+} from "../provider/spec";
 import {
   type ApiCatalogEntry,
   attributeValuesPayload,
@@ -37,6 +43,9 @@ import {
   entryPath,
   entrySchema,
   MAX_ENTRIES_PER_TYPE,
+  managedAttributesField,
+  onlyManaged,
+  unmanagedValueProblems,
 } from "./catalogEntry";
 
 /** Key of an entry without an external id (only ever read: declared entries are keyed by external id). */
@@ -65,6 +74,12 @@ export const catalogEntriesInputs = z.strictObject({
       (e) => Object.keys(e).length <= MAX_ENTRIES_PER_TYPE,
       `at most ${MAX_ENTRIES_PER_TYPE} entries per type`,
     ),
+  /**
+   * Attribute ids this resource manages in every entry (partial ownership): only their values are
+   * written, read back and compared; every other attribute keeps whatever the dashboard or another
+   * tool writes. Left out: every attribute is managed, and one without a declared value is cleared.
+   */
+  managedAttributes: managedAttributesField,
   /** Id of the catalog type whose existing entries to take over (same as `catalogTypeId`). */
   adoptId: z.string().min(1).optional(),
 });
@@ -141,6 +156,7 @@ async function converge(
   typeId: string,
   current: LiveCatalogEntries["entries"],
   declared: CatalogEntriesInputs["entries"],
+  managed?: readonly string[],
 ): Promise<LiveCatalogEntries> {
   const result: LiveCatalogEntries["entries"] = { ...current };
   const creates: string[] = [];
@@ -148,7 +164,11 @@ async function converge(
   for (const [key, entry] of Object.entries(declared)) {
     const now = current[key];
     if (!now) creates.push(key);
-    else if (canonicalJson(canonicalEntry(now)) !== canonicalJson(canonicalEntry(entry))) changes.push(key);
+    else {
+      const managedNow = { ...now, attributeValues: onlyManaged(now.attributeValues, managed) };
+      if (canonicalJson(canonicalEntry(managedNow)) !== canonicalJson(canonicalEntry(entry)))
+        changes.push(key);
+    }
   }
   const deletes = Object.keys(current).filter((key) => !(key in declared));
   try {
@@ -171,6 +191,8 @@ async function converge(
         {
           catalog_type_id: typeId,
           entries: batch.map((key) => partialEntryPayload(current[key]!.id, key, declared[key]!)),
+          // Partial ownership: the other attributes keep what they hold.
+          ...(managed !== undefined ? { update_attributes: managed } : {}),
         },
         { repeatable: true },
       );
@@ -251,17 +273,19 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
   deleteBeforeReplace: true,
   secretOutputs: [],
   computedOutputs: ["entryIds"],
+  localInputs: ["managedAttributes"],
   validate(args) {
+    const problems: Problem[] = Object.entries(args.entries ?? {}).flatMap(([key, entry]) =>
+      unmanagedValueProblems(entry?.attributeValues, args.managedAttributes, ["entries", key]),
+    );
     if (args.adoptId !== undefined && args.adoptId !== args.catalogTypeId) {
-      return [
-        {
-          path: ["adoptId"],
-          message: "must be the catalogTypeId (the type whose entries to take over)",
-          dependsOn: [["catalogTypeId"]],
-        },
-      ];
+      problems.push({
+        path: ["adoptId"],
+        message: "must be the catalogTypeId (the type whose entries to take over)",
+        dependsOn: [["catalogTypeId"]],
+      });
     }
-    return [];
+    return problems;
   },
   canonical: (args) => ({
     ...args,
@@ -281,6 +305,7 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
           {
             ...e,
             aliases: keepDeclaredSet(omittedWhenEmpty(e.aliases, mine?.aliases), mine?.aliases),
+            attributeValues: onlyManaged(e.attributeValues, declared?.managedAttributes),
             rank: e.rank === 0 && mine?.rank === undefined ? undefined : e.rank,
           },
         ];
@@ -314,13 +339,17 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
             `set adoptId to the catalogTypeId to take them over, or give these entries a type of their own`,
         );
       }
-      return { live: await converge(ctx, args.catalogTypeId, current.entries, args.entries) };
+      return {
+        live: await converge(ctx, args.catalogTypeId, current.entries, args.entries, args.managedAttributes),
+      };
     },
     read: (ctx, id) => readEntries(ctx.client, id),
     async update(ctx, id, args, olds) {
       // From the state, not a fresh walk: a change to every entry costs only its bulk_update requests.
       try {
-        return { live: await converge(ctx, id, entriesFromState(olds), args.entries) };
+        return {
+          live: await converge(ctx, id, entriesFromState(olds), args.entries, args.managedAttributes),
+        };
       } catch (error) {
         const cause = error instanceof PartialCreateError ? error.cause : error;
         // The state is behind the account (an entry deleted in the dashboard since the last
@@ -329,7 +358,7 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
         const live = await readEntries(ctx.client, id);
         if (!live) throw cause;
         try {
-          return { live: await converge(ctx, id, live.entries, args.entries) };
+          return { live: await converge(ctx, id, live.entries, args.entries, args.managedAttributes) };
         } catch (again) {
           throw again instanceof PartialCreateError ? again.cause : again;
         }

@@ -11,6 +11,9 @@
  *   value, a list of strings an array value. Values referring to entries of another type name
  *   them by id, external id or alias.
  * - Destroying an entry archives it.
+ * - Partial ownership (`managedAttributes`): only the listed attributes are written (updates send
+ *   `update_attributes`), read back and compared; the others keep whatever the dashboard or another
+ *   tool writes.
  *
  * ### Normalisation rules (read-back that differs in form is not drift)
  *
@@ -26,7 +29,7 @@ import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { canonicalJson, keepDeclaredSet, omittedWhenEmpty, uniqueSet } from "../provider/normalise";
 import { cachedList, walkList } from "../provider/pagedReads";
-import type { Props, ResourceSpec } from "../provider/spec";
+import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { CATALOG_TYPES_LIST } from "./catalogType";
 
 // ---------- API shapes and mapping shared by both kinds ----------
@@ -71,6 +74,39 @@ const attributeValues = z
   )
   .default({});
 export type AttributeValues = Record<string, string | string[]>;
+
+/**
+ * The attributes a resource manages (partial ownership): attribute ids, a set. Left out, every
+ * attribute is managed, and a value not declared is cleared.
+ */
+export const managedAttributesField = z
+  .array(z.string().min(1, "attribute ids must not be empty"))
+  .optional();
+
+/** The values of the managed attributes only (all of them when `managed` is undefined). */
+export function onlyManaged(
+  values: AttributeValues,
+  managed: readonly string[] | undefined,
+): AttributeValues {
+  if (managed === undefined) return values;
+  return Object.fromEntries(Object.entries(values).filter(([id]) => managed.includes(id)));
+}
+
+/** Values declared for attributes `managedAttributes` leaves out: refused, naming each (they would never be written). */
+export function unmanagedValueProblems(
+  values: AttributeValues | undefined,
+  managed: readonly string[] | undefined,
+  at: (string | number)[],
+): Problem[] {
+  if (managed === undefined) return [];
+  return Object.keys(values ?? {})
+    .filter((id) => !managed.includes(id))
+    .map((id) => ({
+      path: [...at, "attributeValues", id],
+      message: `attribute ${JSON.stringify(id)} is not in managedAttributes: add it there, or leave its value to the dashboard`,
+      dependsOn: [["managedAttributes"]],
+    }));
+}
 
 /** CatalogEngineParamBindingPayloadV3 per attribute. */
 export function attributeValuesPayload(values: AttributeValues): Props {
@@ -145,6 +181,12 @@ export const catalogEntryInputs = z.strictObject({
    * inventory). A create with the external id of an existing entry takes that entry over.
    */
   externalId: z.string().min(1, "must not be empty").optional(),
+  /**
+   * Attribute ids this resource manages (partial ownership): only their values are written, read
+   * back and compared; every other attribute keeps whatever the dashboard or another tool writes.
+   * Left out: every attribute is managed, and one without a declared value is cleared.
+   */
+  managedAttributes: managedAttributesField,
   /** Id of an existing entry to take over instead of creating one. */
   adoptId: z.string().min(1).optional(),
 });
@@ -162,6 +204,8 @@ export function catalogEntryPayload(args: CatalogEntryInputs, create: boolean): 
     ...(args.rank !== undefined ? { rank: args.rank } : {}),
     ...(args.externalId !== undefined ? { external_id: args.externalId } : {}),
     attribute_values: attributeValuesPayload(args.attributeValues),
+    // Partial ownership: the API replaces only these keys (a create has nothing else to keep).
+    ...(!create && args.managedAttributes !== undefined ? { update_attributes: args.managedAttributes } : {}),
   };
 }
 
@@ -169,10 +213,12 @@ export function catalogEntryFromApi(
   live: ApiCatalogEntry,
   declared: CatalogEntryInputs | undefined,
 ): CatalogEntryInputs {
+  const read = entryFromApi(live, declared);
   return {
     catalogTypeId: live.catalog_type_id,
     externalId: live.external_id,
-    ...entryFromApi(live, declared),
+    ...read,
+    attributeValues: onlyManaged(read.attributeValues, declared?.managedAttributes),
   };
 }
 
@@ -239,7 +285,13 @@ export const catalogEntrySpec: ResourceSpec<CatalogEntryInputs, ApiCatalogEntry>
   replaceOnChanges: ["catalogTypeId"],
   secretOutputs: [],
   computedOutputs: [],
-  canonical: (args) => ({ ...args, ...canonicalEntry(args) }),
+  localInputs: ["managedAttributes"],
+  validate: (args) => unmanagedValueProblems(args.attributeValues, args.managedAttributes, []),
+  canonical: (args) => ({
+    ...args,
+    ...canonicalEntry(args),
+    ...(args.managedAttributes !== undefined ? { managedAttributes: uniqueSet(args.managedAttributes) } : {}),
+  }),
   idOf: (live) => live.id,
   // For `pulumi-incident export`: the entries of every catalog type, one walk per type.
   listAll: async (ctx) => {

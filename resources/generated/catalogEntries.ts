@@ -15,6 +15,12 @@ export interface CatalogEntriesArgs {
    * At most 50,000 (the API's limit per type).
    */
   entries: pulumi.Input<{ [key: string]: pulumi.Input<CatalogEntriesEntryArgs> }>;
+  /**
+   * Attribute ids this resource manages in every entry (partial ownership): only their values are
+   * written, read back and compared; every other attribute keeps whatever the dashboard or another
+   * tool writes. Left out: every attribute is managed, and one without a declared value is cleared.
+   */
+  managedAttributes?: pulumi.Input<pulumi.Input<string>[]>;
   /** Id of the catalog type whose existing entries to take over (same as `catalogTypeId`). */
   adoptId?: pulumi.Input<string>;
 }
@@ -50,6 +56,12 @@ export interface CatalogEntries {
    * At most 50,000 (the API's limit per type).
    */
   readonly entries: pulumi.Output<{ [key: string]: CatalogEntriesEntry }>;
+  /**
+   * Attribute ids this resource manages in every entry (partial ownership): only their values are
+   * written, read back and compared; every other attribute keeps whatever the dashboard or another
+   * tool writes. Left out: every attribute is managed, and one without a declared value is cleared.
+   */
+  readonly managedAttributes: pulumi.Output<string[] | undefined>;
   /** Id of the catalog type whose existing entries to take over (same as `catalogTypeId`). */
   readonly adoptId: pulumi.Output<string | undefined>;
   /** The entry id of each declared entry, by external id. */

@@ -15,6 +15,12 @@ export interface CatalogEntryArgs {
    * inventory). A create with the external id of an existing entry takes that entry over.
    */
   externalId?: pulumi.Input<string>;
+  /**
+   * Attribute ids this resource manages (partial ownership): only their values are written, read
+   * back and compared; every other attribute keeps whatever the dashboard or another tool writes.
+   * Left out: every attribute is managed, and one without a declared value is cleared.
+   */
+  managedAttributes?: pulumi.Input<pulumi.Input<string>[]>;
   /** Id of an existing entry to take over instead of creating one. */
   adoptId?: pulumi.Input<string>;
   /** Other names the entry can be referred to by (a set). */
@@ -60,6 +66,12 @@ export interface CatalogEntry {
    * inventory). A create with the external id of an existing entry takes that entry over.
    */
   readonly externalId: pulumi.Output<string | undefined>;
+  /**
+   * Attribute ids this resource manages (partial ownership): only their values are written, read
+   * back and compared; every other attribute keeps whatever the dashboard or another tool writes.
+   * Left out: every attribute is managed, and one without a declared value is cleared.
+   */
+  readonly managedAttributes: pulumi.Output<string[] | undefined>;
   /** Id of an existing entry to take over instead of creating one. */
   readonly adoptId: pulumi.Output<string | undefined>;
   /** Other names the entry can be referred to by (a set). */

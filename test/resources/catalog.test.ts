@@ -489,6 +489,128 @@ describe("CatalogEntries", () => {
   });
 });
 
+describe("partial ownership (managedAttributes): the dashboard keeps the attributes a resource leaves out", () => {
+  /** A type with a managed attribute (Tier) and one the dashboard owns (Owner). */
+  const setUp = async (name: string) => {
+    const typeId = await newType(name);
+    const tier = (await addAttribute(typeId, "Tier")).id;
+    const owner = (await addAttribute(typeId, "Owner")).id;
+    return { typeId, tier, owner };
+  };
+  /** What the dashboard holds for an entry: attribute id → literal. */
+  const held = async (entryId: string): Promise<Record<string, string>> => {
+    const body = await ae.ok("GET", `/v3/catalog_entries/${entryId}`);
+    return Object.fromEntries(
+      Object.entries(body.catalog_entry.attribute_values as Record<string, any>).map(([id, v]) => [
+        id,
+        v.value?.literal,
+      ]),
+    );
+  };
+  /** A dashboard edit of one entry's Owner (the dashboard writes every value it shows). */
+  const dashboardSetsOwner = async (entryId: string, owner: string, value: string) => {
+    const body = await ae.ok("GET", `/v3/catalog_entries/${entryId}`);
+    await ae.ok("PUT", `/v3/catalog_entries/${entryId}`, {
+      name: body.catalog_entry.name,
+      attribute_values: { [owner]: { value: { literal: value } } },
+      update_attributes: [owner],
+    });
+  };
+
+  test("CatalogEntry: a dashboard edit of an unmanaged attribute is no drift and survives an update", async () => {
+    const { typeId, tier, owner } = await setUp("Partly owned");
+    const { inputs } = await catalogEntryProvider.check!(
+      {},
+      {
+        catalogTypeId: typeId,
+        name: "Checkout",
+        externalId: "checkout",
+        managedAttributes: [tier],
+        attributeValues: { [tier]: "1" },
+      },
+    );
+    const created = await catalogEntryProvider.create!(inputs);
+    await dashboardSetsOwner(created.id, owner, "team-payments");
+
+    const read = await catalogEntryProvider.read!(created.id, created.outs);
+    expect(read.inputs!.attributeValues).toEqual({ [tier]: "1" });
+    expect((await catalogEntryProvider.diff!(created.id, read.props!, inputs)).changes).toBe(false);
+
+    // Without update_attributes the API would clear Owner: the update names Tier only.
+    await catalogEntryProvider.update!(created.id, read.props!, {
+      ...inputs,
+      attributeValues: { [tier]: "2" },
+    });
+    expect(await held(created.id)).toEqual({ [tier]: "2", [owner]: "team-payments" });
+
+    // A dashboard edit of the managed attribute is drift, as before.
+    await ae.ok("PUT", `/v3/catalog_entries/${created.id}`, {
+      name: "Checkout",
+      attribute_values: { [tier]: { value: { literal: "3" } } },
+      update_attributes: [tier],
+    });
+    const drifted = await catalogEntryProvider.read!(created.id, read.props!);
+    expect(drifted.inputs!.attributeValues).toEqual({ [tier]: "3" });
+  });
+
+  test("CatalogEntries: bulk updates name the managed attributes; the dashboard's values survive", async () => {
+    const { typeId, tier, owner } = await setUp("Partly owned fleet");
+    const entries = (value: string) =>
+      Object.fromEntries(
+        ["a", "b", "c"].map((k) => [k, { name: `Service ${k}`, attributeValues: { [tier]: value } }]),
+      );
+    const { inputs } = await catalogEntriesProvider.check!(
+      {},
+      { catalogTypeId: typeId, managedAttributes: [tier], entries: entries("1") },
+    );
+    const created = await catalogEntriesProvider.create!(inputs);
+    for (const id of Object.values(created.outs.entryIds as Record<string, string>))
+      await dashboardSetsOwner(id, owner, "team-x");
+
+    const read = await catalogEntriesProvider.read!(typeId, created.outs);
+    expect((await catalogEntriesProvider.diff!(typeId, read.props!, inputs)).changes).toBe(false);
+
+    const mark = ae.emu.requests.length;
+    await catalogEntriesProvider.update!(typeId, read.props!, { ...inputs, entries: entries("2") });
+    const bulk = ae.emu.requests.slice(mark).filter((r) => r.path.endsWith("/actions/bulk_update"));
+    expect(bulk).toHaveLength(1);
+    for (const id of Object.values(created.outs.entryIds as Record<string, string>))
+      expect(await held(id)).toEqual({ [tier]: "2", [owner]: "team-x" });
+  });
+
+  test("check: a value for an attribute managedAttributes leaves out is refused, naming it; unknown managedAttributes skips the rule", async () => {
+    const base = {
+      catalogTypeId: "01T",
+      name: "n",
+      managedAttributes: ["01TIER"],
+      attributeValues: { "01OWNER": "x" },
+    };
+    const { failures } = await catalogEntryProvider.check!({}, base);
+    expect(failures).toEqual([
+      {
+        property: "attributeValues",
+        reason: expect.stringMatching(
+          /^attributeValues\.01OWNER: attribute "01OWNER" is not in managedAttributes/,
+        ),
+      },
+    ]);
+    const many = await catalogEntriesProvider.check!(
+      {},
+      {
+        catalogTypeId: "01T",
+        managedAttributes: ["01TIER"],
+        entries: { svc: { name: "n", attributeValues: { "01OWNER": "x" } } },
+      },
+    );
+    expect(many.failures?.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/^entries\.svc\.attributeValues\.01OWNER: /),
+    ]);
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const preview = await catalogEntryProvider.check!({}, { ...base, managedAttributes: UNKNOWN });
+    expect(preview.failures ?? []).toEqual([]);
+  });
+});
+
 describe("reads by page (provider/pagedReads.ts)", () => {
   beforeAll(() => enablePagedReads());
   afterAll(() => enablePagedReads(false));
