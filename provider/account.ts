@@ -27,6 +27,12 @@ export interface ProviderArgs {
   proxy?: pulumi.Input<string>;
   /** How much the provider says: `warn` (default), `info` (a line per API call) or `debug`. */
   logLevel?: pulumi.Input<"warn" | "info" | "debug">;
+  /**
+   * Claim each alert route, alert source, escalation path, schedule, schedule sync rule and target
+   * and workflow this account's resources create or adopt as managed outside the dashboard, which
+   * shows it as locked (default false).
+   */
+  lockInDashboard?: pulumi.Input<boolean>;
 }
 
 /** Options of a lookup (`getUser`, `getTeamOutput`, …). */
@@ -74,6 +80,8 @@ export class Provider extends pulumi.ProviderResource {
       "incident:maxRetryAfter": text(args.maxRetryAfter),
       "incident:proxy": args.proxy,
       "incident:logLevel": args.logLevel,
+      "incident:lockInDashboard":
+        args.lockInDashboard === undefined ? undefined : pulumi.output(args.lockInDashboard).apply(String),
       // Tells the host these settings are the account's whole story (no INCIDENT_* fallback).
       "incident:account": name,
     };

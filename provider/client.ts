@@ -43,6 +43,11 @@ export interface ClientOptions {
    * one line per API call: method, path, status, request id, time), `debug` (also every wait).
    */
   logLevel?: LogLevel;
+  /**
+   * `incident:lockInDashboard`: claim each object of a claimable kind as managed externally when it
+   * is created or adopted (`POST /v2/managed_resources`), so the dashboard shows it is managed as code.
+   */
+  lockInDashboard?: boolean;
   /** Where those lines go (default: standard error, which Pulumi shows in its output). */
   log?: (line: string) => void;
 }
@@ -121,6 +126,8 @@ export class ApiClient {
   private readonly proxy?: string;
   private readonly proxySetting?: string;
   private readonly logLevel: LogLevel;
+  /** Whether creates and adoptions claim their objects in the dashboard (`incident:lockInDashboard`). */
+  readonly lockInDashboard: boolean;
   private readonly log: (line: string) => void;
 
   constructor(options: ClientOptions) {
@@ -135,6 +142,7 @@ export class ApiClient {
       baseUrlSetting: options.baseUrlSetting ?? "incident:baseUrl",
     };
     this.notify = options.notify ?? logWarning;
+    this.lockInDashboard = options.lockInDashboard === true;
     this.traceFile = options.traceFile ?? process.env.INCIDENT_TRACE_FILE;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.bucketKey = createHash("sha256").update(`${this.baseUrl}\n${this.apiKey}`).digest("hex");
@@ -164,6 +172,11 @@ export class ApiClient {
       buckets.set(this.bucketKey, bucket);
     }
     return bucket;
+  }
+
+  /** Says something the user should act on (the Pulumi log's warning, or the `notify` given). */
+  warn(message: string): void {
+    this.notify(message);
   }
 
   async get<T>(

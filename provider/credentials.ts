@@ -20,6 +20,8 @@ export const CONFIG_REQUEST_TIMEOUT = "incident:requestTimeout";
 export const CONFIG_MAX_RETRY_AFTER = "incident:maxRetryAfter";
 export const CONFIG_PROXY = "incident:proxy";
 export const CONFIG_LOG_LEVEL = "incident:logLevel";
+export const CONFIG_LOCK_IN_DASHBOARD = "incident:lockInDashboard";
+export const ENV_LOCK_IN_DASHBOARD = "INCIDENT_LOCK_IN_DASHBOARD";
 export const ENV_LOG_LEVEL = "INCIDENT_LOG_LEVEL";
 /** Set by an account object (`incident.Provider`): its settings are the account's whole story. */
 export const CONFIG_ACCOUNT = "incident:account";
@@ -40,6 +42,7 @@ const SETTINGS = [
   CONFIG_MAX_RETRY_AFTER,
   CONFIG_PROXY,
   CONFIG_LOG_LEVEL,
+  CONFIG_LOCK_IN_DASHBOARD,
 ];
 
 interface ConfigSource {
@@ -74,6 +77,7 @@ export function setCredentials(values: {
   maxRetryAfter?: string;
   proxy?: string;
   logLevel?: string;
+  lockInDashboard?: string;
 }): void {
   explicitAccount = false;
   configured[CONFIG_API_KEY] = values.apiKey;
@@ -83,6 +87,7 @@ export function setCredentials(values: {
   configured[CONFIG_MAX_RETRY_AFTER] = values.maxRetryAfter;
   configured[CONFIG_PROXY] = values.proxy;
   configured[CONFIG_LOG_LEVEL] = values.logLevel;
+  configured[CONFIG_LOCK_IN_DASHBOARD] = values.lockInDashboard;
 }
 
 export class MissingCredentialsError extends IncidentError {
@@ -108,6 +113,8 @@ export interface Settings {
   proxySetting?: string;
   /** `incident:logLevel` / `INCIDENT_LOG_LEVEL`: how much the client says (default `warn`). */
   logLevel?: LogLevel;
+  /** `incident:lockInDashboard` / `INCIDENT_LOCK_IN_DASHBOARD`: claim created and adopted objects. */
+  lockInDashboard?: boolean;
 }
 
 /** Resolves the settings from a config lookup (`incident:…` keys) and the environment. */
@@ -154,9 +161,15 @@ export function resolveSettings(
       `${level.setting} must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(level.value)})`,
     );
   }
+  const lock = pick(CONFIG_LOCK_IN_DASHBOARD, ENV_LOCK_IN_DASHBOARD);
+  const lockText = lock?.value.trim().toLowerCase();
+  if (lock && lockText !== "true" && lockText !== "false") {
+    throw new Error(`${lock.setting} must be true or false (got ${JSON.stringify(lock.value)})`);
+  }
   return {
     apiKey,
     baseUrl: url.value,
+    ...(lockText === "true" ? { lockInDashboard: true } : {}),
     baseUrlSetting: url.setting,
     ...(proxy ? { proxy, proxySetting: CONFIG_PROXY } : {}),
     ...(level ? { logLevel: level.value.trim().toLowerCase() as LogLevel } : {}),

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { packageVersion } from "./client";
 import { configure, currentClient } from "./credentials";
 import { type Change, changedKeys, inputChanges, toJson } from "./diff";
 import { ApiError, describeApiError, isNotFound, unlessNotFound } from "./errors";
@@ -195,11 +196,16 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
           // Side-effect free when nothing differs: the object as a read would store it, compared with
           // the declaration by the diff's own rules; written only when they differ.
           const asRead = buildOutputs(existing, args, undefined, undefined, false);
-          if (!adoptionWrites(spec, args, changes(asRead, args))) return { id: adoptId, outs: asRead };
+          if (!adoptionWrites(spec, args, changes(asRead, args))) {
+            await claimInDashboard(spec, ctx, adoptId);
+            return { id: adoptId, outs: asRead };
+          }
           const updated = await spec.api.update(ctx, adoptId, args, buildOutputs(existing, args, undefined));
+          await claimInDashboard(spec, ctx, adoptId);
           return { id: adoptId, outs: buildOutputs(updated.live, args, undefined, updated.extraOutputs) };
         }
         const created = await createReconciled(spec, ctx, args);
+        await claimInDashboard(spec, ctx, spec.idOf(created.live));
         return {
           id: spec.idOf(created.live),
           outs: buildOutputs(created.live, args, undefined, created.extraOutputs),
@@ -289,6 +295,34 @@ const CREATE_ATTEMPTS = 4;
  * A create whose provider process died before the answer (killed host) is found the same way by
  * the next run, through the pending-creates journal (provider/journal.ts). No duplicates, no orphans.
  */
+/**
+ * With `incident:lockInDashboard`, claims a created or adopted object of a claimable kind as managed
+ * externally, so the dashboard shows it is managed as code. Never in a preview (only create calls
+ * it). A claim that fails does not fail the create (the object exists and is in the state): it is
+ * said as a warning, and the object stays editable in the dashboard.
+ */
+async function claimInDashboard(spec: ResourceSpec<any>, ctx: ApiContext, id: string): Promise<void> {
+  if (!spec.claimAs || !ctx.client.lockInDashboard) return;
+  try {
+    await ctx.client.post(
+      "/v2/managed_resources",
+      "lock in the dashboard",
+      {
+        resource_id: spec.claimId ? spec.claimId(id) : id,
+        resource_type: spec.claimAs,
+        annotations: { "incident.io/pulumi-incident/version": packageVersion },
+      },
+      // Claiming twice claims once.
+      { repeatable: true },
+    );
+  } catch (error) {
+    ctx.client.warn(
+      `incident: ${spec.title} ${id} was made but not locked in the dashboard (incident:lockInDashboard): ` +
+        `${(error as Error).message}; it stays editable there`,
+    );
+  }
+}
+
 async function createReconciled<Args extends Props>(
   spec: ResourceSpec<Args>,
   ctx: ApiContext,

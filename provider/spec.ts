@@ -22,6 +22,16 @@ export interface Problem {
   dependsOn?: ((string | number)[] | ((leftOut: (string | number)[]) => boolean))[];
 }
 
+/** The kinds `POST /v2/managed_resources` claims (ManagedResourcesCreateManagedResourcePayloadV2). */
+export type ManagedResourceType =
+  | "alert_route"
+  | "alert_source"
+  | "escalation_path"
+  | "schedule"
+  | "schedule_sync_rule"
+  | "schedule_sync_target"
+  | "workflow";
+
 /** Inputs as stored by the engine: the checked user inputs (camelCase). */
 export type Props = Record<string, any>;
 
@@ -78,6 +88,13 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
    * adoption cannot tell whether the live object holds them, so it writes when one is declared.
    */
   writeOnlyInputs?: readonly string[];
+  /**
+   * The kind's `resource_type` in `POST /v2/managed_resources` (the seven claimable kinds): with
+   * `incident:lockInDashboard`, a create or an adoption claims the object as managed externally.
+   */
+  claimAs?: ManagedResourceType;
+  /** The API id a claim names, from the resource's id (default: the id itself). */
+  claimId?(id: string): string;
   /** Inputs that configure the provider's own behaviour, not the API object: kept as declared on refresh. */
   localInputs?: readonly string[];
   /**

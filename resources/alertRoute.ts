@@ -954,6 +954,7 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
   kind: "AlertRoute",
   title: "alert route",
   schemaVersion: 1,
+  claimAs: "alert_route",
   inputs: alertRouteInputs,
   validate: validateAlertRoute,
   replaceOnChanges: [],

@@ -612,6 +612,7 @@ export const alertSourceSpec: ResourceSpec<AlertSourceInputs, ApiAlertSource> = 
   kind: "AlertSource",
   title: "alert source",
   schemaVersion: 1,
+  claimAs: "alert_source",
   inputs: alertSourceInputs,
   // source_type is create-only (not in the update payload).
   replaceOnChanges: ["sourceType"],

@@ -878,6 +878,7 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
   kind: "EscalationPath",
   title: "escalation path",
   schemaVersion: 1,
+  claimAs: "escalation_path",
   inputs: escalationPathInputs,
   // Every field is updatable in place (PUT sends the whole path).
   replaceOnChanges: [],

@@ -568,6 +568,7 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   kind: "Schedule",
   title: "schedule",
   schemaVersion: 1,
+  claimAs: "schedule",
   inputs: scheduleInputs,
   // The API refuses to change a schedule's time zone (TF provider PR #124): a new schedule is made.
   replaceOnChanges: ["timezone"],

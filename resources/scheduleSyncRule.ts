@@ -137,6 +137,9 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
   kind: "ScheduleSyncRule",
   title: "schedule sync rule",
   schemaVersion: 1,
+  claimAs: "schedule_sync_rule",
+  // The resource id is `<schedule id>/<rule id>`: the claim names the rule.
+  claimId: (id) => id.split("/")[1] ?? id,
   inputs: scheduleSyncRuleInputs,
   replaceOnChanges: ["scheduleId", "scheduleSyncTargetId", "rotationId"],
   secretOutputs: [],

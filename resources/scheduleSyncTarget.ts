@@ -129,6 +129,7 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   kind: "ScheduleSyncTarget",
   title: "schedule sync target",
   schemaVersion: 1,
+  claimAs: "schedule_sync_target",
   inputs: scheduleSyncTargetInputs,
   validate(args) {
     if ((args.slackUserGroupId === undefined) !== (args.newSlackUserGroup === undefined)) return [];

@@ -458,6 +458,7 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
   kind: "Workflow",
   title: "workflow",
   schemaVersion: 1,
+  claimAs: "workflow",
   inputs: workflowInputs,
   // The API takes the trigger on create only (the update payload has no trigger field).
   replaceOnChanges: ["trigger"],

@@ -1,9 +1,13 @@
 import { z } from "zod";
-import { setCredentials } from "../../provider/credentials";
+import { ApiClient } from "../../provider/client";
+import { resolveSettings, setCredentials } from "../../provider/credentials";
 import { ApiError } from "../../provider/errors";
 import { checkInputs, makeProvider } from "../../provider/factory";
 import { PartialCreateError, type Props, RECOVERED, type ResourceSpec } from "../../provider/spec";
 import { UNKNOWN } from "../../provider/unknowns";
+import { providers } from "../../resources";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { KIND_SAMPLES, type SampleApi } from "../support/kindSamples";
 
 interface Live {
   id: string;
@@ -434,5 +438,115 @@ describe("changes: what diff decides from, at nested input paths (for plan repor
     ]);
     expect((await provider.diff!("1", olds, news)).changes).toBe(true);
     expect(provider.changes(olds, { ...olds, tags: ["y", "x"] })).toEqual([]);
+  });
+});
+
+describe("the dashboard lock (incident:lockInDashboard): creates and adoptions claim their objects", () => {
+  let emu: TestEmulator;
+  let api: SampleApi;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ burst: 100_000, refillPerSecond: 100_000 });
+  });
+  afterAll(async () => {
+    setCredentials({});
+    await emu.dispose();
+  });
+  beforeEach(async () => {
+    await emu.reset();
+    const key = await emu.createApiKey("dashboard", ["global_access"]);
+    api = { emu, call: (method, urlPath, body) => emu.ok(method, urlPath, { token: key, body }) };
+  });
+  const claims = () =>
+    emu.store
+      .collection<{
+        id: string;
+        resource_id: string;
+        resource_type: string;
+        managed_by: string;
+        annotations: object;
+      }>("managed_resources")
+      .all();
+  const claimable = Object.entries(providers).filter(([, p]) => p.spec.claimAs !== undefined);
+
+  test("the seven kinds the API can claim are the kinds that claim", () => {
+    expect(claimable.map(([, p]) => p.spec.claimAs).sort()).toEqual([
+      "alert_route",
+      "alert_source",
+      "escalation_path",
+      "schedule",
+      "schedule_sync_rule",
+      "schedule_sync_target",
+      "workflow",
+    ]);
+  });
+
+  test.each(
+    claimable.map(([kind]) => kind),
+  )("%s: create claims it as managed externally; check and diff send nothing", async (kind) => {
+    const provider = providers[kind]!;
+    const prepared = await KIND_SAMPLES[kind]!.prepare(api);
+    setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url, lockInDashboard: "true" });
+    const mark = emu.requests.length;
+    const { inputs } = await provider.check!({}, prepared.inputs);
+    await provider.diff!("x", inputs, inputs);
+    expect(emu.requests.slice(mark)).toEqual([]);
+    const { id } = await provider.create(inputs);
+    const apiId = provider.spec.claimId ? provider.spec.claimId(id) : id;
+    expect(claims()).toEqual([
+      {
+        id: `${provider.spec.claimAs}:${apiId}`,
+        resource_id: apiId,
+        resource_type: provider.spec.claimAs,
+        managed_by: "external",
+        annotations: { "incident.io/pulumi-incident/version": expect.any(String) },
+      },
+    ]);
+  });
+
+  test("adoption claims too; without the setting nothing is claimed", async () => {
+    const provider = providers.AlertSource!;
+    const prepared = await KIND_SAMPLES.AlertSource!.prepare(api);
+    setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
+    const { inputs } = await provider.check!({}, prepared.inputs);
+    const made = await provider.create(inputs);
+    expect(claims()).toEqual([]);
+    setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url, lockInDashboard: "true" });
+    await provider.create({ ...inputs, adoptId: made.id });
+    expect(claims().map((c) => c.resource_id)).toEqual([made.id]);
+  });
+
+  test("a claim the API refuses does not fail the create: the object is kept, and a warning says it is not locked", async () => {
+    const warnings: string[] = [];
+    const warn = jest
+      .spyOn(ApiClient.prototype, "warn")
+      .mockImplementation((m: string) => void warnings.push(m));
+    try {
+      const provider = providers.Workflow!;
+      const prepared = await KIND_SAMPLES.Workflow!.prepare(api);
+      setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url, lockInDashboard: "true" });
+      emu.faults.add({ path: "^/v2/managed_resources$", kind: "status", status: 403 });
+      const { inputs } = await provider.check!({}, prepared.inputs);
+      const { id } = await provider.create(inputs);
+      expect(id).toBeTruthy();
+      expect(claims()).toEqual([]);
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(`workflow ${id} was made but not locked in the dashboard .*stays editable`),
+        ),
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  test("a setting that is not true or false is an error naming it", () => {
+    expect(() =>
+      resolveSettings((k) => ({ "incident:lockInDashboard": "yes" })[k], { INCIDENT_API_KEY: "k" }),
+    ).toThrow('incident:lockInDashboard must be true or false (got "yes")');
+    expect(
+      resolveSettings(() => undefined, { INCIDENT_API_KEY: "k", INCIDENT_LOCK_IN_DASHBOARD: "TRUE" }),
+    ).toMatchObject({
+      lockInDashboard: true,
+    });
   });
 });
