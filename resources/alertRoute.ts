@@ -71,9 +71,11 @@
  * as the dashboard allows.
  */
 import { z } from "zod";
+import type { ApiClient } from "../provider/client";
 import { type Change, changesBetween, formatChange } from "../provider/diff";
 import { ApiError, unlessNotFound } from "../provider/errors";
 import { ADOPT_KEY, makeProvider } from "../provider/factory";
+import { defineLookup, pickByName } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { compact, type FieldRenames, pick } from "../provider/naming";
@@ -1006,3 +1008,45 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
 };
 
 export const alertRouteProvider = makeProvider(alertRouteSpec);
+
+// ---------- getAlertRoute ----------
+
+/** Arguments of `getAlertRoute`. */
+export const getAlertRouteArgs = z.strictObject({
+  /** Exact name of the alert route. */
+  name: nameText(),
+});
+export type GetAlertRouteArgs = z.input<typeof getAlertRouteArgs>;
+
+/** An alert route of the account (what the list answers: `AlertRouteSlimV3`). */
+export interface GetAlertRouteResult {
+  /** The route's id: use it as an `adoptId`. */
+  id: string;
+  name: string;
+  /** Whether the route is enabled. */
+  enabled: boolean;
+}
+
+/** Finds an alert route by exact name: `GET /v3/alert_routes` (API v3, paginated, every page read). */
+export async function findAlertRouteByName(client: ApiClient, name: string): Promise<GetAlertRouteResult> {
+  const slim = await client.listAll<{ id: string; name: string; enabled: boolean }>(
+    BASE,
+    "alert_routes",
+    "list alert routes",
+    {},
+    25,
+  );
+  const r = pickByName(slim, name, "getAlertRoute", "alert route");
+  return { id: r.id, name: r.name, enabled: r.enabled };
+}
+
+const alertRouteLookup = defineLookup({
+  name: "getAlertRoute",
+  args: getAlertRouteArgs,
+  run: (client, args) => findAlertRouteByName(client, args.name),
+});
+
+/** Finds an alert route by name; fails when there is none (or several share it). */
+export const getAlertRoute = alertRouteLookup.get;
+/** `getAlertRoute` taking Inputs and answering an Output. */
+export const getAlertRouteOutput = alertRouteLookup.getOutput;

@@ -47,11 +47,12 @@
  * titles/descriptions (envelope-wrapped rich text) compare equal to the equivalent template. Write-only
  * options cannot be read, so the declared ones are sent at adoption.
  *
- * ### Lookup: getAlertSources({ sourceType? })
+ * ### Lookups: getAlertSources({ sourceType? }), getAlertSource({ name })
  *
  * `incident.getAlertSources({ sourceType })` / `getAlertSourcesOutput(...)` lists the account's alert
  * sources (one `GET /v2/alert_sources`, read-only), optionally of one type: `{ alertSources: [{ id,
- * name, sourceType, alertEventsUrl, owningTeamIds }] }`. Secret tokens are not included.
+ * name, sourceType, alertEventsUrl, owningTeamIds }] }`. `getAlertSource({ name })` finds the one
+ * source of that exact name (names are unique), with the same fields. Secret tokens are not included.
  *
  * ### Concurrency
  *
@@ -91,7 +92,7 @@
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
-import { defineLookup } from "../provider/functions";
+import { defineLookup, pickByName } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
@@ -699,15 +700,18 @@ export async function findAlertSources(
   return {
     alertSources: all
       .filter((s) => sourceType === undefined || s.source_type === sourceType)
-      .map((s) => ({
-        id: s.id,
-        name: s.name,
-        sourceType: s.source_type,
-        alertEventsUrl: s.alert_events_url,
-        owningTeamIds: s.owning_team_ids ?? [],
-      })),
+      .map(alertSourceItem),
   };
 }
+
+/** What the lookups answer of a source (no secret token). */
+const alertSourceItem = (s: ApiAlertSource): GetAlertSourcesItem => ({
+  id: s.id,
+  name: s.name,
+  sourceType: s.source_type,
+  alertEventsUrl: s.alert_events_url,
+  owningTeamIds: s.owning_team_ids ?? [],
+});
 
 const alertSourcesLookup = defineLookup({
   name: "getAlertSources",
@@ -719,3 +723,28 @@ const alertSourcesLookup = defineLookup({
 export const getAlertSources = alertSourcesLookup.get;
 /** `getAlertSources` taking Inputs and answering an Output. */
 export const getAlertSourcesOutput = alertSourcesLookup.getOutput;
+
+// ---------- getAlertSource ----------
+
+/** Arguments of `getAlertSource`. */
+export const getAlertSourceArgs = z.strictObject({
+  /** Exact name of the alert source (names are unique in an account). */
+  name: nameText(),
+});
+export type GetAlertSourceArgs = z.input<typeof getAlertSourceArgs>;
+
+/** Finds an alert source by exact name: `GET /v2/alert_sources` (API v2, unpaginated). */
+export async function findAlertSourceByName(client: ApiClient, name: string): Promise<GetAlertSourcesItem> {
+  return alertSourceItem(pickByName(await listAlertSources(client), name, "getAlertSource", "alert source"));
+}
+
+const alertSourceLookup = defineLookup({
+  name: "getAlertSource",
+  args: getAlertSourceArgs,
+  run: (client, args) => findAlertSourceByName(client, args.name),
+});
+
+/** Finds an alert source by name; fails when there is none. */
+export const getAlertSource = alertSourceLookup.get;
+/** `getAlertSource` taking Inputs and answering an Output. */
+export const getAlertSourceOutput = alertSourceLookup.getOutput;

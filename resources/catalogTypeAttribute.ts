@@ -15,8 +15,10 @@
  * - **empty mode is unset**: the API answers `mode: ""` for an attribute written without a mode.
  */
 import { z } from "zod";
+import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { defineLookup, LookupError, pickByName } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { walkList } from "../provider/pagedReads";
@@ -281,3 +283,68 @@ export const catalogTypeAttributeSpec: ResourceSpec<CatalogTypeAttributeInputs, 
 };
 
 export const catalogTypeAttributeProvider = makeProvider(catalogTypeAttributeSpec);
+
+// ---------- getCatalogTypeAttribute ----------
+
+/** Arguments of `getCatalogTypeAttribute`. */
+export const getCatalogTypeAttributeArgs = z.strictObject({
+  /** Id of the catalog type (e.g. from `getCatalogType`). */
+  catalogTypeId: z.string().min(1, "must not be empty"),
+  /** Exact name of the attribute (names are unique within a type). */
+  name: nameText(),
+});
+export type GetCatalogTypeAttributeArgs = z.input<typeof getCatalogTypeAttributeArgs>;
+
+/** One attribute of a catalog type's schema. */
+export interface GetCatalogTypeAttributeResult {
+  /** The attribute's id: what entries key their `attributeValues` by; also an `adoptId`. */
+  id: string;
+  /** The catalog type the attribute belongs to. */
+  catalogTypeId: string;
+  name: string;
+  /** Type of its values (`String`, `Number`, `Custom["Team"]`, …). */
+  type: string;
+  /** Whether it holds a list of values. */
+  array: boolean;
+  /** `api`, `dashboard`, `backlink` or `path`; unset when the API answers none. */
+  mode: string | undefined;
+}
+
+/** Finds an attribute of a catalog type by exact name: `GET /v3/catalog_types/{id}` (its schema). */
+export async function findCatalogTypeAttribute(
+  client: ApiClient,
+  args: { catalogTypeId: string; name: string },
+): Promise<GetCatalogTypeAttributeResult> {
+  const type = await showType(client, args.catalogTypeId);
+  if (!type) {
+    throw new LookupError(
+      "getCatalogTypeAttribute",
+      `no catalog type with id ${JSON.stringify(args.catalogTypeId)}`,
+    );
+  }
+  const a = pickByName(
+    type.schema.attributes,
+    args.name,
+    "getCatalogTypeAttribute",
+    `attribute of catalog type ${type.id}`,
+  );
+  return {
+    id: a.id,
+    catalogTypeId: type.id,
+    name: a.name,
+    type: a.type,
+    array: a.array,
+    mode: a.mode === "" ? undefined : a.mode,
+  };
+}
+
+const catalogTypeAttributeLookup = defineLookup({
+  name: "getCatalogTypeAttribute",
+  args: getCatalogTypeAttributeArgs,
+  run: findCatalogTypeAttribute,
+});
+
+/** Finds an attribute of a catalog type by name; fails when there is none. */
+export const getCatalogTypeAttribute = catalogTypeAttributeLookup.get;
+/** `getCatalogTypeAttribute` taking Inputs and answering an Output. */
+export const getCatalogTypeAttributeOutput = catalogTypeAttributeLookup.getOutput;

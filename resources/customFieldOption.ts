@@ -5,7 +5,10 @@
  * Use either this or the field's inline `options`, not both.
  */
 import { z } from "zod";
+import type { ApiClient } from "../provider/client";
+import { ApiError, unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { defineLookup, LookupError, pickByName } from "../provider/functions";
 import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { customFieldSpec } from "./customField";
@@ -122,3 +125,74 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
 };
 
 export const customFieldOptionProvider = makeProvider(customFieldOptionSpec);
+
+// ---------- getCustomFieldOption ----------
+
+/** Arguments of `getCustomFieldOption`. */
+export const getCustomFieldOptionArgs = z.strictObject({
+  /** Id of the select custom field the option belongs to (e.g. from `getCustomField`). */
+  customFieldId: z.string().min(1, "must not be empty"),
+  /** The option's exact text (values are unique within a field). */
+  value: customFieldOptionValue,
+});
+export type GetCustomFieldOptionArgs = z.input<typeof getCustomFieldOptionArgs>;
+
+/** One option of a select custom field. */
+export interface GetCustomFieldOptionResult {
+  /** The option's id: use it in conditions and workflow bindings, or as an `adoptId`. */
+  id: string;
+  /** The custom field the option belongs to. */
+  customFieldId: string;
+  /** The option's text. */
+  value: string;
+  /** Position among the field's options (lower first). */
+  sortKey: number;
+}
+
+/**
+ * Finds an option of a custom field by exact value: `GET /v1/custom_field_options?custom_field_id=…`
+ * (API v1, paginated, every page read). A field that does not exist is said as such.
+ */
+export async function findCustomFieldOption(
+  client: ApiClient,
+  args: { customFieldId: string; value: string },
+): Promise<GetCustomFieldOptionResult> {
+  let options: ApiOption[];
+  try {
+    options = await client.listAll<ApiOption>(
+      "/v1/custom_field_options",
+      "custom_field_options",
+      "list custom field options",
+      { custom_field_id: args.customFieldId },
+    );
+  } catch (error) {
+    // The list refuses an unknown field (400): say so when the field is indeed not there.
+    if (!(error instanceof ApiError && [400, 404, 422].includes(error.status))) throw error;
+    const field = await unlessNotFound(
+      client.get(`/v2/custom_fields/${encodeURIComponent(args.customFieldId)}`, "show custom field"),
+    );
+    if (field) throw error;
+    throw new LookupError(
+      "getCustomFieldOption",
+      `no custom field with id ${JSON.stringify(args.customFieldId)}`,
+    );
+  }
+  const o = pickByName(
+    options.map((o) => ({ ...o, name: o.value })),
+    args.value,
+    "getCustomFieldOption",
+    `option of custom field ${args.customFieldId}`,
+  );
+  return { id: o.id, customFieldId: o.custom_field_id, value: o.value, sortKey: o.sort_key };
+}
+
+const customFieldOptionLookup = defineLookup({
+  name: "getCustomFieldOption",
+  args: getCustomFieldOptionArgs,
+  run: findCustomFieldOption,
+});
+
+/** Finds an option of a select custom field by its value; fails when there is none. */
+export const getCustomFieldOption = customFieldOptionLookup.get;
+/** `getCustomFieldOption` taking Inputs and answering an Output. */
+export const getCustomFieldOptionOutput = customFieldOptionLookup.getOutput;

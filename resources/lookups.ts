@@ -4,12 +4,13 @@
  * `getXOutput(args)` (an Output).
  *
  * Read-only functions for Pulumi programs, to find the ids of objects this stack does not manage:
- * `getUser({ email })` (below), [`getCustomField({ name })`](customField.md), and, in their resources' sections,
- * [`getAlertAttribute({ name })`](#alertattribute), [`getAlertSources({ sourceType? })`](#alertsource),
- * [`getEscalationPath({ name })`](#escalationpath) and [`getSchedule({ name })`](#schedule). They
- * run in the program (not in the provider), with the stack's credentials (`incident:apiKey` /
- * `incident:baseUrl`, else `INCIDENT_API_KEY` / `INCIDENT_BASE_URL`), and never write. Each comes as
- * `getX(args)` (a Promise) and `getXOutput(args)` (an Output, accepting Inputs).
+ * `getUser({ email })`, `getUsers({ emails })`, `getTeam` and `getIncidentType` (below); each kind's
+ * own lookups are on its reference page ([`getCustomField`](customField.md),
+ * [`getAlertSource`](alertSource.md), [`getWorkflow`](workflow.md), …; every kind's page:
+ * [README.md](README.md)). They run in the program (not in the provider), with the stack's
+ * credentials (`incident:apiKey` / `incident:baseUrl`, else `INCIDENT_API_KEY` /
+ * `INCIDENT_BASE_URL`), or an account's (`{ provider }`), and never write. Each comes as
+ * `getX(args, opts?)` (a Promise) and `getXOutput(args, opts?)` (an Output, accepting Inputs).
  *
  * ### getUser({ email } | { slackUserId } | { id })
  *
@@ -30,6 +31,16 @@
  * | `role` | the API's deprecated base role (no longer updated since March 2023) |
  * | `slackUserId` | the user's id in the connected chat product, if any |
  * | `isActive` | false for a deactivated user |
+ *
+ * ### getUsers({ emails, skipMissing? })
+ *
+ * Many users at once, by e-mail: one walk of `GET /v2/users?include_inactive=true` (every page, 250
+ * users a page) however many e-mails, each matched case-insensitively. Answers `{ users, missing }`:
+ * one user per e-mail, in the order given, with the fields of `getUser` (deactivated users found,
+ * `isActive: false`). E-mails that match no user fail the lookup, all named in one error
+ * (`getUsers: no user with e-mail "a@example.com", "b@example.com" …`); with `skipMissing: true`
+ * they are left out of `users` and listed in `missing`. An e-mail several users share always fails,
+ * naming their ids.
  *
  * ### getTeam({ name } | { id })
  *
@@ -187,6 +198,73 @@ const userLookup = defineLookup({
 export const getUser = userLookup.get;
 /** `getUser` taking Inputs and answering an Output. */
 export const getUserOutput = userLookup.getOutput;
+
+// ---------- getUsers ----------
+
+/** Arguments of `getUsers`. */
+export const getUsersArgs = z.strictObject({
+  /** E-mail addresses of the users (compared case-insensitively); the answer keeps their order. */
+  emails: z.array(
+    z.string().min(1, "must not be empty").includes("@", { message: "must be an e-mail address" }),
+  ),
+  /**
+   * `true`: e-mails that match no user are left out of `users` and listed in `missing`, instead of
+   * failing the lookup. Default `false`.
+   */
+  skipMissing: z.boolean().default(false),
+});
+export type GetUsersArgs = z.input<typeof getUsersArgs>;
+
+/** The users found for a list of e-mails. */
+export interface GetUsersResult {
+  /** One user per e-mail given, in the order given (deactivated users included: see `isActive`). */
+  users: GetUserResult[];
+  /** The e-mails that match no user (only with `skipMissing: true`; otherwise the lookup fails). */
+  missing: string[];
+}
+
+/**
+ * Finds users by e-mail, many at once: one walk of `GET /v2/users?include_inactive=true` (API v2,
+ * paginated, 250 per page) however many e-mails, matched case-insensitively. Every e-mail that
+ * matches no user (unless `skipMissing`) and every one that matches several is named in one error.
+ */
+export async function findUsersByEmail(
+  client: ApiClient,
+  args: { emails: string[]; skipMissing: boolean },
+): Promise<GetUsersResult> {
+  if (args.emails.length === 0) return { users: [], missing: [] };
+  const all = await client.listAll<ApiUser>("/v2/users", "users", "list users", { include_inactive: true });
+  const byEmail = new Map<string, ApiUser[]>();
+  for (const u of all) {
+    const key = (u.email ?? "").trim().toLowerCase();
+    if (key !== "") byEmail.set(key, [...(byEmail.get(key) ?? []), u]);
+  }
+  const users: GetUserResult[] = [];
+  const missing: string[] = [];
+  const shared: string[] = [];
+  for (const email of args.emails) {
+    const matches = byEmail.get(email.trim().toLowerCase()) ?? [];
+    if (matches.length === 1) users.push({ ...userResult(matches[0]!), email: matches[0]!.email ?? email });
+    else if (matches.length === 0) missing.push(email);
+    else shared.push(`${JSON.stringify(email)} (${matches.map((u) => u.id).join(", ")})`);
+  }
+  const problems: string[] = [];
+  if (missing.length > 0 && !args.skipMissing) {
+    problems.push(
+      `no user with e-mail ${missing.map((e) => JSON.stringify(e)).join(", ")} (skipMissing: true leaves ${missing.length === 1 ? "it" : "them"} out)`,
+    );
+  }
+  if (shared.length > 0) problems.push(`several users have e-mail ${shared.join(", ")}`);
+  if (problems.length > 0) throw new LookupError("getUsers", problems.join("; "));
+  return { users, missing };
+}
+
+const usersLookup = defineLookup({ name: "getUsers", args: getUsersArgs, run: findUsersByEmail });
+
+/** Finds users by e-mail, many at once; fails naming every e-mail that matches no user (unless `skipMissing`). */
+export const getUsers = usersLookup.get;
+/** `getUsers` taking Inputs and answering an Output. */
+export const getUsersOutput = usersLookup.getOutput;
 
 // ---------- getTeam ----------
 

@@ -8,8 +8,10 @@
  * stack. An archived window reads as gone.
  */
 import { z } from "zod";
+import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, nameText, timestamp } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
@@ -364,3 +366,65 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
 };
 
 export const maintenanceWindowProvider = makeProvider(maintenanceWindowSpec);
+
+// ---------- getMaintenanceWindow ----------
+
+/** Arguments of `getMaintenanceWindow`. */
+export const getMaintenanceWindowArgs = z.strictObject({
+  /** Exact name of the maintenance window (archived windows are not searched). */
+  name: nameText(),
+});
+export type GetMaintenanceWindowArgs = z.input<typeof getMaintenanceWindowArgs>;
+
+/** A maintenance window of the account (not archived). */
+export interface GetMaintenanceWindowResult {
+  /** The window's id: use it as an `adoptId`. */
+  id: string;
+  name: string;
+  /** When the window starts (RFC 3339). */
+  startAt: string;
+  /** When the window ends (RFC 3339). */
+  endAt: string;
+  /** Id of the window's lead. */
+  leadId: string | undefined;
+  /** Whether the window is shown in the dashboard's sidebar. */
+  showInSidebar: boolean;
+}
+
+/**
+ * Finds a maintenance window by exact name: `GET /v1/maintenance_windows` (API v1, paginated, every
+ * page read), archived windows left out (for a stack they are gone).
+ */
+export async function findMaintenanceWindowByName(
+  client: ApiClient,
+  name: string,
+): Promise<GetMaintenanceWindowResult> {
+  const all = await client.listAll<ApiMaintenanceWindow>(
+    "/v1/maintenance_windows",
+    "maintenance_windows",
+    "list maintenance windows",
+    {},
+    25,
+  );
+  const live = all.filter((w) => w.archived_at === undefined);
+  const w = pickByName(live, name, "getMaintenanceWindow", "maintenance window");
+  return {
+    id: w.id,
+    name: w.name,
+    startAt: w.start_at,
+    endAt: w.end_at,
+    leadId: w.lead?.user?.id,
+    showInSidebar: w.show_in_sidebar,
+  };
+}
+
+const maintenanceWindowLookup = defineLookup({
+  name: "getMaintenanceWindow",
+  args: getMaintenanceWindowArgs,
+  run: (client, args) => findMaintenanceWindowByName(client, args.name),
+});
+
+/** Finds a maintenance window by name; fails when there is none (or several share it). */
+export const getMaintenanceWindow = maintenanceWindowLookup.get;
+/** `getMaintenanceWindow` taking Inputs and answering an Output. */
+export const getMaintenanceWindowOutput = maintenanceWindowLookup.getOutput;

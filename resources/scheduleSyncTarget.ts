@@ -9,8 +9,10 @@
  * edit one of them. Deleting archives the target; the API refuses while sync rules use it.
  */
 import { z } from "zod";
+import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { defineLookup, LookupError } from "../provider/functions";
 import { freeText, nameText } from "../provider/inputs";
 import { writeOnly } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
@@ -227,3 +229,78 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
 };
 
 export const scheduleSyncTargetProvider = makeProvider(scheduleSyncTargetSpec);
+
+// ---------- getScheduleSyncTarget ----------
+
+/** Arguments of `getScheduleSyncTarget`. */
+export const getScheduleSyncTargetArgs = z.strictObject({
+  /**
+   * The Slack id of the synced user group (starts with `S`; not its @-handle): the API keeps one
+   * target per user group, and has no name for a target.
+   */
+  slackUserGroupId: z
+    .string()
+    .regex(
+      /^S[A-Z0-9]+$/,
+      "must be a Slack user group id starting with S (e.g. S0123ABCD), not its @-handle",
+    ),
+});
+export type GetScheduleSyncTargetArgs = z.input<typeof getScheduleSyncTargetArgs>;
+
+/** A schedule sync target of the account. */
+export interface GetScheduleSyncTargetResult {
+  /** The target's id: use it in `ScheduleSyncRule.scheduleSyncTargetId`, or as an `adoptId`. */
+  id: string;
+  /** The Slack id of the synced user group. */
+  slackUserGroupId: string;
+  /** The Slack workspace the group lives in. */
+  slackTeamId: string;
+  /** Whether the service's bot is added to the group. */
+  addBotToGroup: boolean;
+  /** Ids of the schedules with an active sync rule on this target. */
+  linkedScheduleIds: string[];
+}
+
+/**
+ * Finds the sync target of a Slack user group: `GET /v2/schedule_sync_targets` (API v2, paginated,
+ * every page read; archived targets are not listed).
+ */
+export async function findScheduleSyncTarget(
+  client: ApiClient,
+  slackUserGroupId: string,
+): Promise<GetScheduleSyncTargetResult> {
+  const all = await walkList<ApiScheduleSyncTarget>(client, {
+    path: "/v2/schedule_sync_targets",
+    itemsKey: "schedule_sync_targets",
+    operation: "list schedule sync targets",
+    pageSize: 25,
+  });
+  const matches = all.filter((t) => t.slack_user_group_id === slackUserGroupId);
+  if (matches.length !== 1) {
+    throw new LookupError(
+      "getScheduleSyncTarget",
+      matches.length === 0
+        ? `no schedule sync target syncs Slack user group ${JSON.stringify(slackUserGroupId)}`
+        : `${matches.length} schedule sync targets sync Slack user group ${JSON.stringify(slackUserGroupId)}: ${matches.map((t) => t.id).join(", ")}`,
+    );
+  }
+  const t = matches[0]!;
+  return {
+    id: t.id,
+    slackUserGroupId: t.slack_user_group_id,
+    slackTeamId: t.slack_team_id,
+    addBotToGroup: t.add_bot_to_group,
+    linkedScheduleIds: t.linked_schedules.map((s) => s.id),
+  };
+}
+
+const scheduleSyncTargetLookup = defineLookup({
+  name: "getScheduleSyncTarget",
+  args: getScheduleSyncTargetArgs,
+  run: (client, args) => findScheduleSyncTarget(client, args.slackUserGroupId),
+});
+
+/** Finds the schedule sync target of a Slack user group; fails when there is none. */
+export const getScheduleSyncTarget = scheduleSyncTargetLookup.get;
+/** `getScheduleSyncTarget` taking Inputs and answering an Output. */
+export const getScheduleSyncTargetOutput = scheduleSyncTargetLookup.getOutput;

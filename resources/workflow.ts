@@ -36,7 +36,9 @@
  * state keeps what you declared.
  */
 import { z } from "zod";
+import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
+import { defineLookup, pickByName } from "../provider/functions";
 import { nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
@@ -530,3 +532,52 @@ export const workflowSpec: ResourceSpec<WorkflowInputs, LiveWorkflow> = {
 };
 
 export const workflowProvider = makeProvider(workflowSpec);
+
+// ---------- getWorkflow ----------
+
+/** Arguments of `getWorkflow`. */
+export const getWorkflowArgs = z.strictObject({
+  /** Exact name of the workflow. */
+  name: nameText(),
+});
+export type GetWorkflowArgs = z.input<typeof getWorkflowArgs>;
+
+/** A workflow of the account (archived workflows are not listed). */
+export interface GetWorkflowResult {
+  /** The workflow's id: use it as an `adoptId`. */
+  id: string;
+  name: string;
+  /** Name of the trigger, e.g. `incident.updated`. */
+  trigger: string;
+  /** `active`, `disabled`, `draft` or `error`. */
+  state: string;
+  /** Folder shown in the dashboard, if any. */
+  folder: string | undefined;
+  /** Teams that own the workflow. */
+  owningTeamIds: string[];
+}
+
+/** Finds a workflow by exact name: `GET /v2/workflows` (API v2, unpaginated). */
+export async function findWorkflowByName(client: ApiClient, name: string): Promise<GetWorkflowResult> {
+  const body = await client.get<{ workflows: ApiWorkflowV2[] }>("/v2/workflows", "list workflows");
+  const w = pickByName(body.workflows ?? [], name, "getWorkflow", "workflow");
+  return {
+    id: w.id,
+    name: w.name,
+    trigger: w.trigger.name,
+    state: w.state,
+    folder: w.folder,
+    owningTeamIds: w.owning_team_ids ?? [],
+  };
+}
+
+const workflowLookup = defineLookup({
+  name: "getWorkflow",
+  args: getWorkflowArgs,
+  run: (client, args) => findWorkflowByName(client, args.name),
+});
+
+/** Finds a workflow by name; fails when there is none (or several share it). */
+export const getWorkflow = workflowLookup.get;
+/** `getWorkflow` taking Inputs and answering an Output. */
+export const getWorkflowOutput = workflowLookup.getOutput;

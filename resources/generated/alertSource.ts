@@ -188,6 +188,12 @@ export interface GetAlertSourcesOutputArgs {
   sourceType?: pulumi.Input<AlertSourceSourceType>;
 }
 
+/** The arguments of `getAlertSourceOutput`: each may be an Input. */
+export interface GetAlertSourceOutputArgs {
+  /** Exact name of the alert source (names are unique in an account). */
+  name: pulumi.Input<string>;
+}
+
 /** The outputs of `AlertSource` (merged into the class). */
 export interface AlertSource {
   /** Unique name of the alert source. */
@@ -251,6 +257,18 @@ export function getAlertSourcesOutput(
   opts?: LookupOptions,
 ): pulumi.Output<GetAlertSourcesResult> {
   return impl.getAlertSourcesOutput(args as Parameters<typeof impl.getAlertSourcesOutput>[0], opts);
+}
+
+/** Finds an alert source by name; fails when there is none. */
+export function getAlertSource(args: GetAlertSourceArgs, opts?: LookupOptions): Promise<GetAlertSourcesItem> {
+  return impl.getAlertSource(args, opts);
+}
+/** `getAlertSource` taking Inputs and answering an Output. */
+export function getAlertSourceOutput(
+  args: GetAlertSourceOutputArgs,
+  opts?: LookupOptions,
+): pulumi.Output<GetAlertSourcesItem> {
+  return impl.getAlertSourceOutput(args as Parameters<typeof impl.getAlertSourceOutput>[0], opts);
 }
 
 /** How alerts from this source are built. */
@@ -354,4 +372,10 @@ export interface GetAlertSourcesItem {
   alertEventsUrl: undefined | string;
   /** Ids of the owning teams. */
   owningTeamIds: string[];
+}
+
+/** The arguments of `getAlertSource`. */
+export interface GetAlertSourceArgs {
+  /** Exact name of the alert source (names are unique in an account). */
+  name: string;
 }

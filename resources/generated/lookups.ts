@@ -13,6 +13,17 @@ export interface GetUserOutputArgs {
   id?: pulumi.Input<string>;
 }
 
+/** The arguments of `getUsersOutput`: each may be an Input. */
+export interface GetUsersOutputArgs {
+  /** E-mail addresses of the users (compared case-insensitively); the answer keeps their order. */
+  emails: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * `true`: e-mails that match no user are left out of `users` and listed in `missing`, instead of
+   * failing the lookup. Default `false`.
+   */
+  skipMissing?: pulumi.Input<boolean>;
+}
+
 /** The arguments of `getTeamOutput`: each may be an Input. */
 export interface GetTeamOutputArgs {
   /** Exact name of the team, e.g. `Platform`. */
@@ -36,6 +47,18 @@ export function getUser(args: GetUserArgs, opts?: LookupOptions): Promise<GetUse
 /** `getUser` taking Inputs and answering an Output. */
 export function getUserOutput(args: GetUserOutputArgs, opts?: LookupOptions): pulumi.Output<GetUserResult> {
   return impl.getUserOutput(args as Parameters<typeof impl.getUserOutput>[0], opts);
+}
+
+/** Finds users by e-mail, many at once; fails naming every e-mail that matches no user (unless `skipMissing`). */
+export function getUsers(args: GetUsersArgs, opts?: LookupOptions): Promise<GetUsersResult> {
+  return impl.getUsers(args, opts);
+}
+/** `getUsers` taking Inputs and answering an Output. */
+export function getUsersOutput(
+  args: GetUsersOutputArgs,
+  opts?: LookupOptions,
+): pulumi.Output<GetUsersResult> {
+  return impl.getUsersOutput(args as Parameters<typeof impl.getUsersOutput>[0], opts);
 }
 
 /** Finds a team by name or id; fails when there is none. */
@@ -86,6 +109,25 @@ export interface GetUserResult {
   slackUserId: undefined | string;
   /** False for a deactivated user (someone who left the company): found, so the program can say so. */
   isActive: boolean;
+}
+
+/** The arguments of `getUsers`. */
+export interface GetUsersArgs {
+  /** E-mail addresses of the users (compared case-insensitively); the answer keeps their order. */
+  emails: string[];
+  /**
+   * `true`: e-mails that match no user are left out of `users` and listed in `missing`, instead of
+   * failing the lookup. Default `false`.
+   */
+  skipMissing?: boolean;
+}
+
+/** The users found for a list of e-mails. */
+export interface GetUsersResult {
+  /** One user per e-mail given, in the order given (deactivated users included: see `isActive`). */
+  users: GetUserResult[];
+  /** The e-mails that match no user (only with `skipMissing: true`; otherwise the lookup fails). */
+  missing: string[];
 }
 
 /** The arguments of `getTeam`. */

@@ -9,7 +9,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { accountSettings, Provider } from "../../provider/account";
 import { configure, resolveCredentials, setCredentials } from "../../provider/credentials";
-import { getUser } from "../../resources/generated/lookups";
+import { getAlertRoute } from "../../resources/generated/alertRoute";
+import { getAlertSource } from "../../resources/generated/alertSource";
+import { getCatalogTypeAttribute } from "../../resources/generated/catalogTypeAttribute";
+import { getCustomFieldOption } from "../../resources/generated/customFieldOption";
+import { getUser, getUsers } from "../../resources/generated/lookups";
+import { getMaintenanceWindow } from "../../resources/generated/maintenanceWindow";
+import { getScheduleSyncTarget } from "../../resources/generated/scheduleSyncTarget";
+import { getWorkflow } from "../../resources/generated/workflow";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 const registered: { type: string; name: string; inputs: any }[] = [];
@@ -76,6 +83,58 @@ test("a lookup naming an account asks that account, with its key, and not the st
     await expect(getUser({ email: "ada@example.com" }, { provider: wrong })).rejects.toThrow(
       /401|rejected|key/i,
     );
+  } finally {
+    if (saved === undefined) delete process.env.INCIDENT_API_KEY;
+    else process.env.INCIDENT_API_KEY = saved;
+  }
+});
+
+test("the kinds' by-name lookups and getUsers take the account too: each asks it, and fails there as its own lookup", async () => {
+  const account = new Provider("lookups-each", { apiKey: "account-test-key-5d1c", baseUrl: emu.url });
+  const opts = { provider: account };
+  const saved = process.env.INCIDENT_API_KEY;
+  process.env.INCIDENT_API_KEY = "ENVIRONMENT-KEY-NOT-THIS-ACCOUNT";
+  try {
+    const mark = emu.requests.length;
+    // Nothing of these exists in the account: each answer is the lookup's own "none", not a 401.
+    const none: [() => Promise<unknown>, RegExp][] = [
+      [() => getAlertSource({ name: "None" }, opts), /^getAlertSource: no alert source named "None"$/],
+      [() => getAlertRoute({ name: "None" }, opts), /^getAlertRoute: no alert route named "None"$/],
+      [() => getWorkflow({ name: "None" }, opts), /^getWorkflow: no workflow named "None"$/],
+      [
+        () => getMaintenanceWindow({ name: "None" }, opts),
+        /^getMaintenanceWindow: no maintenance window named/,
+      ],
+      [
+        () => getCustomFieldOption({ customFieldId: "01NOFIELD", value: "x" }, opts),
+        /^getCustomFieldOption: no custom field with id "01NOFIELD"$/,
+      ],
+      [
+        () => getCatalogTypeAttribute({ catalogTypeId: "01NOTYPE", name: "x" }, opts),
+        /^getCatalogTypeAttribute: no catalog type with id "01NOTYPE"$/,
+      ],
+      [
+        () => getScheduleSyncTarget({ slackUserGroupId: "S0NONE" }, opts),
+        /^getScheduleSyncTarget: no schedule sync target syncs Slack user group "S0NONE"$/,
+      ],
+      [
+        () => getUsers({ emails: ["nobody@example.com"] }, opts),
+        /^getUsers: no user with e-mail "nobody@example.com"/,
+      ],
+    ];
+    for (const [answer, message] of none) {
+      const error = (await answer().catch((e: unknown) => e)) as Error;
+      expect(error.name).toBe("LookupError");
+      expect(error.message).toMatch(message);
+    }
+    const found = await getUsers(
+      { emails: ["ada@example.com", "nobody@example.com"], skipMissing: true },
+      opts,
+    );
+    expect(found.users.map((u) => u.id)).toEqual(["01USERADA"]);
+    expect(found.missing).toEqual(["nobody@example.com"]);
+    // Every request made with the account's key (the environment's would be refused).
+    expect(emu.requests.slice(mark).filter((r) => r.status === 401)).toEqual([]);
   } finally {
     if (saved === undefined) delete process.env.INCIDENT_API_KEY;
     else process.env.INCIDENT_API_KEY = saved;

@@ -19,6 +19,8 @@ import {
   alertRoutePayload,
   alertRouteProvider,
   canonicalAlertRoute,
+  findAlertRouteByName,
+  getAlertRoute,
 } from "../../resources/alertRoute";
 import { dashboardHttpSource, useAlertEmulator } from "../support/alertEmulator";
 import { dashboardEscalationPath } from "../support/dashboard";
@@ -740,5 +742,42 @@ describe("provider against the emulator", () => {
     const created = await alertRouteProvider.create!(await checked(full({ name: "Gone" })));
     expect((await ae.api("DELETE", `/v3/alert_routes/${created.id}`)).status).toBe(204);
     expect((await alertRouteProvider.read!(created.id, created.outs)).id).toBe("");
+  });
+});
+
+describe("getAlertRoute", () => {
+  const make = async (name: string, enabled = true) =>
+    (
+      await ae.ok(
+        "POST",
+        "/v3/alert_routes",
+        alertRoutePayload(parsed({ name, enabled, alertSources: [{ alertSourceId: refs.sourceB }] })),
+      )
+    ).alert_route.id as string;
+
+  test("by exact name, read from the slim list; a near miss is suggested; a shared name names the ids", async () => {
+    const id = await make("Lookup route", false);
+    expect(await findAlertRouteByName(ae.dashboard, "Lookup route")).toEqual({
+      id,
+      name: "Lookup route",
+      enabled: false,
+    });
+    await expect(findAlertRouteByName(ae.dashboard, "LOOKUP ROUTE")).rejects.toThrow(
+      'getAlertRoute: no alert route named "LOOKUP ROUTE" (did you mean "Lookup route"?)',
+    );
+    // Names are not unique.
+    const a = await make("Twin route");
+    const b = await make("Twin route");
+    await expect(findAlertRouteByName(ae.dashboard, "Twin route")).rejects.toThrow(
+      `getAlertRoute: the alert route name "Twin route" is shared by 2 objects (${a}, ${b})`,
+    );
+  });
+
+  test("arguments are checked before any request", async () => {
+    const mark = ae.emu.requests.length;
+    await expect(getAlertRoute({ name: "   " })).rejects.toThrow(
+      "getAlertRoute: name: must not be only whitespace",
+    );
+    expect(ae.emu.requests.length).toBe(mark);
   });
 });

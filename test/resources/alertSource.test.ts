@@ -13,10 +13,12 @@ import {
   alertSourceInputs,
   alertSourcePayload,
   alertSourceProvider,
+  findAlertSourceByName,
   findAlertSources,
+  getAlertSource,
 } from "../../resources/alertSource";
 import { templateToRichText } from "../../resources/shared/richText";
-import { useAlertEmulator } from "../support/alertEmulator";
+import { dashboardHttpSource, useAlertEmulator } from "../support/alertEmulator";
 import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): AlertSourceInputs => alertSourceInputs.parse(raw);
@@ -556,5 +558,33 @@ describe("provider against the emulator", () => {
       });
     await Promise.allSettled([job("a"), job("b", true), job("c")]);
     expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
+  });
+});
+
+describe("getAlertSource", () => {
+  test("by exact name (names are unique): the source without its token; a near miss is suggested", async () => {
+    const made = (await ae.ok("POST", "/v2/alert_sources", dashboardHttpSource("Lookup webhook")))
+      .alert_source;
+    expect(await findAlertSourceByName(ae.dashboard, "Lookup webhook")).toEqual({
+      id: made.id,
+      name: "Lookup webhook",
+      sourceType: "http",
+      alertEventsUrl: made.alert_events_url,
+      owningTeamIds: [],
+    });
+    await expect(findAlertSourceByName(ae.dashboard, "lookup webhook ")).rejects.toThrow(
+      'getAlertSource: no alert source named "lookup webhook " (did you mean "Lookup webhook"?)',
+    );
+    await expect(findAlertSourceByName(ae.dashboard, "Nope")).rejects.toThrow(
+      'getAlertSource: no alert source named "Nope"',
+    );
+    await ae.ok("DELETE", `/v2/alert_sources/${made.id}`);
+  });
+
+  test("arguments are checked before any request", async () => {
+    const mark = ae.emu.requests.length;
+    await expect(getAlertSource({ name: "" })).rejects.toThrow("getAlertSource: name: must not be empty");
+    await expect(getAlertSource({ sourceType: "http" } as never)).rejects.toThrow(/getAlertSource: /);
+    expect(ae.emu.requests.length).toBe(mark);
   });
 });

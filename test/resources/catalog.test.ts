@@ -16,7 +16,12 @@ import {
   catalogTypeProvider,
   findCatalogType,
 } from "../../resources/catalogType";
-import { catalogAttributeFromApi, catalogTypeAttributeProvider } from "../../resources/catalogTypeAttribute";
+import {
+  catalogAttributeFromApi,
+  catalogTypeAttributeProvider,
+  findCatalogTypeAttribute,
+  getCatalogTypeAttribute,
+} from "../../resources/catalogTypeAttribute";
 import { useAlertEmulator } from "../support/alertEmulator";
 import { expectShape } from "../support/emulator";
 
@@ -226,6 +231,36 @@ describe("CatalogType and its attributes", () => {
     await expect(findCatalogType(ae.dashboard, { name: "Nope" })).rejects.toThrow(
       /getCatalogType: no catalog type/,
     );
+  });
+
+  test("getCatalogTypeAttribute by type and name (names are unique within a type); an unknown type is said", async () => {
+    const typeId = await newType("Attribute lookup");
+    const tier = await addAttribute(typeId, "Tier", "Number");
+    const tags = await addAttribute(typeId, "Tags", "String", true);
+    expect(await findCatalogTypeAttribute(ae.dashboard, { catalogTypeId: typeId, name: "Tier" })).toEqual({
+      id: tier.id,
+      catalogTypeId: typeId,
+      name: "Tier",
+      type: "Number",
+      array: false,
+      mode: undefined,
+    });
+    expect((await findCatalogTypeAttribute(ae.dashboard, { catalogTypeId: typeId, name: "Tags" })).id).toBe(
+      tags.id,
+    );
+    await expect(
+      findCatalogTypeAttribute(ae.dashboard, { catalogTypeId: typeId, name: "tier" }),
+    ).rejects.toThrow(
+      `getCatalogTypeAttribute: no attribute of catalog type ${typeId} named "tier" (did you mean "Tier"?)`,
+    );
+    await expect(
+      findCatalogTypeAttribute(ae.dashboard, { catalogTypeId: "01NOSUCHTYPE", name: "Tier" }),
+    ).rejects.toThrow('getCatalogTypeAttribute: no catalog type with id "01NOSUCHTYPE"');
+    const mark = ae.emu.requests.length;
+    await expect(getCatalogTypeAttribute({ catalogTypeId: "", name: "Tier" })).rejects.toThrow(
+      "getCatalogTypeAttribute: catalogTypeId: must not be empty",
+    );
+    expect(ae.emu.requests.length).toBe(mark);
   });
 });
 

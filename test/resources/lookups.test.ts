@@ -3,7 +3,14 @@ import type { AddressInfo } from "node:net";
 import { ApiClient } from "../../provider/client";
 import { ENV_API_KEY, ENV_BASE_URL } from "../../provider/credentials";
 import { findCustomFieldByName, getCustomField, getCustomFieldOutput } from "../../resources/customField";
-import { findUserByEmail, findUserById, getUser } from "../../resources/lookups";
+import {
+  findUserByEmail,
+  findUserById,
+  findUsersByEmail,
+  getUser,
+  getUsers,
+  getUsersOutput,
+} from "../../resources/lookups";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 /**
@@ -119,6 +126,82 @@ describe("getUser({email})", () => {
   });
 });
 
+describe("getUsers({emails})", () => {
+  const ids = (r: { users: { id: string }[] }) => r.users.map((u) => u.id);
+
+  test("finds every user in the order given, case-insensitively, in one walk of the list however many e-mails", async () => {
+    const found = await findUsersByEmail(client(), {
+      emails: ["OLA@example.com", "lisa@example.com", "ola@example.com"],
+      skipMissing: false,
+    });
+    expect(ids(found)).toEqual(["u2", "u1", "u2"]);
+    expect(found.users[1]).toEqual({
+      id: "u1",
+      name: "Lisa",
+      email: "lisa@example.com",
+      role: "owner",
+      slackUserId: "U1",
+      isActive: true,
+    });
+    expect(found.missing).toEqual([]);
+    // Pages of one user: four requests for four users, deactivated users included.
+    expect(seen).toHaveLength(4);
+    expect(seen.every((s) => s.startsWith("GET /v2/users?include_inactive=true"))).toBe(true);
+  });
+
+  test("every e-mail that matches no user is named in one error; skipMissing leaves them out and lists them", async () => {
+    const emails = ["nobody@example.com", "lisa@example.com", "none@example.com"];
+    await expect(findUsersByEmail(client(), { emails, skipMissing: false })).rejects.toThrow(
+      'getUsers: no user with e-mail "nobody@example.com", "none@example.com" (skipMissing: true leaves them out)',
+    );
+    const skipped = await findUsersByEmail(client(), { emails, skipMissing: true });
+    expect(ids(skipped)).toEqual(["u1"]);
+    expect(skipped.missing).toEqual(["nobody@example.com", "none@example.com"]);
+  });
+
+  test("an e-mail several users share fails even with skipMissing, naming their ids, with the missing ones", async () => {
+    await expect(
+      findUsersByEmail(client(), { emails: ["dup@example.com", "nobody@example.com"], skipMissing: false }),
+    ).rejects.toThrow(
+      'getUsers: no user with e-mail "nobody@example.com" (skipMissing: true leaves it out); several users have e-mail "dup@example.com" (u3, u4)',
+    );
+    await expect(
+      findUsersByEmail(client(), { emails: ["dup@example.com", "nobody@example.com"], skipMissing: true }),
+    ).rejects.toThrow('getUsers: several users have e-mail "dup@example.com" (u3, u4)');
+  });
+
+  test("bad arguments fail before any request; an empty list asks nothing", async () => {
+    await expect(getUsers({ emails: ["lisa@example.com", "not-an-email"] })).rejects.toThrow(
+      "getUsers: emails[1]: must be an e-mail address",
+    );
+    await expect(getUsers({ emails: "lisa@example.com" } as never)).rejects.toThrow("getUsers: emails:");
+    await expect(getUsers({ emails: [], skipMissing: "yes" } as never)).rejects.toThrow(
+      "getUsers: skipMissing:",
+    );
+    expect(await findUsersByEmail(client(), { emails: [], skipMissing: false })).toEqual({
+      users: [],
+      missing: [],
+    });
+    expect(seen).toEqual([]);
+  });
+
+  test("getUsersOutput resolves through an Output, with the program's credentials", async () => {
+    process.env[ENV_API_KEY] = "test-key";
+    process.env[ENV_BASE_URL] = baseUrl;
+    try {
+      const out = getUsersOutput({ emails: ["lisa@example.com", "ghost@example.com"], skipMissing: true });
+      const found = await new Promise<{ users: { id: string }[]; missing: string[] }>((resolve) =>
+        out.apply(resolve),
+      );
+      expect(ids(found)).toEqual(["u1"]);
+      expect(found.missing).toEqual(["ghost@example.com"]);
+    } finally {
+      delete process.env[ENV_API_KEY];
+      delete process.env[ENV_BASE_URL];
+    }
+  });
+});
+
 describe("getCustomField({name})", () => {
   test("finds the field by exact name with GET /v2/custom_fields", async () => {
     expect(await findCustomFieldByName(client(), "Affected Team")).toEqual({
@@ -177,6 +260,21 @@ describe("getUser and deactivated users (against the emulator, which seeds one)"
     expect(fay).toMatchObject({ id: "01USERFAY", email: "fay@example.com", isActive: false });
     expect(await findUserById(emulated(), "01USERFAY")).toMatchObject({ isActive: false });
     expect(await findUserByEmail(emulated(), "ada@example.com")).toMatchObject({ isActive: true });
+    expect(emu.responseProblems).toEqual([]);
+  });
+
+  test("getUsers finds someone who left too (isActive false), beside active users, in the order given", async () => {
+    const found = await findUsersByEmail(emulated(), {
+      emails: ["fay@example.com", "Ada@Example.com"],
+      skipMissing: false,
+    });
+    expect(found.users).toEqual([
+      expect.objectContaining({ id: "01USERFAY", email: "fay@example.com", isActive: false }),
+      expect.objectContaining({ id: "01USERADA", email: "ada@example.com", isActive: true }),
+    ]);
+    await expect(
+      findUsersByEmail(emulated(), { emails: ["fay@example.com", "gone@example.com"], skipMissing: false }),
+    ).rejects.toThrow('getUsers: no user with e-mail "gone@example.com"');
     expect(emu.responseProblems).toEqual([]);
   });
 });

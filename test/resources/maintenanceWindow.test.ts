@@ -1,4 +1,6 @@
 import {
+  findMaintenanceWindowByName,
+  getMaintenanceWindow,
   type MaintenanceWindowInputs,
   maintenanceWindowFromApi,
   maintenanceWindowInputs,
@@ -210,5 +212,46 @@ describe("provider against the emulator", () => {
     expect(adopted.id).toBe(existing.id);
     expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
     expect(await show(existing.id)).toMatchObject({ show_in_sidebar: true });
+  });
+});
+
+describe("getMaintenanceWindow", () => {
+  const make = async (name: string) =>
+    (await ae.ok("POST", "/v1/maintenance_windows", maintenanceWindowPayload(window({ name }))))
+      .maintenance_window;
+
+  test("by exact name (archived windows left out); a near miss is suggested; a shared name names the ids", async () => {
+    const found = await make("Lookup window");
+    expect(await findMaintenanceWindowByName(ae.dashboard, "Lookup window")).toEqual({
+      id: found.id,
+      name: "Lookup window",
+      startAt: found.start_at,
+      endAt: found.end_at,
+      leadId: "01USERADA",
+      showInSidebar: true,
+    });
+    await expect(findMaintenanceWindowByName(ae.dashboard, "lookup window")).rejects.toThrow(
+      'getMaintenanceWindow: no maintenance window named "lookup window" (did you mean "Lookup window"?)',
+    );
+
+    // Names are not unique: two windows of one name are named by id; an archived one is not counted.
+    const a = await make("Recurring");
+    const b = await make("Recurring");
+    await expect(findMaintenanceWindowByName(ae.dashboard, "Recurring")).rejects.toThrow(
+      `getMaintenanceWindow: the maintenance window name "Recurring" is shared by 2 objects (${a.id}, ${b.id})`,
+    );
+    await ae.ok("DELETE", `/v1/maintenance_windows/${a.id}`);
+    expect((await findMaintenanceWindowByName(ae.dashboard, "Recurring")).id).toBe(b.id);
+  });
+
+  test("arguments are checked before any request", async () => {
+    const mark = ae.emu.requests.length;
+    await expect(getMaintenanceWindow({ name: "" })).rejects.toThrow(
+      "getMaintenanceWindow: name: must not be empty",
+    );
+    await expect(getMaintenanceWindow({ name: "x", id: "y" } as never)).rejects.toThrow(
+      /getMaintenanceWindow: .*id/,
+    );
+    expect(ae.emu.requests.length).toBe(mark);
   });
 });

@@ -1,4 +1,6 @@
 import {
+  findScheduleSyncTarget,
+  getScheduleSyncTarget,
   type ScheduleSyncTargetInputs,
   scheduleSyncTargetCreatePayload,
   scheduleSyncTargetFromApi,
@@ -148,5 +150,44 @@ describe("provider against the emulator", () => {
     await expect(
       scheduleSyncTargetProvider.create!(parse({ slackUserGroupId: "S0OTHER", adoptId: existing.id })),
     ).rejects.toThrow(/syncs user group S0BYHAND, not S0OTHER/);
+  });
+});
+
+describe("getScheduleSyncTarget", () => {
+  test("by the Slack user group it syncs (one target per group), with its linked schedules; gone once archived", async () => {
+    const target = (
+      await ae.ok("POST", "/v2/schedule_sync_targets", {
+        schedule_sync_target: { slack_user_group_id: "S0LOOKUP", add_bot_to_group: true },
+      })
+    ).schedule_sync_target;
+    const schedule = await makeSchedule(ae, "Lookup rota");
+    const rule = (
+      await ae.ok("POST", `/v2/schedules/${schedule}/sync_rules`, {
+        schedule_sync_rule: { schedule_sync_target_id: target.id, sync_type: "on_call" },
+      })
+    ).schedule_sync_rule;
+    expect(await findScheduleSyncTarget(ae.dashboard, "S0LOOKUP")).toEqual({
+      id: target.id,
+      slackUserGroupId: "S0LOOKUP",
+      slackTeamId: "T0WORKSPACE",
+      addBotToGroup: true,
+      linkedScheduleIds: [schedule],
+    });
+    await expect(findScheduleSyncTarget(ae.dashboard, "S0NOTSYNCED")).rejects.toThrow(
+      'getScheduleSyncTarget: no schedule sync target syncs Slack user group "S0NOTSYNCED"',
+    );
+    await ae.ok("DELETE", `/v2/schedules/${schedule}/sync_rules/${rule.id}`);
+    await ae.ok("DELETE", `/v2/schedule_sync_targets/${target.id}`);
+    await expect(findScheduleSyncTarget(ae.dashboard, "S0LOOKUP")).rejects.toThrow(
+      /no schedule sync target syncs Slack user group "S0LOOKUP"/,
+    );
+  });
+
+  test("arguments are checked before any request: a group id, not its @-handle", async () => {
+    const mark = ae.emu.requests.length;
+    await expect(getScheduleSyncTarget({ slackUserGroupId: "@platform-oncall" })).rejects.toThrow(
+      "getScheduleSyncTarget: slackUserGroupId: must be a Slack user group id starting with S",
+    );
+    expect(ae.emu.requests.length).toBe(mark);
   });
 });

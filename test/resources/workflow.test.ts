@@ -2,6 +2,8 @@ import { type StoredWorkflow, WORKFLOWS } from "../../emulator/families/workflow
 import { currentClient, setCredentials } from "../../provider/credentials";
 import {
   canonicalWorkflow,
+  findWorkflowByName,
+  getWorkflow,
   type LiveWorkflow,
   type WorkflowInputs,
   workflowFromApi,
@@ -852,5 +854,48 @@ describe("Workflow preview with unknown values", () => {
     expect(result.changes).toBe(true);
     expect(result.replaces).toEqual([]);
     expect(emu.requests.length).toBe(before);
+  });
+});
+
+describe("getWorkflow", () => {
+  const make = async (name: string) =>
+    (
+      await dashboard(
+        "POST",
+        "/v2/workflows",
+        workflowPayload(
+          workflowInputs.parse({ name, trigger: "incident.created", state: "draft", folder: "Lookups" }),
+          true,
+        ),
+      )
+    ).workflow.id as string;
+
+  test("by exact name; a near miss is suggested; a shared name names the ids; archived ones are gone", async () => {
+    const id = await make("Lookup workflow");
+    expect(await findWorkflowByName(currentClient(), "Lookup workflow")).toEqual({
+      id,
+      name: "Lookup workflow",
+      trigger: "incident.created",
+      state: "draft",
+      folder: "Lookups",
+      owningTeamIds: [],
+    });
+    await expect(findWorkflowByName(currentClient(), "lookup workflow")).rejects.toThrow(
+      'getWorkflow: no workflow named "lookup workflow" (did you mean "Lookup workflow"?)',
+    );
+    // Names are not unique.
+    const a = await make("Twin workflow");
+    const b = await make("Twin workflow");
+    await expect(findWorkflowByName(currentClient(), "Twin workflow")).rejects.toThrow(
+      `getWorkflow: the workflow name "Twin workflow" is shared by 2 objects (${a}, ${b})`,
+    );
+    await dashboard("DELETE", `/v2/workflows/${a}`);
+    expect((await findWorkflowByName(currentClient(), "Twin workflow")).id).toBe(b);
+  });
+
+  test("arguments are checked before any request", async () => {
+    const mark = emu.requests.length;
+    await expect(getWorkflow({ name: "" })).rejects.toThrow("getWorkflow: name: must not be empty");
+    expect(emu.requests.length).toBe(mark);
   });
 });
