@@ -22,7 +22,11 @@ import type { ApiContext, Props } from "./spec";
 
 /** How a kind's list endpoint serves its reads: set on a spec only when list items equal show bodies. */
 export interface ListSpec<Live = any> {
-  /** The list path, e.g. `/v2/alert_attributes`. */
+  /**
+   * The list path, e.g. `/v2/alert_attributes`. A `{name}` in it is filled from the scope (that key
+   * is then left out of the query), e.g. `/v2/schedules/{schedule_id}/sync_rules`: the cached pages
+   * are still keyed, and dropped by a write, under the path as written here.
+   */
   path: string;
   /** The response key of the items, e.g. `alert_attributes`. */
   itemsKey: string;
@@ -60,16 +64,32 @@ export function pagedReadsEnabled(): boolean {
 const keyOf = (client: ApiClient, path: string, scope: Record<string, string>) =>
   `${client.account}\n${path}\n${JSON.stringify(Object.entries(scope).sort())}`;
 
+/** The request path and query of a list for a scope: `{name}` in the path is filled from the scope. */
+function resolvePath(
+  path: string,
+  scope: Record<string, string>,
+): { path: string; query: Record<string, string> } {
+  const inPath = new Set<string>();
+  const resolved = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = scope[name];
+    if (value === undefined) throw new Error(`list ${path}: no ${name} in the scope`);
+    inPath.add(name);
+    return encodeURIComponent(value);
+  });
+  return { path: resolved, query: Object.fromEntries(Object.entries(scope).filter(([k]) => !inPath.has(k))) };
+}
+
 /** Every item of a list (all pages), for a scope. */
 export async function walkList<T = any>(
   client: ApiClient,
   list: Pick<ListSpec, "path" | "itemsKey" | "operation" | "pageSize">,
   scope: Record<string, string> = {},
 ): Promise<T[]> {
+  const { path, query } = resolvePath(list.path, scope);
   if (list.pageSize !== undefined) {
-    return client.listAll<T>(list.path, list.itemsKey, list.operation, scope, list.pageSize);
+    return client.listAll<T>(path, list.itemsKey, list.operation, query, list.pageSize);
   }
-  const body = await client.get<Record<string, T[]>>(list.path, list.operation, scope);
+  const body = await client.get<Record<string, T[]>>(path, list.operation, query);
   return body[list.itemsKey] ?? [];
 }
 

@@ -5,10 +5,13 @@
  *
  * ### Concurrency
  *
- * Every attribute write of a type runs under that type's process-wide lock: several attributes of one
- * type changed in one run are written one after another, each on the version the previous one left.
- * A 409 (someone else wrote the schema in between) is answered by reading it again and retrying. A
- * write whose answer is lost is checked against the schema read again (written once, never twice).
+ * Every attribute write of a type runs under that type's process-wide lock, and the writes of one
+ * type that meet there are batched: the attributes of a type created, changed or deleted together in
+ * one run are applied to one read of the schema and written in one request (8 attributes: 2 requests
+ * to create, not 16; 2 to delete, not 24). Each attribute keeps its own outcome: one the API refuses
+ * fails alone, the others are written. A 409 (someone else wrote the schema in between) is answered
+ * by reading it again and retrying. A write whose answer is lost is checked against the schema read
+ * again (written once, never twice).
  *
  * ### Normalisation rules (read-back that differs in form is not drift)
  *
@@ -116,45 +119,148 @@ export function catalogAttributeFromApi(
 const SCHEMA_ATTEMPTS = 4;
 
 /**
+ * How long the first change of a type whose schema no write holds waits for the others of its run
+ * before the schema is read: the engine creates (or deletes) a type's attributes together, each a
+ * call of its own, arriving within milliseconds of each other.
+ */
+export const SCHEMA_BATCH_WINDOW_MS = 20;
+
+/** A change of a type's schema waiting for the type's next write. */
+interface SchemaChange {
+  operation: string;
+  /** The new attributes from the current ones (payload form); throws when it cannot apply. */
+  change: (attributes: Props[]) => Props[];
+  /** A type that is gone leaves nothing to do (a delete) instead of failing. */
+  goneIsDone: boolean;
+  resolve(type: ApiCatalogType | undefined): void;
+  reject(error: unknown): void;
+}
+
+/** Per type (account and id): the changes that arrived since its last write began. */
+const waiting = new Map<string, SchemaChange[]>();
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
  * Read-modify-write of a type's schema under the type's lock: `change` gets the current attributes
  * (payload form) and answers the new list. A 409 (the version moved: someone else wrote) reads
  * again and retries. A write whose outcome is unknown (a 5xx, a reset, a lost answer) is checked
  * by reading the schema: one version on and holding what was sent, it is ours (never written
  * twice: a second add would duplicate the attribute); otherwise it is written again. Answers the
- * type as the API left it.
+ * type as the API left it (undefined: the type is gone and `goneIsDone`).
+ *
+ * Batched: the changes of one type that wait for its lock (the attributes of a type created,
+ * updated or deleted in one run, each a call of its own in the one provider process) are applied
+ * together, in the order they arrived, to one read of the schema and written in one request, so
+ * 8 attributes cost 2 requests, not 16 (24 to delete). Each change keeps its own outcome: one that
+ * cannot apply (an update of an attribute that is gone) fails alone; a batch the API refuses (400,
+ * 404, 422: nothing was written) is written again one change at a time, so each gets the answer
+ * it would have had alone; a batch whose outcome stays unknown fails every change of it, which the
+ * factory then recovers one by one as before (an attribute is found by name, never added twice).
  */
-export function writeSchema(
+function writeSchemaOf(
+  ctx: ApiContext,
+  typeId: string,
+  operation: string,
+  change: (attributes: Props[]) => Props[],
+  goneIsDone: boolean,
+): Promise<ApiCatalogType | undefined> {
+  const key = `catalog-schema:${ctx.client.account}:${typeId}`;
+  return new Promise((resolve, reject) => {
+    const item: SchemaChange = { operation, change, goneIsDone, resolve, reject };
+    const batch = waiting.get(key);
+    // A write is due that has not yet read the schema: this change goes with it.
+    if (batch) return void batch.push(item);
+    waiting.set(key, [item]);
+    const mutex = namedMutex(key);
+    // Nothing holds the schema: wait a moment for the rest of the run's changes. Otherwise the ones
+    // that come while the current write is under way gather until it ends.
+    const wait = mutex.locked ? 0 : SCHEMA_BATCH_WINDOW_MS;
+    void mutex.run(async () => {
+      if (wait > 0) await sleep(wait);
+      const changes = waiting.get(key)!;
+      waiting.delete(key);
+      await writeBatch(ctx, typeId, changes);
+    });
+  });
+}
+
+/** Writes a batch of changes, answering each; never throws. */
+async function writeBatch(ctx: ApiContext, typeId: string, changes: SchemaChange[]): Promise<void> {
+  try {
+    await writeChanges(ctx, typeId, changes);
+  } catch (error) {
+    // Refused for what was sent (nothing written): 400 or 422 naming a field, or 404 (the type went).
+    const refused =
+      error instanceof ApiError && !error.outcomeUnknown && [400, 404, 422].includes(error.status);
+    if (changes.length > 1 && refused) {
+      // Nothing was written: each change alone, for its own answer (which one the API refuses).
+      for (const c of changes) await writeBatch(ctx, typeId, [c]);
+      return;
+    }
+    for (const c of changes) c.reject(error);
+  }
+}
+
+/** One read-modify-write (with its retries) of every change of a batch; throws the write's failure. */
+async function writeChanges(ctx: ApiContext, typeId: string, changes: SchemaChange[]): Promise<void> {
+  const operation =
+    changes.length === 1
+      ? changes[0]!.operation
+      : `write catalog type schema (${changes.length} attribute changes)`;
+  for (let attempt = 1; ; attempt++) {
+    const type = await showType(ctx.client, typeId);
+    if (!type) {
+      const gone = new Error(`catalogTypeId: no catalog type with id ${JSON.stringify(typeId)} exists`);
+      for (const c of changes) c.goneIsDone ? c.resolve(undefined) : c.reject(gone);
+      return;
+    }
+    const before = type.schema.attributes.map(attributeAsPayload);
+    let attributes = before;
+    const applied: SchemaChange[] = [];
+    const failed: [SchemaChange, unknown][] = [];
+    for (const c of changes) {
+      try {
+        attributes = c.change(attributes);
+        applied.push(c);
+      } catch (error) {
+        failed.push([c, error]);
+      }
+    }
+    const settle = (written: ApiCatalogType) => {
+      for (const c of applied) c.resolve(written);
+      for (const [c, error] of failed) c.reject(error);
+    };
+    // Nothing to write (every change failed, or a delete of an attribute already gone).
+    if (JSON.stringify(attributes) === JSON.stringify(before)) return settle(type);
+    try {
+      const body = await ctx.client.post<{ catalog_type: ApiCatalogType }>(
+        `${typePath(typeId)}/actions/update_schema`,
+        operation,
+        { version: type.schema.version, attributes },
+      );
+      return settle(body.catalog_type);
+    } catch (error) {
+      if (error instanceof ApiError && error.outcomeUnknown) {
+        const after = await showType(ctx.client, typeId);
+        if (after && after.schema.version === type.schema.version + 1 && holds(after, attributes))
+          return settle(after);
+        if (attempt >= SCHEMA_ATTEMPTS) throw error;
+        continue;
+      }
+      if (!(error instanceof ApiError && error.status === 409) || attempt >= SCHEMA_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** `writeSchemaOf` for a change that needs the type (a create or an update). */
+export async function writeSchema(
   ctx: ApiContext,
   typeId: string,
   operation: string,
   change: (attributes: Props[]) => Props[],
 ): Promise<ApiCatalogType> {
-  return namedMutex(`catalog-schema:${ctx.client.account}:${typeId}`).run(async () => {
-    for (let attempt = 1; ; attempt++) {
-      const type = await showType(ctx.client, typeId);
-      if (!type) {
-        throw new Error(`catalogTypeId: no catalog type with id ${JSON.stringify(typeId)} exists`);
-      }
-      const attributes = change(type.schema.attributes.map(attributeAsPayload));
-      try {
-        const body = await ctx.client.post<{ catalog_type: ApiCatalogType }>(
-          `${typePath(typeId)}/actions/update_schema`,
-          operation,
-          { version: type.schema.version, attributes },
-        );
-        return body.catalog_type;
-      } catch (error) {
-        if (error instanceof ApiError && error.outcomeUnknown) {
-          const after = await showType(ctx.client, typeId);
-          if (after && after.schema.version === type.schema.version + 1 && holds(after, attributes))
-            return after;
-          if (attempt >= SCHEMA_ATTEMPTS) throw error;
-          continue;
-        }
-        if (!(error instanceof ApiError && error.status === 409) || attempt >= SCHEMA_ATTEMPTS) throw error;
-      }
-    }
-  });
+  return (await writeSchemaOf(ctx, typeId, operation, change, false))!;
 }
 
 /** Whether a schema holds, in order, the attributes sent (by id where one was sent, else by name). */
@@ -267,10 +373,13 @@ export const catalogTypeAttributeSpec: ResourceSpec<CatalogTypeAttributeInputs, 
       return { live: attributeOf(type, (a) => a.id === id) };
     },
     async delete(ctx, id, olds) {
-      // A type that is gone (archived) took its attributes with it.
-      if (!(await showType(ctx.client, olds.catalogTypeId))) return;
-      await writeSchema(ctx, olds.catalogTypeId, "remove catalog type attribute", (attributes) =>
-        attributes.filter((a) => a.id !== id),
+      // A type that is gone (archived) took its attributes with it: nothing to do.
+      await writeSchemaOf(
+        ctx,
+        olds.catalogTypeId,
+        "remove catalog type attribute",
+        (attributes) => attributes.filter((a) => a.id !== id),
+        true,
       );
     },
     recoveryKey: (args) => `${args.catalogTypeId}/${args.name}`,

@@ -83,6 +83,8 @@ export const incidentRoleSpec: ResourceSpec<IncidentRoleInputs, ApiIncidentRole>
   secretOutputs: [],
   computedOutputs: ["roleType"],
   idOf: (live) => live.id,
+  // IncidentRolesV2List answers IncidentRoleV2, as show does (unpaginated).
+  list: { path: "/v2/incident_roles", itemsKey: "incident_roles", operation: "list incident roles" },
   // For `pulumi-incident export`: the service's own Lead and Reporter roles are left out (every
   // account has them; look them up with getIncidentRole).
   listAll: async (ctx) =>

@@ -112,6 +112,9 @@ export const incidentStatusSpec: ResourceSpec<IncidentStatusInputs, ApiIncidentS
   secretOutputs: [],
   computedOutputs: ["rank"],
   idOf: (live) => live.id,
+  // IncidentStatusesV1List answers IncidentStatusV1, as show does (unpaginated; the service's own
+  // statuses too, which only `listAll` leaves out).
+  list: { path: "/v1/incident_statuses", itemsKey: "incident_statuses", operation: "list incident statuses" },
   // For `pulumi-incident export`: triage and declined statuses belong to the service (not adoptable).
   listAll: async (ctx) =>
     (

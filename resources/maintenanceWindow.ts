@@ -317,6 +317,17 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
   computedOutputs: ["leadId"],
   canonical: canonicalMaintenanceWindow,
   idOf: (live) => live.id,
+  // MaintenanceWindowsV1List answers MaintenanceWindowV1, as show does (paginated; no `status`:
+  // every window). An archived window is gone for the stack, as on read: never served from the pages
+  // (the list leaves archived windows out; were one listed, the read's GET would say it is gone).
+  list: {
+    path: "/v1/maintenance_windows",
+    itemsKey: "maintenance_windows",
+    operation: "list maintenance windows",
+    pageSize: 250,
+    find: (items: ApiMaintenanceWindow[], id) =>
+      items.find((w) => w.id === id && w.archived_at === undefined),
+  },
   // For `pulumi-incident export`: archived windows are gone for a stack, as on read.
   listAll: async (ctx) =>
     (

@@ -587,6 +587,9 @@ export const scheduleSpec: ResourceSpec<ScheduleInputs, ApiSchedule> = {
   // SchedulesV2List answers ScheduleV2, as show does; page size 25, as above it the list leaves out
   // the current shifts (`currentOnCallUserIds`).
   list: { path: "/v2/schedules", itemsKey: "schedules", operation: "list schedules", pageSize: 25 },
+  // A schedule's writes change what the sync targets' and sync rules' lists answer (a target's
+  // `linked_schedules`; an archived schedule's rules).
+  writesLists: ["/v2/schedule_sync_targets", "/v2/schedules/{schedule_id}/sync_rules"],
   toInputs: scheduleFromApi,
   computed: (live) => {
     // Layers of the version in effect now (the latest one whose effective_from has passed).

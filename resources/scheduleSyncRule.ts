@@ -154,6 +154,19 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
       : args.permanentMemberUserIds,
   }),
   idOf: (live) => `${live.schedule_id}/${live.id}`,
+  // SchedulesV2ListScheduleSyncRules answers ScheduleSyncRuleV2, as show does (paginated), one
+  // schedule at a time; the resource id is `<scheduleId>/<ruleId>`.
+  list: {
+    path: "/v2/schedules/{schedule_id}/sync_rules",
+    itemsKey: "schedule_sync_rules",
+    operation: "list schedule sync rules",
+    pageSize: 250,
+    scope: (prior) => (typeof prior?.scheduleId === "string" ? { schedule_id: prior.scheduleId } : undefined),
+    find: (items: ApiScheduleSyncRule[], id) => items.find((r) => `${r.schedule_id}/${r.id}` === id),
+  },
+  // A rule's writes change its target's `linked_schedules` (and a sync type change, the other rules
+  // of the target, whatever their schedule: every scope of the rules' list is dropped).
+  writesLists: ["/v2/schedule_sync_targets"],
   // For `pulumi-incident export`: the sync rules of every schedule, one walk per schedule.
   listAll: async (ctx) => {
     const schedules = await walkList<{ id: string }>(ctx.client, scheduleSpec.list!);

@@ -153,6 +153,14 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   // The create body's wrapper is no input: `schedule_sync_target.add_bot_to_group` is `addBotToGroup`.
   fieldRenames: { schedule_sync_target: "" },
   idOf: (live) => live.id,
+  // ScheduleSyncTargetsV2List answers ScheduleSyncTargetResourceV2, as show does (paginated), with
+  // `linked_schedules`: the rules' and schedules' writes drop these pages too (their `writesLists`).
+  list: {
+    path: "/v2/schedule_sync_targets",
+    itemsKey: "schedule_sync_targets",
+    operation: "list schedule sync targets",
+    pageSize: 250,
+  },
   // For `pulumi-incident export`: every sync target.
   listAll: async (ctx) =>
     await walkList(ctx.client, {

@@ -167,6 +167,12 @@ export const secretSpec: ResourceSpec<SecretInputs, ApiSecret> = {
     owningTeamIds: Array.isArray(args.owningTeamIds) ? uniqueSet(args.owningTeamIds) : args.owningTeamIds,
   }),
   idOf: (live) => live.id,
+  // SecretsV2List answers SecretV2, as show does (paginated). Show also answers the `versions`
+  // (metadata of past values), which the list lacks: no read needs them. The read keeps only
+  // `secret` (SecretV2), and what drift is seen by, `version` and `last_four_chars` (rule
+  // "write-only secret value", `secretFingerprints`), are in every list item: a rotation made
+  // elsewhere shows from the pages exactly as from a GET, so no read fetches the show endpoint.
+  list: { path: "/v2/secrets", itemsKey: "secrets", operation: "list secrets", pageSize: 250 },
   // For `pulumi-incident export`: every secret (the values are never read).
   listAll: async (ctx) =>
     await walkList(ctx.client, {

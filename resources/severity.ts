@@ -92,6 +92,8 @@ export const severitySpec: ResourceSpec<SeverityInputs, ApiSeverity> = {
   secretOutputs: [],
   computedOutputs: ["currentRank"],
   idOf: (live) => live.id,
+  // SeveritiesV1List answers SeverityV1, as show does (unpaginated).
+  list: { path: "/v1/severities", itemsKey: "severities", operation: "list severities" },
   // For `pulumi-incident export`: every severity.
   listAll: async (ctx) =>
     await walkList(ctx.client, {

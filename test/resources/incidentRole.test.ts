@@ -7,6 +7,7 @@ import {
 } from "../../resources/incidentRole";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
+import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
 const parse = (raw: Record<string, unknown>): IncidentRoleInputs => incidentRoleInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -77,5 +78,21 @@ describe("provider against the emulator", () => {
     expect(adopted.outs.roleType).toBe("reporter");
     expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
     expect(await show(reporter.id)).toMatchObject({ description: "Who reported it", role_type: "reporter" });
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  test("a refresh of 30 roles: one GET and one list request (unpaginated), the same read-back; a deletion out of band is seen", async () => {
+    const objects: Managed[] = [];
+    for (let i = 0; i < 30; i++) {
+      const created = await incidentRoleProvider.create!(
+        parse({ name: `Paged ${i}`, description: `d${i}`, instructions: `i${i}`, shortform: `p${i}` }),
+      );
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    const counts = await expectReadsByPage(ae, incidentRoleProvider, objects, (o) =>
+      ae.ok("DELETE", `/v2/incident_roles/${o.id}`),
+    );
+    expect(counts).toMatchObject({ bound: 2, requests: 2, afterDeletion: 3 });
   });
 });

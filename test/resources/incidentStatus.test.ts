@@ -8,6 +8,7 @@ import {
 } from "../../resources/incidentStatus";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
+import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
 const parse = (raw: Record<string, unknown>): IncidentStatusInputs => incidentStatusInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -110,5 +111,22 @@ describe("provider against the emulator", () => {
     await expect(
       incidentStatusProvider.create!(parse({ name: "Fixing", category: "closed", adoptId: existing.id })),
     ).rejects.toThrow(/is a live status; its category cannot change: declare category "live"/);
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  test("a refresh of 30 statuses: one GET and one list request (unpaginated), the same read-back; a deletion out of band is seen", async () => {
+    const objects: Managed[] = [];
+    for (let i = 0; i < 30; i++) {
+      const category = ["live", "learning", "closed"][i % 3];
+      const created = await incidentStatusProvider.create!(
+        parse({ name: `Paged ${i}`, description: `d${i}`, category }),
+      );
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    const counts = await expectReadsByPage(ae, incidentStatusProvider, objects, (o) =>
+      ae.ok("DELETE", `/v1/incident_statuses/${o.id}`),
+    );
+    expect(counts).toMatchObject({ bound: 2, requests: 2, afterDeletion: 3 });
   });
 });

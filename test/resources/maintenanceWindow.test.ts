@@ -10,6 +10,7 @@ import {
 } from "../../resources/maintenanceWindow";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape, T0 } from "../support/emulator";
+import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
 const parse = (raw: Record<string, unknown>): MaintenanceWindowInputs => maintenanceWindowInputs.parse(raw);
 const canonical = maintenanceWindowProvider.spec.canonical!;
@@ -253,5 +254,28 @@ describe("getMaintenanceWindow", () => {
       /getMaintenanceWindow: .*id/,
     );
     expect(ae.emu.requests.length).toBe(mark);
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  test("a refresh of 260 windows: ⌈listed ÷ 250⌉ + 1 requests, the same read-back; a window archived out of band is gone", async () => {
+    const objects: Managed[] = [];
+    for (let i = 0; i < 260; i++) {
+      const created = await maintenanceWindowProvider.create!(
+        window({ name: `Paged ${i}`, ...(i % 2 ? { lead: { id: "01USERBOB" }, resolveOnEnd: true } : {}) }),
+      );
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    // Archived before the walk: the list leaves it out, the GET answers it archived (gone).
+    await ae.ok("DELETE", `/v1/maintenance_windows/${objects[7]!.id}`);
+    const counts = await expectReadsByPage(
+      ae,
+      maintenanceWindowProvider,
+      objects.filter((_, i) => i !== 7),
+      (o) => ae.ok("DELETE", `/v1/maintenance_windows/${o.id}`),
+    );
+    expect(counts.listed).toBeGreaterThan(250);
+    expect(counts).toMatchObject({ bound: 3, requests: 3, afterDeletion: 4 });
+    expect((await maintenanceWindowProvider.read!(objects[7]!.id, objects[7]!.outs)).id).toBe("");
   });
 });

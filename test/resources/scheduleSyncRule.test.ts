@@ -1,3 +1,4 @@
+import { enablePagedReads } from "../../provider/pagedReads";
 import {
   type ScheduleSyncRuleInputs,
   scheduleSyncRuleCreatePayload,
@@ -8,6 +9,7 @@ import {
 } from "../../resources/scheduleSyncRule";
 import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
+import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
 const parse = (raw: Record<string, unknown>): ScheduleSyncRuleInputs => scheduleSyncRuleInputs.parse(raw);
 const canonical = scheduleSyncRuleProvider.spec.canonical!;
@@ -184,5 +186,79 @@ describe("provider against the emulator", () => {
     expect(adopted.id).toBe(`${scheduleId}/${existing.id}`);
     expect(ae.providerCalls(mark).filter((c) => c.startsWith("POST"))).toEqual([]);
     expect((await show(scheduleId, existing.id)).permanent_member_user_ids).toEqual(["01USERADA"]);
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  test("a refresh of 260 rules of a schedule: ⌈listed ÷ 250⌉ + 1 requests, the same read-back; a deletion out of band is seen", async () => {
+    const schedule = await makeSchedule(ae, "Paged");
+    const objects: Managed[] = [];
+    for (let i = 0; i < 260; i++) {
+      const target = (
+        await ae.ok("POST", "/v2/schedule_sync_targets", {
+          schedule_sync_target: { slack_user_group_id: `SPAGED${i}`, add_bot_to_group: false },
+        })
+      ).schedule_sync_target.id;
+      const created = await scheduleSyncRuleProvider.create!(
+        parse({
+          scheduleId: schedule,
+          scheduleSyncTargetId: target,
+          syncType: i % 2 ? "on_call" : "all_users",
+          ...(i % 3 ? { permanentMemberUserIds: ["01USEREVE"] } : {}),
+        }),
+      );
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    const counts = await expectReadsByPage(ae, scheduleSyncRuleProvider, objects, (o) =>
+      ae.ok("DELETE", `/v2/schedules/${o.id}`.replace(/\/([^/]+)$/, "/sync_rules/$1")),
+    );
+    expect(counts.listed).toBe(260);
+    expect(counts).toMatchObject({ bound: 3, requests: 3, afterDeletion: 4 });
+  });
+
+  test("rules of two schedules: one walk per schedule; a rule's write drops every schedule's pages", async () => {
+    const schedules = [await makeSchedule(ae, "Walk A"), await makeSchedule(ae, "Walk B")];
+    const objects: Managed[] = [];
+    for (const [i, scheduleId] of [...schedules, ...schedules].entries()) {
+      const created = await scheduleSyncRuleProvider.create!(
+        parse({
+          scheduleId,
+          scheduleSyncTargetId: targetId,
+          syncType: "on_call",
+          ...(i > 1 ? { rotationId: "rota-1" } : {}),
+        }),
+      );
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    enablePagedReads();
+    try {
+      let mark = ae.emu.requests.length;
+      await Promise.all(objects.map((o) => scheduleSyncRuleProvider.read!(o.id, o.outs)));
+      // Per schedule: the first read is a GET, the second walks its list.
+      expect(ae.providerCalls(mark).sort()).toEqual(
+        schedules
+          .flatMap((s, i) => [
+            `GET /v2/schedules/${s}/sync_rules 200`,
+            `GET /v2/schedules/${s}/sync_rules/${objects[i]!.id.split("/")[1]} 200`,
+          ])
+          .sort(),
+      );
+      // A sync type change propagates to the other rules of the target: every schedule's pages go.
+      await scheduleSyncRuleProvider.update!(objects[0]!.id, objects[0]!.outs, {
+        ...objects[0]!.outs,
+        syncType: "all_users",
+      });
+      mark = ae.emu.requests.length;
+      const reads = await Promise.all(objects.map((o) => scheduleSyncRuleProvider.read!(o.id, o.outs)));
+      expect(reads.map((r) => r.props!.syncType)).toEqual([
+        "all_users",
+        "all_users",
+        "all_users",
+        "all_users",
+      ]);
+      expect(ae.providerCalls(mark)).toHaveLength(4);
+    } finally {
+      enablePagedReads(false);
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
 } from "../../resources/scheduleSyncTarget";
 import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
+import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
 const parse = (raw: Record<string, unknown>): ScheduleSyncTargetInputs => scheduleSyncTargetInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -189,5 +190,29 @@ describe("getScheduleSyncTarget", () => {
       "getScheduleSyncTarget: slackUserGroupId: must be a Slack user group id starting with S",
     );
     expect(ae.emu.requests.length).toBe(mark);
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  test("a refresh of 260 targets: ⌈listed ÷ 250⌉ + 1 requests, the same read-back (linked schedules too); a deletion out of band is seen", async () => {
+    const objects: Managed[] = [];
+    for (let i = 0; i < 260; i++) {
+      const created = await scheduleSyncTargetProvider.create!(
+        parse({ slackUserGroupId: `SPAGED${i}`, addBotToGroup: i % 2 === 0 }),
+      );
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    // One target is linked to a schedule by a rule made in the dashboard.
+    const scheduleId = await makeSchedule(ae, "Paged");
+    await ae.ok("POST", `/v2/schedules/${scheduleId}/sync_rules`, {
+      schedule_sync_rule: { schedule_sync_target_id: objects[3]!.id, sync_type: "on_call" },
+    });
+    const counts = await expectReadsByPage(ae, scheduleSyncTargetProvider, objects, (o) =>
+      ae.ok("DELETE", `/v2/schedule_sync_targets/${o.id}`),
+    );
+    expect(counts.listed).toBeGreaterThan(250);
+    expect(counts).toMatchObject({ bound: 3, requests: 3, afterDeletion: 4 });
+    const linked = await scheduleSyncTargetProvider.read!(objects[3]!.id, objects[3]!.outs);
+    expect(linked.props!.linkedScheduleIds).toEqual([scheduleId]);
   });
 });

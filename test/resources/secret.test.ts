@@ -1,4 +1,5 @@
 import { hashSecretValue, SECRETS, type StoredSecret } from "../../emulator/families/secrets";
+import { enablePagedReads } from "../../provider/pagedReads";
 import {
   findSecretByName,
   lastFourOf,
@@ -12,6 +13,7 @@ import {
 } from "../../resources/secret";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
+import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
 const parse = (raw: Record<string, unknown>): SecretInputs => secretInputs.parse(raw);
 const ae = useSettingsEmulator();
@@ -184,5 +186,31 @@ describe("provider against the emulator", () => {
   test("duplicate name: the 422 names the input property", async () => {
     const error = await secretProvider.create!(parse({ name: "Legacy", value: "abcdef" })).catch((e) => e);
     expect(error.message).toMatch(/name: a secret named "Legacy" already exists/);
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  test("a refresh of 260 secrets: ⌈listed ÷ 250⌉ + 1 requests, the same read-back (a rotation elsewhere is drift from the pages too); a deletion out of band is seen", async () => {
+    const objects: Managed[] = [];
+    for (let i = 0; i < 260; i++) {
+      const created = await secretProvider.create!(parse({ name: `Paged ${i}`, value: `paged-value-${i}` }));
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    // Rotated elsewhere: `version` and `lastFourChars` change, the value reads back unknown (drift).
+    await ae.ok("POST", `/v2/secrets/${objects[5]!.id}/actions/rotate`, { value: "rotated-by-hand" });
+    const counts = await expectReadsByPage(ae, secretProvider, objects, (o) =>
+      ae.ok("DELETE", `/v2/secrets/${o.id}`),
+    );
+    expect(counts.listed).toBeGreaterThan(250);
+    expect(counts).toMatchObject({ bound: 3, requests: 3, afterDeletion: 4 });
+    enablePagedReads();
+    try {
+      const rotated = await Promise.all(objects.slice(4, 7).map((o) => secretProvider.read!(o.id, o.outs)));
+      expect(rotated[1]!.props).toMatchObject({ version: 2, lastFourChars: "hand" });
+      expect(rotated[1]!.props!.value).toBeUndefined();
+      expect(rotated[0]!.props).toMatchObject({ version: 1, value: "paged-value-4" });
+    } finally {
+      enablePagedReads(false);
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
 } from "../../resources/severity";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape } from "../support/emulator";
+import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
 const parse = (raw: Record<string, unknown>): SeverityInputs => severityInputs.parse(raw);
 const canonical = (args: SeverityInputs) => severityProvider.spec.canonical?.(args) ?? args;
@@ -128,5 +129,21 @@ describe("provider against the emulator", () => {
     await expect(
       severityProvider.create!(parse({ name: "Minor", adoptId: "01NOSUCHSEVERITY" })),
     ).rejects.toThrow(/adoptId "01NOSUCHSEVERITY": no severity with that id exists/);
+  });
+});
+
+describe("reads by page (provider/pagedReads.ts)", () => {
+  test("a refresh of 30 severities: one GET and one list request (unpaginated), the same read-back; a deletion out of band is seen", async () => {
+    const objects: Managed[] = [];
+    for (let i = 0; i < 30; i++) {
+      // Half of them declare their rank (compared), half leave it unmanaged.
+      const inputs = parse({ name: `Paged ${i}`, description: `d${i}`, ...(i % 2 ? { rank: 100 + i } : {}) });
+      const created = await severityProvider.create!(inputs);
+      objects.push({ id: created.id, outs: created.outs });
+    }
+    const counts = await expectReadsByPage(ae, severityProvider, objects, (o) =>
+      ae.ok("DELETE", `/v1/severities/${o.id}`),
+    );
+    expect(counts).toMatchObject({ bound: 2, requests: 2, afterDeletion: 3 });
   });
 });
