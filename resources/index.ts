@@ -4,6 +4,7 @@ import { alertAttributeProvider } from "./alertAttribute";
 import { alertRouteProvider } from "./alertRoute";
 import { alertSourceProvider } from "./alertSource";
 import { announcementRuleProvider } from "./announcementRule";
+import { announcementTemplateProvider } from "./announcementTemplate";
 import { apiKeyProvider } from "./apiKey";
 import { catalogEntriesProvider } from "./catalogEntries";
 import { catalogEntryProvider } from "./catalogEntry";
@@ -28,6 +29,7 @@ export const providers: Record<string, IncidentProvider> = {
   AlertRoute: alertRouteProvider,
   AlertSource: alertSourceProvider,
   AnnouncementRule: announcementRuleProvider,
+  AnnouncementTemplate: announcementTemplateProvider,
   ApiKey: apiKeyProvider,
   CatalogEntries: catalogEntriesProvider,
   CatalogEntry: catalogEntryProvider,

@@ -5,8 +5,9 @@
  *
  * Behaviour beyond the reference shapes, from the fields' documentation:
  * - `private_incident_scope` is `none` when a create omits it, and an update that omits it keeps it;
- * - `template_id` is the account's default announcement template when a create omits it, and an
- *   update that omits it keeps it (any id is accepted: the emulator serves no templates);
+ * - `template_id` is the account's default announcement template (seeded by
+ *   ./announcementTemplates.ts) when a create omits it, and an update that omits it keeps it; a
+ *   template id given must be an announcement template of the account (400 `invalid_reference`);
  * - `owning_team_ids` are kept by an update that omits them; each must be a team of the account
  *   (400 `invalid_reference`, as alert routes);
  * - `conditions_no_longer_apply_behaviour` defaults to `leave_in_place`;
@@ -22,15 +23,13 @@ import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
 import { SETTINGS_ROLES } from "../roles";
 import type { Store } from "../store";
+import { DEFAULT_ANNOUNCEMENT_TEMPLATE_ID, requireAnnouncementTemplate } from "./announcementTemplates";
 import { conditionGroupProblems, renderConditionGroups, SLACK_CHANNEL } from "./shared/engine";
 import { compact } from "./shared/records";
 import { blankProblems } from "./shared/settings";
 import { requireTeams } from "./teams";
 
 export const ANNOUNCEMENT_RULES = "announcement_rules";
-
-/** The account's default announcement template (what a rule created without `template_id` uses). */
-export const DEFAULT_ANNOUNCEMENT_TEMPLATE_ID = "01HDEFAULTANNOUNCETEMPLATE";
 
 const TEAMS_CHANNEL = /^[^/\s]+\/[^/\s]+$/;
 
@@ -113,6 +112,7 @@ export const announcementRules = defineFamily({
     operation("AnnouncementRulesV2Create", "write", ({ store, body, newId, nowIso }) => {
       throwIfProblems(problems(body));
       requireTeams(store, body.owning_team_ids);
+      requireAnnouncementTemplate(store, body.template_id);
       const r = store.collection<StoredAnnouncementRule>(ANNOUNCEMENT_RULES).set({
         id: newId(),
         payload: stored(body, undefined),
@@ -128,6 +128,7 @@ export const announcementRules = defineFamily({
       const current = rule(store, params.id!);
       throwIfProblems(problems(body));
       requireTeams(store, body.owning_team_ids);
+      requireAnnouncementTemplate(store, body.template_id);
       const r = store
         .collection<StoredAnnouncementRule>(ANNOUNCEMENT_RULES)
         .set({ ...current, payload: stored(body, current.payload), updated_at: nowIso });

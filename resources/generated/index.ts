@@ -3,6 +3,7 @@ export * from "./alertAttribute";
 export * from "./alertRoute";
 export * from "./alertSource";
 export * from "./announcementRule";
+export * from "./announcementTemplate";
 export * from "./apiKey";
 export * from "./catalogEntries";
 export * from "./catalogEntry";

@@ -305,7 +305,8 @@ const MORE: Record<string, (inputs: Record<string, unknown>) => Record<string, u
     {
       ...inputs,
       name: "Other template",
-      templateId: "01HOTHERANNOUNCETEMPLATE00",
+      // The account's default template (seeded): a template id must name a template of the account.
+      templateId: "01HDEFAULTANNOUNCETEMPLATE",
       owningTeamIds: ["01TEAMPLATFORM"],
     },
   ],

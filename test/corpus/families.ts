@@ -33,6 +33,7 @@ const workflow = {
   trigger: "incident.updated",
   steps: [{ id: "s1", name: "slack.post_message", paramBindings: [] }],
 };
+const template = { name: "Posts", fields: [{ fieldType: "status" }], actions: [{ actionType: "homepage" }] };
 const condition = { subject: "incident.severity", operation: "one_of", paramBindings: [] };
 
 const withVersion = (patch: Record<string, unknown>) => ({
@@ -411,5 +412,68 @@ export const familyCases: BadInputCase[] = [
     title: "negative delay",
     inputs: { ...workflow, delay: { forSeconds: -1 } },
     property: "delay",
+  },
+  { kind: "AnnouncementTemplate", title: "empty name", inputs: { ...template, name: "" }, property: "name" },
+  {
+    kind: "AnnouncementTemplate",
+    title: "unknown field type",
+    inputs: { ...template, fields: [{ fieldType: "priority" }] },
+    property: "fields",
+    reason: /\[0\]\.fieldType/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "unknown action type",
+    inputs: { ...template, actions: [{ actionType: "page_everyone" }] },
+    property: "actions",
+    reason: /\[0\]\.actionType/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "custom field field without customFieldId",
+    inputs: { ...template, fields: [{ fieldType: "custom_field" }] },
+    property: "fields",
+    reason: /\[0\]\.customFieldId.*required for fieldType custom_field/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "incidentRoleId on a status field",
+    inputs: { ...template, fields: [{ fieldType: "status", incidentRoleId: "01ROLELEAD" }] },
+    property: "fields",
+    reason: /\[0\]\.incidentRoleId.*only for fieldType role/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "rich text field without richText",
+    inputs: { ...template, fields: [{ fieldType: "rich_text" }] },
+    property: "fields",
+    reason: /\[0\]\.richText.*required/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "two actions of one rank",
+    inputs: { ...template, actions: [{ actionType: "homepage", rank: 1 }, { actionType: "subscribe" }] },
+    property: "actions",
+    reason: /\[1\]\.rank.*rank 1 is also actions\[0\]'s/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "emoji that is not a Slack emoji name",
+    inputs: { ...template, fields: [{ fieldType: "status", emoji: "🚨" }] },
+    property: "fields",
+    reason: /\[0\]\.emoji.*Slack emoji name/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "fractional rank",
+    inputs: { ...template, fields: [{ fieldType: "status", rank: 1.5 }] },
+    property: "fields",
+    reason: /\[0\]\.rank.*whole number/,
+  },
+  {
+    kind: "AnnouncementTemplate",
+    title: "fields is not a list",
+    inputs: { ...template, fields: { fieldType: "status" } },
+    property: "fields",
   },
 ];

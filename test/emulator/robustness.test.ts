@@ -334,6 +334,7 @@ describe("control surface", () => {
 
     const state = await emu.call("GET", "/_emulator/state");
     expect(Object.keys(state.body.collections).sort()).toEqual([
+      "announcement_templates",
       "api_keys",
       "incident_roles",
       "incident_statuses",

@@ -103,6 +103,19 @@ const KINDS: Record<string, KindEntry> = {
       });
     },
   },
+  AnnouncementTemplate: {
+    resource: "major-posts",
+    // An action dropped and an emoji changed, the rest sent back as read.
+    edit: async ({ call }, id) => {
+      const { announcement_template: t } = await call("GET", `/v2/announcement_templates/${id}`);
+      const item = ({ title: _title, ...rest }: any) => rest;
+      await call("PUT", `/v2/announcement_templates/${id}`, {
+        name: t.name,
+        fields: t.fields.map((f: any) => ({ ...item(f), emoji: f.emoji === undefined ? undefined : "fire" })),
+        actions: t.actions.slice(1).map(item),
+      });
+    },
+  },
   ApiKey: {
     resource: "ci-key",
     // Keys are managed with `api_keys_manage`, which only the account's bootstrap key holds here.

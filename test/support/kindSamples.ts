@@ -267,6 +267,29 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     live: list("/v2/announcement_rules", "announcement_rules"),
   },
 
+  AnnouncementTemplate: {
+    async prepare() {
+      const inputs = {
+        name: "Major incident posts",
+        fields: [
+          { fieldType: "severity", emoji: ":rotating_light:" },
+          { fieldType: "status" },
+          { fieldType: "rich_text", richText: { contents: "Join {{incident.slack_channel_name}}" } },
+        ],
+        actions: [{ actionType: "join_call" }, { actionType: "subscribe", emoji: "bell" }],
+      };
+      return {
+        inputs,
+        updated: { ...inputs, fields: [{ fieldType: "status" }], actions: [] },
+      };
+    },
+    // The account's default template is always there: only the others count.
+    live: async (api) =>
+      (await list("/v2/announcement_templates", "announcement_templates")(api)).filter(
+        (t: any) => !t.is_default,
+      ),
+  },
+
   ApiKey: {
     async prepare() {
       const inputs = {
