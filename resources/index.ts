@@ -16,6 +16,7 @@ import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
+import { scheduleReplicaProvider } from "./scheduleReplica";
 import { scheduleSyncRuleProvider } from "./scheduleSyncRule";
 import { scheduleSyncTargetProvider } from "./scheduleSyncTarget";
 import { secretProvider } from "./secret";
@@ -40,6 +41,7 @@ export const providers: Record<string, IncidentProvider> = {
   IncidentStatus: incidentStatusProvider,
   MaintenanceWindow: maintenanceWindowProvider,
   Schedule: scheduleProvider,
+  ScheduleReplica: scheduleReplicaProvider,
   ScheduleSyncRule: scheduleSyncRuleProvider,
   ScheduleSyncTarget: scheduleSyncTargetProvider,
   Secret: secretProvider,
