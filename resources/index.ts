@@ -17,6 +17,7 @@ import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
+import { scheduleReplicaProvider } from "./scheduleReplica";
 import { scheduleSyncRuleProvider } from "./scheduleSyncRule";
 import { scheduleSyncTargetProvider } from "./scheduleSyncTarget";
 import { secretProvider } from "./secret";
@@ -42,6 +43,7 @@ export const providers: Record<string, IncidentProvider> = {
   IncidentStatus: incidentStatusProvider,
   MaintenanceWindow: maintenanceWindowProvider,
   Schedule: scheduleProvider,
+  ScheduleReplica: scheduleReplicaProvider,
   ScheduleSyncRule: scheduleSyncRuleProvider,
   ScheduleSyncTarget: scheduleSyncTargetProvider,
   Secret: secretProvider,

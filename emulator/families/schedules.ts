@@ -16,7 +16,8 @@
  * `scheduling_mode` answered `sequential` when omitted; team ids sorted. An update that omits
  * `holidays_public_config` or `team_ids` leaves them unchanged. Delete archives. Names are not
  * unique (the reference documents no such rule): two schedules may share one. A `team_ids` entry
- * that is not a team is a 400 `invalid_reference`.
+ * that is not a team is a 400 `invalid_reference`. Destroy refuses (422) while the schedule has
+ * active replicas (the reference: "remove all replicas before deleting"; scheduleReplicas.ts).
  */
 import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
@@ -258,6 +259,8 @@ export function rotationIds(stored: StoredSchedule): Set<string> {
 // ---------- the emulator family ----------
 
 export const SCHEDULES = "schedules";
+/** The schedule replicas' collection (scheduleReplicas.ts): a schedule with live ones cannot be destroyed. */
+export const SCHEDULE_REPLICAS = "schedule_replicas";
 
 /** The seeded users of the emulator's store, for user references. */
 export function scheduleWorld(store: Store): ScheduleWorld {
@@ -330,6 +333,17 @@ export const schedules = defineFamily({
     operation("SchedulesV2Destroy", "write", ({ store, params }) => {
       const s = findSchedule(store, params.id!);
       if (!s) throw notFound(`No schedule with id ${params.id}`);
+      // The reference: "Will fail if the schedule has active replicas — remove all replicas before deleting."
+      const replicas = store
+        .collection<{ id: string; schedule_id: string; archived_at?: string }>(SCHEDULE_REPLICAS)
+        .all()
+        .filter((r) => r.schedule_id === s.id && r.archived_at === undefined);
+      if (replicas.length > 0)
+        throwIfProblems([
+          {
+            message: `the schedule has ${replicas.length} active replica(s): remove them before deleting it`,
+          },
+        ]);
       store.collection<StoredSchedule>(SCHEDULES).set({ ...s, archived: true });
       return {};
     }),

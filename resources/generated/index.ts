@@ -17,6 +17,7 @@ export * from "./incidentStatus";
 export * from "./lookups";
 export * from "./maintenanceWindow";
 export * from "./schedule";
+export * from "./scheduleReplica";
 export * from "./scheduleSyncRule";
 export * from "./scheduleSyncTarget";
 export * from "./secret";

@@ -135,6 +135,7 @@ describe("names", () => {
       IncidentStatus: ["Incident statuses", "incidentStatuses"],
       MaintenanceWindow: ["Maintenance windows", "maintenanceWindows"],
       Schedule: ["Schedules", "schedules"],
+      ScheduleReplica: ["Schedule replicas", "scheduleReplicas"],
       ScheduleSyncRule: ["Schedule sync rules", "scheduleSyncRules"],
       ScheduleSyncTarget: ["Schedule sync targets", "scheduleSyncTargets"],
       Secret: ["Secrets", "secrets"],

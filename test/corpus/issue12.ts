@@ -9,6 +9,13 @@ const window = {
   alertConditionGroups: [],
 };
 const rule = { scheduleId: "01SCHEDULE", scheduleSyncTargetId: "01TARGET", syncType: "on_call" };
+const replica = {
+  scheduleId: "01SCHEDULE",
+  replicaProvider: "pagerduty",
+  replicaProviderId: "PO8107X",
+  replicaFallbackUserId: "PA7AXXN",
+  sources: [{ rotationId: "primary", layerId: "01LAYER" }],
+};
 
 export const issue12Cases: BadInputCase[] = [
   { kind: "Severity", title: "missing name", inputs: { description: "d" }, property: "name" },
@@ -138,6 +145,46 @@ export const issue12Cases: BadInputCase[] = [
     title: "new group without handle",
     inputs: { newSlackUserGroup: { name: "G", description: "" } },
     property: "newSlackUserGroup",
+  },
+  {
+    kind: "ScheduleReplica",
+    title: "unknown provider",
+    inputs: { ...replica, replicaProvider: "victorops" },
+    property: "replicaProvider",
+  },
+  {
+    kind: "ScheduleReplica",
+    title: "external schedule given as its URL",
+    inputs: { ...replica, replicaProviderId: "https://acme.pagerduty.com/schedules/PO8107X" },
+    property: "replicaProviderId",
+    reason: /not a URL/,
+  },
+  {
+    kind: "ScheduleReplica",
+    title: "missing fallback user",
+    inputs: { ...replica, replicaFallbackUserId: undefined },
+    property: "replicaFallbackUserId",
+  },
+  {
+    kind: "ScheduleReplica",
+    title: "no sources",
+    inputs: { ...replica, sources: [] },
+    property: "sources",
+    reason: /at least one rotation layer/,
+  },
+  {
+    kind: "ScheduleReplica",
+    title: "mirror window beyond 90 days",
+    inputs: { ...replica, mirrorWindowDays: 120 },
+    property: "mirrorWindowDays",
+    reason: /at most 90/,
+  },
+  {
+    kind: "ScheduleReplica",
+    title: "adoptId of another schedule",
+    inputs: { ...replica, adoptId: "01OTHER/01REPLICA" },
+    property: "adoptId",
+    reason: /not scheduleId 01SCHEDULE/,
   },
   {
     kind: "ScheduleSyncRule",

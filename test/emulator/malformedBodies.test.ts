@@ -103,7 +103,8 @@ describe.each(Object.keys(KIND_SAMPLES))("%s", (kind) => {
     writes = [];
     recording = true;
     const created = await provider.create(await check(prepared.inputs));
-    await provider.update!(created.id, created.outs, await check(prepared.updated));
+    // A kind with no update (every input replaces) has no update body.
+    if (prepared.updated) await provider.update!(created.id, created.outs, await check(prepared.updated));
     recording = false;
     const valid = writes;
     expect(valid.length).toBeGreaterThan(0);

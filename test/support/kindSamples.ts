@@ -33,8 +33,11 @@ export interface LiveObject {
 export interface PreparedSample {
   /** The declaration (camelCase inputs, before `check`). */
   inputs: Record<string, unknown>;
-  /** The declaration changed in place (no replacement): what the update phase applies. */
-  updated: Record<string, unknown>;
+  /**
+   * The declaration changed in place (no replacement): what the update phase applies. Absent for a
+   * kind the API cannot change in place (every input in `replaceOnChanges`): it has no update phase.
+   */
+  updated?: Record<string, unknown>;
 }
 
 export interface KindSample {
@@ -547,6 +550,36 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       };
     },
     live: list("/v2/schedules", "schedules"),
+  },
+
+  ScheduleReplica: {
+    async prepare(api) {
+      const { schedule } = await api.call(
+        "POST",
+        "/v2/schedules",
+        dashboardSchedule({
+          name: "Mirrored",
+          timezone: "Europe/London",
+          handoverStartAt: "2026-01-01T09:00:00Z",
+          users: ["01USERADA", "01USERBOB"],
+        }),
+      );
+      const inputs = {
+        scheduleId: schedule.id,
+        replicaProvider: "pagerduty",
+        replicaProviderId: "PO8107X",
+        replicaFallbackUserId: "PA7AXXN",
+        sources: [{ rotationId: "primary", layerId: schedule.config.rotations[0].layers[0].id }],
+        mirrorWindowDays: 30,
+      };
+      // No update: every input replaces a replica.
+      return { inputs };
+    },
+    async live(api, inputs) {
+      const { schedule_replicas } = await api.call("GET", `/v2/schedules/${inputs.scheduleId}/replicas`);
+      // The resource's id is `<schedule id>/<replica id>`.
+      return (schedule_replicas as any[]).map((r) => ({ id: `${r.schedule_id}/${r.id}` }));
+    },
   },
 
   ScheduleSyncRule: {
