@@ -15,6 +15,7 @@ import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
 import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
+import { ipAllowlistProvider } from "./ipAllowlist";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
 import { scheduleReplicaProvider } from "./scheduleReplica";
@@ -41,6 +42,7 @@ export const providers: Record<string, IncidentProvider> = {
   EscalationPath: escalationPathProvider,
   IncidentRole: incidentRoleProvider,
   IncidentStatus: incidentStatusProvider,
+  IpAllowlist: ipAllowlistProvider,
   MaintenanceWindow: maintenanceWindowProvider,
   Schedule: scheduleProvider,
   ScheduleReplica: scheduleReplicaProvider,
