@@ -485,6 +485,35 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     live: list("/v1/incident_statuses", "incident_statuses"),
   },
 
+  // A singleton the account always has: its "live objects" are the allowlist's values (the account's
+  // own values, set first through the dashboard, are the baseline); the delete restores those.
+  IpAllowlist: {
+    async prepare(api) {
+      const { ip_allowlist: now } = await api.call("GET", "/v1/ip_allowlists");
+      await api.call("PUT", "/v1/ip_allowlists", {
+        allowlist: [{ value: "192.0.2.1", label: "before" }],
+        enabled: false,
+        version: now.version,
+      });
+      const inputs = { allowlist: [{ value: "203.0.113.7", label: "Office" }], enabled: true };
+      return {
+        inputs,
+        updated: {
+          allowlist: [...inputs.allowlist, { value: "198.51.100.0/24", label: "VPN" }],
+          enabled: true,
+        },
+      };
+    },
+    async live(api) {
+      const { ip_allowlist: list } = await api.call("GET", "/v1/ip_allowlists");
+      return list.allowlist.map((item: { value: string }) => ({ id: item.value }));
+    },
+    members: (_id, outs) => outs.allowlist.map((item: { value: string }) => item.value),
+    deletedReadsAs: { allowlist: [{ value: "192.0.2.1", label: "before" }], enabled: false },
+    // The create is a PUT, which the client sends again itself when its answer is lost.
+    repeatableCreate: true,
+  },
+
   MaintenanceWindow: {
     async prepare(api) {
       // A day after the emulator's clock: not active, so it can be archived.
