@@ -7,6 +7,7 @@ import { providers } from "../resources";
 import { catalogCases } from "./corpus/catalog";
 import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
+import { ipAllowlistCases } from "./corpus/ipAllowlist";
 import { issue10Cases } from "./corpus/issue10";
 import { issue12Cases } from "./corpus/issue12";
 import type { BadInputCase } from "./corpus/types";
@@ -18,6 +19,7 @@ const corpus: BadInputCase[] = [
   ...issue10Cases,
   ...issue12Cases,
   ...catalogCases,
+  ...ipAllowlistCases,
 ];
 
 // Any API call would go to this closed port and fail the test loudly.

@@ -18,7 +18,8 @@
  * Secrets (the API key's token, the alert source's secret token, a Secret's value, the provider's
  * key) are checked where the engine keeps them: encrypted in the state, absent from the CLI's output.
  * A new kind joins the program and gets one entry in KINDS (the edit the dashboard makes to it);
- * the test fails for a kind in `providers` that is missing from either.
+ * the test fails for a kind in `providers` that is missing from either, unless NOT_IN_PROGRAM says
+ * why it cannot join.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -57,6 +58,23 @@ interface KindEntry {
    */
   edit?(d: Dashboard, id: string, outputs: Record<string, any>): Promise<void>;
 }
+
+/**
+ * Kinds the program leaves out, each with the reason: a singleton of the account (one object every
+ * account has, taken over by a create and restored by a delete) cannot join, because the lane's
+ * stacks share the account and each would take it over from the other. Its own tests
+ * (test/resources/) and the fault matrix cover it.
+ */
+const NOT_IN_PROGRAM: Record<string, string> = {
+  IpAllowlist:
+    "a singleton of the account (its IP allowlist): the lane's stacks would take it over from each other",
+};
+
+/** The kinds the program declares: every kind of `providers` but NOT_IN_PROGRAM's. */
+const programKinds = (): string[] =>
+  Object.keys(providers)
+    .filter((kind) => !(kind in NOT_IN_PROGRAM))
+    .sort();
 
 /** The kinds changed in place (by the dashboard, and by the "updated" variant): those with an edit. */
 const inPlaceKinds = (): string[] => Object.keys(KINDS).filter((kind) => KINDS[kind]!.edit !== undefined);
@@ -375,9 +393,10 @@ describe("the whole account through the real CLI", () => {
   });
 
   test("every kind has an entry here and a resource in the program", () => {
-    expect(Object.keys(KINDS).sort()).toEqual(Object.keys(providers).sort());
+    for (const kind of Object.keys(NOT_IN_PROGRAM)) expect(Object.keys(providers)).toContain(kind);
+    expect(Object.keys(KINDS).sort()).toEqual(programKinds());
     const text = fs.readFileSync(path.join(program, "index.ts"), "utf8");
-    for (const kind of Object.keys(providers))
+    for (const kind of programKinds())
       expect({ kind, declared: text.includes(`new incident.${kind}(`) }).toEqual({ kind, declared: true });
   });
 
@@ -385,7 +404,7 @@ describe("the whole account through the real CLI", () => {
     const first = expectOk(await up(options()));
     expect(new Set(first.steps.filter(ours).map((s) => s.op))).toEqual(new Set(["create"]));
     const kinds = new Set([...resources().keys()].map((k) => k.split(" ")[0]));
-    expect([...kinds].sort()).toEqual(Object.keys(providers).sort());
+    expect([...kinds].sort()).toEqual(programKinds());
     for (const [kind, entry] of Object.entries(KINDS))
       expect(resources().has(`${kind} ${entry.resource}`)).toBe(true);
 
