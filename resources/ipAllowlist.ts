@@ -299,8 +299,7 @@ export const ipAllowlistSpec: ResourceSpec<IpAllowlistInputs, ApiIpAllowlist> = 
   idOf: () => IP_ALLOWLIST_ID,
   // A singleton the account always has: exporting it would make every exported stack take over
   // (and on destroy restore) the account's allowlist.
-  notExported:
-    "the IP allowlist is a singleton every account has: a stack takes it over only when it is declared by hand",
+  notExported: "a singleton every account has: declare it by hand to take the list over",
   toInputs: ipAllowlistFromApi,
   canonical: ipAllowlistCanonical,
   computed: (live, prior) => ({

@@ -339,6 +339,7 @@ describe("control surface", () => {
       "incident_roles",
       "incident_statuses",
       "incident_types",
+      "ip_allowlists",
       "teams",
       "users",
     ]);
