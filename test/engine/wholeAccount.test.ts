@@ -18,8 +18,8 @@
  * Secrets (the API key's token, the alert source's secret token, a Secret's value, the provider's
  * key) are checked where the engine keeps them: encrypted in the state, absent from the CLI's output.
  * A new kind joins the program and gets one entry in KINDS (the edit the dashboard makes to it);
- * the test fails for a kind in `providers` that is missing from either, unless NOT_IN_PROGRAM says
- * why it cannot join.
+ * the test fails for a kind in `providers` that is missing from either, unless its sample says why it
+ * cannot join (`notInWholeAccount`, test/support/kindSamples.ts).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -38,6 +38,7 @@ import { cliDriver } from "../support/driver";
 import type { TestEmulator } from "../support/emulator";
 import { accountObjects, adoptExport } from "../support/exportRoundTrip";
 import { harnessFixture } from "../support/harnessFixture";
+import { wholeAccountKinds } from "../support/kindSamples";
 
 const program = path.join(__dirname, "..", "fixtures", "wholeAccount", "program");
 
@@ -60,21 +61,11 @@ interface KindEntry {
 }
 
 /**
- * Kinds the program leaves out, each with the reason: a singleton of the account (one object every
- * account has, taken over by a create and restored by a delete) cannot join, because the lane's
- * stacks share the account and each would take it over from the other. Its own tests
- * (test/resources/) and the fault matrix cover it.
+ * The kinds the program declares: every kind of `providers` but those whose sample says why not
+ * (`notInWholeAccount`, test/support/kindSamples.ts: a singleton of the account). Their own tests
+ * (test/resources/) and the fault matrix cover them.
  */
-const NOT_IN_PROGRAM: Record<string, string> = {
-  IpAllowlist:
-    "a singleton of the account (its IP allowlist): the lane's stacks would take it over from each other",
-};
-
-/** The kinds the program declares: every kind of `providers` but NOT_IN_PROGRAM's. */
-const programKinds = (): string[] =>
-  Object.keys(providers)
-    .filter((kind) => !(kind in NOT_IN_PROGRAM))
-    .sort();
+const programKinds = (): string[] => wholeAccountKinds(Object.keys(providers));
 
 /** The kinds changed in place (by the dashboard, and by the "updated" variant): those with an edit. */
 const inPlaceKinds = (): string[] => Object.keys(KINDS).filter((kind) => KINDS[kind]!.edit !== undefined);
@@ -393,7 +384,6 @@ describe("the whole account through the real CLI", () => {
   });
 
   test("every kind has an entry here and a resource in the program", () => {
-    for (const kind of Object.keys(NOT_IN_PROGRAM)) expect(Object.keys(providers)).toContain(kind);
     expect(Object.keys(KINDS).sort()).toEqual(programKinds());
     const text = fs.readFileSync(path.join(program, "index.ts"), "utf8");
     for (const kind of programKinds())
