@@ -5,7 +5,7 @@
  */
 import { ApiError } from "../provider/errors";
 import type { AccountNames, UnnamedTarget } from "./planReport";
-import type { ReadOnlyClient } from "./readOnlyClient";
+import { checkAccount, type ReadOnlyClient } from "./readOnlyClient";
 
 const AT_ONCE = 4;
 
@@ -19,14 +19,7 @@ export async function accountNames(targets: UnnamedTarget[], client: ReadOnlyCli
   const names: AccountNames = {};
   const missing: UnnamedTarget[] = [];
   if (targets.length === 0) return { names, missing };
-  try {
-    await client.get("/v1/identity", "check the API key and URL", undefined, { maxRetries: 1 });
-  } catch (error) {
-    throw new Error(
-      `--resolve: the API at ${client.baseUrl} did not answer as the incident API ` +
-        `(GET /v1/identity: ${(error as Error).message}); check incident:baseUrl and incident:apiKey`,
-    );
-  }
+  await checkAccount(client, "--resolve");
   const one = async (t: UnnamedTarget): Promise<void> => {
     try {
       if (t.type === "user") {

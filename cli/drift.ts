@@ -27,7 +27,7 @@ import {
 } from "./markdown";
 import { progress as progressOn, type Tone } from "./progress";
 import { diffValues, inline, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
-import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
+import { checkAccount, ReadOnlyClient, settingsFrom } from "./readOnlyClient";
 import { decode, SECRET_TEXT } from "./values";
 
 export type DriftStatus = "in-sync" | "normalisation-only" | "drifted" | "deleted" | "error";
@@ -104,7 +104,7 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
     options.client ?? new ReadOnlyClient({ ...settingsFrom(options.configFile, env), notify: () => {} });
   // The account first: a wrong URL or key, or an API out of reach, is one error for the whole run
   // (exit 1) in seconds, never a list of objects "deleted out of band" or unreadable one by one.
-  await checkAccount(client);
+  await checkAccount(client, "nothing compared");
   const bar = options.progress ? progressOn(options.progress, env, "drift") : undefined;
   const objects: DriftedObject[] = new Array(managed.length);
   // Read by page where a kind's list serves its reads (provider/pagedReads.ts), with pages of this
@@ -146,18 +146,6 @@ export async function drift(doc: unknown, options: DriftOptions = {}): Promise<D
   for (const o of objects) counts[o.status]++;
   const urn = all[0]?.urn?.split("::") ?? [];
   return { project: urn[1], stack: urn[0]?.replace(/^urn:pulumi:/, ""), counts, objects };
-}
-
-/** `GET /v1/identity` with the settings drift reads with; throws one clear error when it fails. */
-async function checkAccount(client: ReadOnlyClient): Promise<void> {
-  try {
-    await client.get("/v1/identity", "check the API key and URL", undefined, { maxRetries: 1 });
-  } catch (error) {
-    throw new Error(
-      `nothing compared: the API at ${client.baseUrl} did not answer as the incident API ` +
-        `(GET /v1/identity: ${(error as Error).message}); check incident:baseUrl and incident:apiKey`,
-    );
-  }
 }
 
 const TONE: Record<DriftStatus, Tone> = {

@@ -338,20 +338,14 @@ export function unnamedTargets(digest: unknown, state?: unknown): UnnamedTarget[
   const steps = d.steps ?? [];
   const known = knownNames(steps, state === undefined ? [] : readState(state), {});
   const found = new Map<string, UnnamedTarget>();
-  const stack: unknown[] = steps
-    .filter((s) => kindOf(typeOf(s)))
-    .flatMap((s) => [s.oldState?.inputs, s.newState?.inputs]);
-  while (stack.length) {
-    const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
-    else if (v && typeof v === "object") {
-      const o = v as Record<string, unknown>;
+  eachObject(
+    steps.filter((s) => kindOf(typeOf(s))).flatMap((s) => [s.oldState?.inputs, s.newState?.inputs]),
+    (o) => {
       if ((o.type === "user" || o.type === "schedule") && typeof o.id === "string" && o.id !== UNKNOWN) {
         if (!known.has(o.id)) found.set(o.id, { type: o.type, id: o.id });
       }
-      stack.push(...Object.values(o));
-    }
-  }
+    },
+  );
   return [...found.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -466,18 +460,24 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
  */
 function usersOf(outputs: (Props | null | undefined)[]): Map<string, string> {
   const byId = new Map<string, string>();
-  const stack: unknown[] = [...outputs];
+  eachObject(outputs, (o) => {
+    if (typeof o.id === "string" && typeof o.email === "string" && EMAIL.test(o.email) && o.id !== UNKNOWN)
+      byId.set(o.id, o.email);
+  });
+  return byId;
+}
+
+/** Calls `visit` on every object inside `values`, at any depth (arrays walked through). */
+function eachObject(values: readonly unknown[], visit: (o: Record<string, unknown>) => void): void {
+  const stack: unknown[] = [...values];
   while (stack.length) {
     const v = stack.pop();
     if (Array.isArray(v)) stack.push(...v);
     else if (v && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      if (typeof o.id === "string" && typeof o.email === "string" && EMAIL.test(o.email) && o.id !== UNKNOWN)
-        byId.set(o.id, o.email);
-      stack.push(...Object.values(o));
+      visit(v as Record<string, unknown>);
+      stack.push(...Object.values(v));
     }
   }
-  return byId;
 }
 
 const label = (s: DigestStep) => {

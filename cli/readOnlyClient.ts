@@ -22,6 +22,21 @@ export class ReadOnlyClient extends ApiClient {
   }
 }
 
+/**
+ * `GET /v1/identity` (retried once): a wrong URL or key, or an API out of reach, becomes one clear
+ * error, prefixed with what the tool did not do (`nothing compared`), before any other request.
+ */
+export async function checkAccount(client: ReadOnlyClient, prefix: string): Promise<void> {
+  try {
+    await client.get("/v1/identity", "check the API key and URL", undefined, { maxRetries: 1 });
+  } catch (error) {
+    throw new Error(
+      `${prefix}: the API at ${client.baseUrl} did not answer as the incident API ` +
+        `(GET /v1/identity: ${(error as Error).message}); check incident:baseUrl and incident:apiKey`,
+    );
+  }
+}
+
 /** The settings: the `--config` file's `incident:*` values first, then the environment (as the provider). */
 export function settingsFrom(configFile: string | undefined, env: NodeJS.ProcessEnv): Settings {
   let config: Record<string, { value?: unknown; secret?: boolean }> = {};
