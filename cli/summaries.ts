@@ -141,7 +141,10 @@ function answered(questions: Question[], canonical: Sides, declared: Sides): str
 function listText<T>(value: unknown, each: (v: T) => string, separator: string, empty: string): string {
   const pending = pendingText(value);
   if (pending) return pending;
-  const texts = items(value as T[]).map((v) => pendingText(v) ?? each(v));
+  // An entry the document holds as null says nothing: shown as such, never read into.
+  const texts = items(value as T[]).map(
+    (v) => pendingText(v) ?? (v === null || v === undefined ? "none" : each(v)),
+  );
   return texts.join(separator) || empty;
 }
 
