@@ -18,6 +18,7 @@ import { incidentStatusProvider } from "./incidentStatus";
 import { ipAllowlistProvider } from "./ipAllowlist";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
+import { scheduleOverrideProvider } from "./scheduleOverride";
 import { scheduleReplicaProvider } from "./scheduleReplica";
 import { scheduleSyncRuleProvider } from "./scheduleSyncRule";
 import { scheduleSyncTargetProvider } from "./scheduleSyncTarget";
@@ -45,6 +46,7 @@ export const providers: Record<string, IncidentProvider> = {
   IpAllowlist: ipAllowlistProvider,
   MaintenanceWindow: maintenanceWindowProvider,
   Schedule: scheduleProvider,
+  ScheduleOverride: scheduleOverrideProvider,
   ScheduleReplica: scheduleReplicaProvider,
   ScheduleSyncRule: scheduleSyncRuleProvider,
   ScheduleSyncTarget: scheduleSyncTargetProvider,

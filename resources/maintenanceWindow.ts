@@ -29,22 +29,13 @@ import {
   type ParamBinding,
   paramBinding,
 } from "./shared/engine";
-
-/** A user named by exactly one of id, e-mail address or Slack user id. */
-const userReference = z
-  .strictObject({
-    /** The user's id. */
-    id: z.string().min(1, "must not be empty").optional(),
-    /** The user's e-mail address (compared case-insensitively). */
-    email: z.string().includes("@", { message: "must be an e-mail address" }).optional(),
-    /** The user's Slack user id, e.g. `U02ABCDEF`. */
-    slackUserId: z.string().min(1, "must not be empty").optional(),
-  })
-  .refine(
-    (r) => [r.id, r.email, r.slackUserId].filter((v) => v !== undefined).length === 1,
-    "give exactly one of id, email or slackUserId",
-  );
-export type UserReference = z.infer<typeof userReference>;
+import {
+  type ApiUserRef,
+  canonicalUserReference,
+  userReference,
+  userReferenceFromApi,
+  userReferencePayload,
+} from "./shared/userReference";
 
 const escalationTarget = z
   .strictObject({
@@ -106,18 +97,13 @@ export interface MaintenanceWindowComputed {
   leadId: string;
 }
 
-interface ApiUser {
-  id: string;
-  email?: string;
-  slack_user_id?: string;
-}
 /** MaintenanceWindowV1 (the parts mapped). */
 export interface ApiMaintenanceWindow {
   id: string;
   name: string;
   start_at: string;
   end_at: string;
-  lead: { user?: ApiUser };
+  lead: { user?: ApiUserRef };
   show_in_sidebar: boolean;
   alert_condition_groups: any[];
   escalation_targets?: { escalation_paths?: any; users?: any }[];
@@ -145,24 +131,6 @@ const windows = restApi<MaintenanceWindowInputs, ApiMaintenanceWindow>({
   payload: maintenanceWindowPayload,
 });
 
-/**
- * Rule "user reference by any key": the API answers the lead as the full user; a declared reference
- * by id, e-mail (any case) or Slack user id that names that user reads back as declared. Another
- * user reads back by id (drift).
- */
-export function userReferenceFromApi(
-  live: ApiUser | undefined,
-  declared: UserReference | undefined,
-): UserReference {
-  if (!live) return declared ?? {};
-  const same =
-    declared !== undefined &&
-    ((declared.id !== undefined && declared.id === live.id) ||
-      (declared.email !== undefined && declared.email.toLowerCase() === (live.email ?? "").toLowerCase()) ||
-      (declared.slackUserId !== undefined && declared.slackUserId === live.slack_user_id));
-  return same ? declared : { id: live.id };
-}
-
 /** MaintenanceWindowsCreatePayloadV1 / MaintenanceWindowsUpdatePayloadV1 (same shape). */
 export function maintenanceWindowPayload(args: MaintenanceWindowInputs): Props {
   const lead = args.lead;
@@ -170,12 +138,7 @@ export function maintenanceWindowPayload(args: MaintenanceWindowInputs): Props {
     name: args.name,
     start_at: args.startAt,
     end_at: args.endAt,
-    lead:
-      lead.id !== undefined
-        ? { id: lead.id }
-        : lead.email !== undefined
-          ? { email: lead.email }
-          : { slack_user_id: lead.slackUserId },
+    lead: userReferencePayload(lead),
     show_in_sidebar: args.showInSidebar,
     alert_condition_groups: conditionGroupsPayload(args.alertConditionGroups),
     ...(args.escalationTargets !== undefined
@@ -264,7 +227,7 @@ function canonicalMaintenanceWindow(args: MaintenanceWindowInputs): Props {
     ...args,
     startAt: iso(args.startAt),
     endAt: iso(args.endAt),
-    lead: args.lead?.email !== undefined ? { email: args.lead.email.toLowerCase() } : args.lead,
+    lead: canonicalUserReference(args.lead),
     alertConditionGroups: canonicalConditionGroups(args.alertConditionGroups as ConditionGroup[]),
     escalationTargets:
       args.escalationTargets?.length === 0

@@ -18,6 +18,7 @@ export * from "./ipAllowlist";
 export * from "./lookups";
 export * from "./maintenanceWindow";
 export * from "./schedule";
+export * from "./scheduleOverride";
 export * from "./scheduleReplica";
 export * from "./scheduleSyncRule";
 export * from "./scheduleSyncTarget";

@@ -3,7 +3,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { LookupOptions } from "../../provider/account";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../maintenanceWindow";
-import type { ConditionGroup, ConditionGroupArgs, ParamBinding, ParamBindingArgs } from "./shared";
+import type {
+  ConditionGroup,
+  ConditionGroupArgs,
+  ParamBinding,
+  ParamBindingArgs,
+  UserReference,
+  UserReferenceArgs,
+} from "./shared";
 
 /** The arguments of a maintenance window (`MaintenanceWindow`). */
 export interface MaintenanceWindowArgs {
@@ -14,7 +21,7 @@ export interface MaintenanceWindowArgs {
   /** When the window ends (RFC 3339); must be after `startAt`. */
   endAt: pulumi.Input<string>;
   /** Who leads the maintenance: a user by `id`, `email` or `slackUserId` (exactly one). */
-  lead: pulumi.Input<MaintenanceWindowLeadArgs>;
+  lead: pulumi.Input<UserReferenceArgs>;
   /** Which alerts the window applies to: any one group whose conditions all hold. */
   alertConditionGroups: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
   /** Whether the window shows in the dashboard sidebar while active. */
@@ -37,16 +44,6 @@ export interface MaintenanceWindowArgs {
   resolveOnEnd?: pulumi.Input<boolean>;
   /** Id of an existing (not archived) maintenance window to take over instead of creating one. */
   adoptId?: pulumi.Input<string>;
-}
-
-/** Who leads the maintenance: a user by `id`, `email` or `slackUserId` (exactly one). */
-export interface MaintenanceWindowLeadArgs {
-  /** The user's id. */
-  id?: pulumi.Input<string>;
-  /** The user's e-mail address (compared case-insensitively). */
-  email?: pulumi.Input<string>;
-  /** The user's Slack user id, e.g. `U02ABCDEF`. */
-  slackUserId?: pulumi.Input<string>;
 }
 
 /** Where matching alerts are escalated instead, if anywhere. */
@@ -82,7 +79,7 @@ export interface MaintenanceWindow {
   /** When the window ends (RFC 3339); must be after `startAt`. */
   readonly endAt: pulumi.Output<string>;
   /** Who leads the maintenance: a user by `id`, `email` or `slackUserId` (exactly one). */
-  readonly lead: pulumi.Output<MaintenanceWindowLead>;
+  readonly lead: pulumi.Output<UserReference>;
   /** Whether the window shows in the dashboard sidebar while active. */
   readonly showInSidebar: pulumi.Output<boolean>;
   /** Which alerts the window applies to: any one group whose conditions all hold. */
@@ -136,16 +133,6 @@ export function getMaintenanceWindowOutput(
   opts?: LookupOptions,
 ): pulumi.Output<GetMaintenanceWindowResult> {
   return impl.getMaintenanceWindowOutput(args as Parameters<typeof impl.getMaintenanceWindowOutput>[0], opts);
-}
-
-/** Who leads the maintenance: a user by `id`, `email` or `slackUserId` (exactly one). */
-export interface MaintenanceWindowLead {
-  /** The user's id. */
-  id?: string;
-  /** The user's e-mail address (compared case-insensitively). */
-  email?: string;
-  /** The user's Slack user id, e.g. `U02ABCDEF`. */
-  slackUserId?: string;
 }
 
 /** Where matching alerts are escalated instead, if anywhere. */

@@ -131,6 +131,19 @@ export interface ExpressionElseBranchArgs {
   result: pulumi.Input<ParamBindingArgs>;
 }
 
+/**
+ * A user named by exactly one of id, e-mail address or Slack user id (the API's
+ * `UserReferencePayloadV2`): a maintenance window's lead, a schedule override's user.
+ */
+export interface UserReferenceArgs {
+  /** The user's id. */
+  id?: pulumi.Input<string>;
+  /** The user's e-mail address (compared case-insensitively). */
+  email?: pulumi.Input<string>;
+  /** The user's Slack user id, e.g. `U02ABCDEF`. */
+  slackUserId?: pulumi.Input<string>;
+}
+
 /** One value: a literal (text, often JSON) or a reference into the trigger scope. */
 export interface BindingValue {
   /** A literal value. JSON literals are compared by meaning, not by bytes. */
@@ -241,4 +254,17 @@ export interface Expression {
 /** Result when no branch matches. */
 export interface ExpressionElseBranch {
   result: ParamBinding;
+}
+
+/**
+ * A user named by exactly one of id, e-mail address or Slack user id (the API's
+ * `UserReferencePayloadV2`): a maintenance window's lead, a schedule override's user.
+ */
+export interface UserReference {
+  /** The user's id. */
+  id?: string;
+  /** The user's e-mail address (compared case-insensitively). */
+  email?: string;
+  /** The user's Slack user id, e.g. `U02ABCDEF`. */
+  slackUserId?: string;
 }

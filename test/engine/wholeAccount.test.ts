@@ -268,6 +268,20 @@ const KINDS: Record<string, KindEntry> = {
       await call("PUT", `/v2/schedules/${id}`, { schedule: { name: schedule.name, config: { rotations } } });
     },
   },
+  ScheduleOverride: {
+    resource: "payments-primary-cover",
+    // The cover starts a day later (the user, which cannot be reassigned, sent back as it is).
+    edit: async ({ call }, id) => {
+      const { override: o } = await call("GET", `/v2/schedule_overrides/${id}`);
+      await call("PUT", `/v2/schedule_overrides/${id}`, {
+        rotation_id: o.rotation_id,
+        layer_id: o.layer_id,
+        user: { id: o.user.id },
+        start_at: "2031-03-02T09:00:00Z",
+        end_at: o.end_at,
+      });
+    },
+  },
   // No update in the API: nothing to edit in place.
   ScheduleReplica: { resource: "payments-primary-to-pagerduty" },
   ScheduleSyncRule: {

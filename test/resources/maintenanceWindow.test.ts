@@ -6,8 +6,8 @@ import {
   maintenanceWindowInputs,
   maintenanceWindowPayload,
   maintenanceWindowProvider,
-  userReferenceFromApi,
 } from "../../resources/maintenanceWindow";
+import { userReferenceFromApi } from "../../resources/shared/userReference";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
 import { expectShape, T0 } from "../support/emulator";
 import { expectReadsByPage, type Managed } from "../support/pagedReads";

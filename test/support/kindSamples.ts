@@ -594,6 +594,33 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     live: list("/v2/schedules", "schedules"),
   },
 
+  ScheduleOverride: {
+    async prepare(api) {
+      const { schedule } = await api.call(
+        "POST",
+        "/v2/schedules",
+        dashboardSchedule({
+          name: "Covered",
+          timezone: "Europe/London",
+          handoverStartAt: "2026-01-01T09:00:00Z",
+          users: ["01USERADA", "01USERBOB"],
+        }),
+      );
+      const inputs = {
+        scheduleId: schedule.id,
+        rotationId: "primary",
+        layerId: schedule.config.rotations[0].layers[0].id,
+        user: { email: "Ada@Example.com" },
+        startAt: "2031-03-01T09:00:00+01:00",
+        endAt: "2031-03-02T09:00:00+01:00",
+      };
+      return { inputs, updated: { ...inputs, endAt: "2031-03-03T09:00:00+01:00" } };
+    },
+    async live(api, inputs) {
+      return listAll(api, "/v2/schedule_overrides", "overrides", { schedule_id: String(inputs.scheduleId) });
+    },
+  },
+
   ScheduleReplica: {
     async prepare(api) {
       const { schedule } = await api.call(
