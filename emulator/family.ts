@@ -79,6 +79,25 @@ export interface DashboardHooks {
   renderApiKey?(store: Store, key: StoredApiKey): Record<string, unknown>;
 }
 
+/**
+ * A control route (`/_emulator/...`) a family adds for what only the dashboard makes (a call route:
+ * a phone number bought in the dashboard, which the API cannot create). Run in a store transaction
+ * and persisted, as an API handler is; refuse a bad body with `HttpError` (422 naming the field).
+ */
+export interface FamilyControlRoute {
+  method: HttpMethod;
+  /** Under `/_emulator/`, e.g. `/_emulator/call_routes`. */
+  path: string;
+  description: string;
+  handler(ctx: {
+    store: Store;
+    body: any;
+    params: Record<string, string>;
+    newId(): string;
+    nowIso: string;
+  }): HandlerResult;
+}
+
 export interface FamilyModule {
   /** e.g. `custom_fields`: the reference.json family and the role table key. */
   name: string;
@@ -90,6 +109,8 @@ export interface FamilyModule {
   /** Fills the store on a fresh start and on reset (only when seeding is on). */
   seed?(store: Store, env: SeedEnv): void;
   dashboard?: DashboardHooks;
+  /** Control routes of the family's own (made "in the dashboard"); see `FamilyControlRoute`. */
+  control?: readonly FamilyControlRoute[];
 }
 
 const FAMILY_MODULE = Symbol.for("pulumi-incident.emulator.family");

@@ -22,7 +22,7 @@ import { RateLimiter } from "./http/rateLimit";
 import { Router } from "./http/router";
 import { closeServer, createServer, listen } from "./http/server";
 import { installStandardStages } from "./http/stages";
-import { newToken } from "./ids";
+import { newId, newToken } from "./ids";
 import type { EmulatorOptions, RunningEmulator } from "./index";
 import type { EmulatorRuntime, RequestLogEntry, ResolvedOptions, ResponseProblem } from "./runtime";
 import { refType } from "./shapes";
@@ -193,6 +193,16 @@ export function installRequestHandling(
   makeKey: DashboardKeyMaker,
 ): { control: ControlRoutes; faults: FaultController } {
   const control = standardControlRoutes(new ControlRoutes(), makeKey);
+  // The families' own control routes (what only the dashboard makes), in a store transaction.
+  for (const family of runtime.families)
+    for (const route of family.control ?? [])
+      control.add(route.method, route.path, route.description, async ({ runtime: rt, body, params }) => {
+        const { result, changed } = await rt.store.transaction(() =>
+          route.handler({ store: rt.store, body, params, newId: () => newId(), nowIso: rt.clock.iso() }),
+        );
+        if (changed) rt.persist();
+        return result;
+      });
   installStandardStages(runtime.pipeline, control.middleware());
   const faults = installFaults(runtime.pipeline, control);
   return { control, faults };

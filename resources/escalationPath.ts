@@ -77,25 +77,20 @@ import {
   conditionGroupsFromApi,
   conditionGroupsPayload,
 } from "./shared/engine";
+import {
+  type EscalationTarget,
+  escalationTarget,
+  noDuplicateTargets,
+  SCHEDULE_MODES,
+  TARGET_TYPES,
+} from "./shared/escalationTarget";
 import { timeZone } from "./shared/timeZone";
 import { type Weekday, weekday } from "./shared/weekday";
 
 // ---------- the recursive path, as TypeScript types ----------
 
-export const TARGET_TYPES = ["user", "schedule", "slack_channel", "msteams_channel"] as const;
-export const SCHEDULE_MODES = [
-  "all_users",
-  "all_users_for_rota",
-  "currently_on_call",
-  "currently_on_call_for_rota",
-  "next_on_call",
-  "next_on_call_for_rota",
-] as const;
-const FOR_ROTA: ReadonlySet<string> = new Set([
-  "all_users_for_rota",
-  "currently_on_call_for_rota",
-  "next_on_call_for_rota",
-]);
+export { type EscalationTarget, SCHEDULE_MODES, TARGET_TYPES };
+
 const INTERVAL_CONDITIONS = ["active", "inactive"] as const;
 /** Node kinds: each node sets exactly one of these properties (the API's node `type`). */
 export const NODE_KINDS = ["level", "notifyChannel", "ifElse", "repeat", "delay", "voicemail"] as const;
@@ -108,20 +103,6 @@ const NODE_TYPE: Record<(typeof NODE_KINDS)[number], string> = {
   voicemail: "voicemail",
 };
 
-/** Who a level (or notify-channel node) pages. */
-export interface EscalationTarget {
-  /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: (typeof TARGET_TYPES)[number];
-  /** Id of the user, schedule or channel. */
-  id: string;
-  /** Urgency of the page: `high` or `low`. */
-  urgency: "high" | "low";
-  /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: (typeof SCHEDULE_MODES)[number];
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
-  selectedRotaId?: string;
-}
-
 /** Time-to-acknowledge settings shared by level and notify-channel nodes. */
 export interface TimeToAck {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
@@ -133,9 +114,9 @@ export interface TimeToAck {
 }
 
 /** A level: targets paged together (or in turn, with round robin). */
-export interface EscalationLevel extends TimeToAck {
+export interface EscalationLevel<T = EscalationTarget> extends TimeToAck {
   /** Users and schedules to page. */
-  targets: EscalationTarget[];
+  targets: T[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
   ackMode?: "all" | "first";
   /** Page the level again before moving on. */
@@ -155,19 +136,19 @@ export interface EscalationLevel extends TimeToAck {
 }
 
 /** Notify channels (Slack or Microsoft Teams). */
-export interface EscalationNotifyChannel extends TimeToAck {
+export interface EscalationNotifyChannel<T = EscalationTarget> extends TimeToAck {
   /** The channels (`slack_channel` / `msteams_channel` targets). */
-  targets: EscalationTarget[];
+  targets: T[];
 }
 
 /** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
-export interface EscalationIfElse<C = Condition> {
+export interface EscalationIfElse<C = Condition, T = EscalationTarget> {
   /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
   conditions: C[];
   /** Nodes followed when the conditions hold. */
-  thenPath: EscalationPathNode<C>[];
+  thenPath: EscalationPathNode<C, T>[];
   /** Nodes followed otherwise. */
-  elsePath: EscalationPathNode<C>[];
+  elsePath: EscalationPathNode<C, T>[];
 }
 
 /** Go back to an earlier node. */
@@ -192,18 +173,18 @@ export interface EscalationDelay {
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
  * `delay` or `voicemail`. `ifElse` holds further paths, to any depth.
  */
-export interface EscalationPathNode<C = Condition> {
+export interface EscalationPathNode<C = Condition, T = EscalationTarget> {
   /**
    * Id of the node, unique within the path; needed only when a `repeat` node points at it. When
    * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
    */
   id?: string;
   /** Page users and schedules. */
-  level?: EscalationLevel;
+  level?: EscalationLevel<T>;
   /** Notify channels. */
-  notifyChannel?: EscalationNotifyChannel;
+  notifyChannel?: EscalationNotifyChannel<T>;
   /** Branch on conditions. */
-  ifElse?: EscalationIfElse<C>;
+  ifElse?: EscalationIfElse<C, T>;
   /** Repeat from an earlier node. */
   repeat?: EscalationRepeat;
   /** Wait. */
@@ -212,41 +193,14 @@ export interface EscalationPathNode<C = Condition> {
   voicemail?: true;
 }
 /** A node as zod parses it (condition parameter bindings may be omitted). */
-type EscalationPathNodeInput = EscalationPathNode<z.input<typeof condition>>;
+type EscalationPathNodeInput = EscalationPathNode<
+  z.input<typeof condition>,
+  z.input<typeof escalationTarget>
+>;
 
 // ---------- zod: the same tree, validated recursively ----------
 
 const seconds = z.number().int("must be a whole number").min(0, "must not be negative");
-
-const target = z
-  .strictObject({
-    type: z.enum(TARGET_TYPES),
-    id: z.string().min(1, "must not be empty"),
-    urgency: z.enum(["high", "low"]),
-    scheduleMode: z.enum(SCHEDULE_MODES).optional(),
-    selectedRotaId: z.string().min(1).optional(),
-  })
-  .superRefine((t, ctx) => {
-    if (t.type !== "schedule" && t.scheduleMode !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["scheduleMode"],
-        message: "only schedule targets take a scheduleMode",
-      });
-    const forRota = t.scheduleMode !== undefined && FOR_ROTA.has(t.scheduleMode);
-    if (forRota && t.selectedRotaId === undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["selectedRotaId"],
-        message: `required when scheduleMode is ${t.scheduleMode}`,
-      });
-    if (!forRota && t.selectedRotaId !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["selectedRotaId"],
-        message: "only allowed with the *_for_rota schedule modes",
-      });
-  });
 
 const timeToAck = {
   timeToAckSeconds: seconds.optional(),
@@ -254,19 +208,9 @@ const timeToAck = {
   timeToAckWeekdayIntervalConfigId: z.string().min(1).optional(),
 };
 
-function noDuplicateTargets(targets: EscalationTarget[], ctx: z.RefinementCtx): void {
-  const seen = new Set<string>();
-  targets.forEach((t, i) => {
-    const key = `${t.type}:${t.id}:${t.scheduleMode ?? ""}:${t.selectedRotaId ?? ""}`;
-    if (seen.has(key))
-      ctx.addIssue({ code: "custom", path: ["targets", i], message: `duplicate target ${t.type} ${t.id}` });
-    seen.add(key);
-  });
-}
-
 const level = z
   .strictObject({
-    targets: z.array(target).min(1, "a level needs at least one target"),
+    targets: z.array(escalationTarget).min(1, "a level needs at least one target"),
     ackMode: z.enum(["all", "first"]).optional(),
     retryConfig: z
       .strictObject({
@@ -293,7 +237,7 @@ const notifyChannel = z
   .strictObject({
     targets: z
       .array(
-        target.refine((t) => t.type === "slack_channel" || t.type === "msteams_channel", {
+        escalationTarget.refine((t) => t.type === "slack_channel" || t.type === "msteams_channel", {
           message: "a notifyChannel target must be a slack_channel or msteams_channel",
           path: ["type"],
         }),
@@ -436,7 +380,7 @@ export function walkNodes(nodes: readonly EscalationPathNode<unknown>[], root: P
 
 // ---------- the API shapes ----------
 
-interface ApiTarget {
+export interface ApiTarget {
   id: string;
   type: string;
   urgency: string;
@@ -498,7 +442,7 @@ const repeatConfigFields = caseMappedObject<NonNullable<EscalationPathInputs["re
   "delayRepeatOnActivity",
 ]);
 
-function targetPayload(t: EscalationTarget): ApiTarget {
+export function targetPayload(t: EscalationTarget): ApiTarget {
   return {
     id: t.id,
     type: t.type,

@@ -6,6 +6,7 @@ import { alertSourceProvider } from "./alertSource";
 import { announcementRuleProvider } from "./announcementRule";
 import { announcementTemplateProvider } from "./announcementTemplate";
 import { apiKeyProvider } from "./apiKey";
+import { callRouteProvider } from "./callRoute";
 import { catalogEntriesProvider } from "./catalogEntries";
 import { catalogEntryProvider } from "./catalogEntry";
 import { catalogTypeProvider } from "./catalogType";
@@ -34,6 +35,7 @@ export const providers: Record<string, IncidentProvider> = {
   AnnouncementRule: announcementRuleProvider,
   AnnouncementTemplate: announcementTemplateProvider,
   ApiKey: apiKeyProvider,
+  CallRoute: callRouteProvider,
   CatalogEntries: catalogEntriesProvider,
   CatalogEntry: catalogEntryProvider,
   CatalogType: catalogTypeProvider,

@@ -3,19 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { LookupOptions } from "../../provider/account";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../escalationPath";
-import type { Condition, ConditionArgs, Weekday } from "./shared";
-
-/** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-export type EscalationTargetType = "msteams_channel" | "schedule" | "slack_channel" | "user";
-
-/** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-export type EscalationTargetScheduleMode =
-  | "all_users"
-  | "all_users_for_rota"
-  | "currently_on_call"
-  | "currently_on_call_for_rota"
-  | "next_on_call"
-  | "next_on_call_for_rota";
+import type { Condition, ConditionArgs, EscalationTarget, EscalationTargetArgs, Weekday } from "./shared";
 
 /** The arguments of an escalation path (`EscalationPath`). */
 export interface EscalationPathArgs {
@@ -49,20 +37,6 @@ export interface EscalationLevelArgs {
   timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
-}
-
-/** Who a level (or notify-channel node) pages. */
-export interface EscalationTargetArgs {
-  /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: pulumi.Input<EscalationTargetType>;
-  /** Id of the user, schedule or channel. */
-  id: pulumi.Input<string>;
-  /** Urgency of the page: `high` or `low`. */
-  urgency: pulumi.Input<"high" | "low">;
-  /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode>;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
-  selectedRotaId?: pulumi.Input<string>;
 }
 
 /** Page the level again before moving on. */
@@ -269,20 +243,6 @@ export interface EscalationLevel {
   timeToAckIntervalCondition?: "active" | "inactive";
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
-}
-
-/** Who a level (or notify-channel node) pages. */
-export interface EscalationTarget {
-  /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: EscalationTargetType;
-  /** Id of the user, schedule or channel. */
-  id: string;
-  /** Urgency of the page: `high` or `low`. */
-  urgency: "high" | "low";
-  /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: EscalationTargetScheduleMode;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
-  selectedRotaId?: string;
 }
 
 /** Page the level again before moving on. */

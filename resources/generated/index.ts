@@ -5,6 +5,7 @@ export * from "./alertSource";
 export * from "./announcementRule";
 export * from "./announcementTemplate";
 export * from "./apiKey";
+export * from "./callRoute";
 export * from "./catalogEntries";
 export * from "./catalogEntry";
 export * from "./catalogType";

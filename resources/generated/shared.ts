@@ -16,6 +16,18 @@ export type ExpressionOperationType =
   | "random"
   | "sum";
 
+/** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
+export type EscalationTargetType = "msteams_channel" | "schedule" | "slack_channel" | "user";
+
+/** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
+export type EscalationTargetScheduleMode =
+  | "all_users"
+  | "all_users_for_rota"
+  | "currently_on_call"
+  | "currently_on_call_for_rota"
+  | "next_on_call"
+  | "next_on_call_for_rota";
+
 /** A day of the week (schedule working intervals, escalation path working hours). */
 export type Weekday = "friday" | "monday" | "saturday" | "sunday" | "thursday" | "tuesday" | "wednesday";
 
@@ -129,6 +141,20 @@ export interface ExpressionArgs {
 /** Result when no branch matches. */
 export interface ExpressionElseBranchArgs {
   result: pulumi.Input<ParamBindingArgs>;
+}
+
+/** Who a level (or notify-channel node) pages: a user, a schedule or a channel. */
+export interface EscalationTargetArgs {
+  /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
+  type: pulumi.Input<EscalationTargetType>;
+  /** Id of the user, schedule or channel. */
+  id: pulumi.Input<string>;
+  /** Urgency of the page: `high` or `low`. */
+  urgency: pulumi.Input<"high" | "low">;
+  /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
+  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode>;
+  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  selectedRotaId?: pulumi.Input<string>;
 }
 
 /**
@@ -254,6 +280,20 @@ export interface Expression {
 /** Result when no branch matches. */
 export interface ExpressionElseBranch {
   result: ParamBinding;
+}
+
+/** Who a level (or notify-channel node) pages: a user, a schedule or a channel. */
+export interface EscalationTarget {
+  /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
+  type: EscalationTargetType;
+  /** Id of the user, schedule or channel. */
+  id: string;
+  /** Urgency of the page: `high` or `low`. */
+  urgency: "high" | "low";
+  /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
+  scheduleMode?: EscalationTargetScheduleMode;
+  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  selectedRotaId?: string;
 }
 
 /**

@@ -374,7 +374,9 @@ describe("export of examples/oncall's account", () => {
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/^Dry run: would write 5 files\n {2}Pulumi\.yaml/);
     expect(result.out).toMatch(/EscalationPath +1\n/);
-    expect(result.out).toMatch(/3 lookups \(users, teams\)/);
+    // The account's two seeded call routes are exported too; the main line pages its owner (a lookup).
+    expect(result.out).toMatch(/CallRoute +2\n/);
+    expect(result.out).toMatch(/4 lookups \(users, teams\)/);
     expect(result.out).toMatch(/^ {2}EscalationPath +payments {2}"Payments" [0-9A-Z]{26}$/m);
     expect(fs.existsSync(dir)).toBe(false);
   });

@@ -10,6 +10,16 @@ const override = {
   endAt: "2031-03-02T09:00:00Z",
 };
 
+const level = { level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } };
+const route = {
+  callRouteId: "01CALLROUTEMAIN",
+  name: "Payments hotline",
+  customLanguage: "en-GB",
+  responderCallerId: "route_number",
+  useCallerAllowlist: false,
+  path: [level],
+};
+
 export const overrideCallRouteCases: BadInputCase[] = [
   {
     kind: "ScheduleOverride",
@@ -63,5 +73,58 @@ export const overrideCallRouteCases: BadInputCase[] = [
     title: "a user_id (API spelling)",
     inputs: { ...override, user_id: "01USERADA" },
     property: "user_id",
+  },
+  {
+    kind: "CallRoute",
+    title: "no route to take over (call routes cannot be created)",
+    inputs: { ...route, callRouteId: undefined },
+    property: "callRouteId",
+  },
+  {
+    kind: "CallRoute",
+    title: "a responder caller id the API does not know",
+    inputs: { ...route, responderCallerId: "my_mobile" },
+    property: "responderCallerId",
+    reason: /route_number/,
+  },
+  {
+    kind: "CallRoute",
+    title: "an empty path (the API's way to keep the menu): leave it out instead",
+    inputs: { ...route, path: [] },
+    property: "path",
+    reason: /leave path out/,
+  },
+  {
+    kind: "CallRoute",
+    title: "a node that is both a level and a voicemail",
+    inputs: { ...route, path: [{ ...level, voicemail: { greetingText: "Hi" } }] },
+    property: "path",
+    reason: /exactly one of level, voicemail/,
+  },
+  {
+    kind: "CallRoute",
+    title: "a level with nobody to page",
+    inputs: { ...route, path: [{ level: { targets: [] } }] },
+    property: "path",
+    reason: /at least one target/,
+  },
+  {
+    kind: "CallRoute",
+    title: "the allowed callers (not managed: their payload is not in the API's shapes)",
+    inputs: { ...route, allowedCallers: ["+441234567890"] },
+    property: "allowedCallers",
+  },
+  {
+    kind: "CallRoute",
+    title: "menu options (not managed)",
+    inputs: { ...route, options: [{ digit: 1 }] },
+    property: "options",
+  },
+  {
+    kind: "CallRoute",
+    title: "adoptId naming another route",
+    inputs: { ...route, adoptId: "01OTHER" },
+    property: "adoptId",
+    reason: /must be callRouteId/,
   },
 ];

@@ -336,6 +336,7 @@ describe("control surface", () => {
     expect(Object.keys(state.body.collections).sort()).toEqual([
       "announcement_templates",
       "api_keys",
+      "call_routes",
       "incident_roles",
       "incident_statuses",
       "incident_types",

@@ -15,7 +15,7 @@
  * A kind added to `providers` needs a sample here: test/provider/faults.test.ts fails without one.
  */
 import { dashboardHttpSource } from "./alertEmulator";
-import { dashboardEscalationPath, dashboardSchedule } from "./dashboard";
+import { dashboardCallRoute, dashboardEscalationPath, dashboardSchedule } from "./dashboard";
 import type { TestEmulator } from "./emulator";
 
 /** What a sample gets: the emulator and an API call with the dashboard key. */
@@ -323,6 +323,47 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       const reply = await api.emu.call("GET", "/v1/identity", { token: outs.token });
       if (reply.status !== 200) throw new Error(`the token kept does not authenticate (${reply.status})`);
     },
+  },
+
+  // An account's call route, taken over (no create or delete in the API): its "live objects" are
+  // `<id>:<name>` of every route (the route bought first is the baseline); the delete restores it.
+  CallRoute: {
+    async prepare(api) {
+      const route = await dashboardCallRoute(api.emu, {
+        name: "Sample line",
+        custom_language: "en-GB",
+        path: [
+          {
+            id: "start",
+            type: "level",
+            level: { targets: [{ id: "01USERBOB", type: "user", urgency: "low" }] },
+          },
+        ],
+      });
+      const inputs = {
+        callRouteId: route.id,
+        name: "Payments hotline",
+        customLanguage: "en-US",
+        responderCallerId: "oncall_number",
+        useCallerAllowlist: false,
+        path: [{ level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } }],
+      };
+      return {
+        inputs,
+        updated: {
+          ...inputs,
+          name: "Payments hotline (updated)",
+          path: [...inputs.path, { voicemail: { greetingText: "Leave a message" } }],
+        },
+      };
+    },
+    async live(api) {
+      return (await listAll(api, "/v2/call_routes", "call_routes")).map((r) => ({ id: `${r.id}:${r.name}` }));
+    },
+    members: (id, outs) => [`${id}:${outs.name}`],
+    deletedReadsAs: { name: "Sample line", customLanguage: "en-GB", responderCallerId: "route_number" },
+    // The create is a PUT (after a GET), which the client sends again itself when its answer is lost.
+    repeatableCreate: true,
   },
 
   CatalogEntries: {
