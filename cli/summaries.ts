@@ -1,5 +1,6 @@
 /**
- * "Who gets paged / what opens an incident": for alert routes, escalation paths and schedules, the
+ * "Who gets paged / what opens an incident": for alert routes, escalation paths, schedules, schedule
+ * overrides (who covers, when) and call routes (what a call pages), the
  * change said in a reviewer's words — each question answered before and after, only where the
  * answer changed. Read from the canonical inputs (form-only differences never show), through the
  * schemas of the parts read (`READERS`: a document whose inputs do not fit is refused, naming the
@@ -22,6 +23,8 @@ import {
   pendingText,
   scalar,
   seconds,
+  target,
+  targetText,
 } from "./describe";
 import {
   type Describe,
@@ -110,6 +113,30 @@ export const READERS: Record<string, z.ZodType<Props>> = {
     path: maybe(z.array(maybe(pathNode))),
     repeatConfig: z.unknown(),
     workingHours: z.unknown(),
+  }),
+  ScheduleOverride: z.object({
+    scheduleId: maybe(z.string()),
+    rotationId: maybe(z.string()),
+    layerId: maybe(z.string()),
+    user: maybe(
+      z.object({ id: maybe(z.string()), email: maybe(z.string()), slackUserId: maybe(z.string()) }),
+    ),
+    startAt: maybe(z.string()),
+    endAt: maybe(z.string()),
+  }),
+  CallRoute: z.object({
+    useCallerAllowlist: maybe(z.boolean()),
+    responderCallerId: maybe(z.string()),
+    path: maybe(
+      z.array(
+        maybe(
+          z.object({
+            level: maybe(z.object({ targets: maybe(z.array(maybe(target))) })),
+            voicemail: maybe(z.object({ greetingText: maybe(z.string()) })),
+          }),
+        ),
+      ),
+    ),
   }),
 };
 
@@ -254,6 +281,57 @@ function scheduleQuestions(names: Names): Question[] {
   ];
 }
 
+/** A user reference (`{id}`, `{email}` or `{slackUserId}`) as text. */
+function userText(value: unknown, names: Names): string {
+  const pending = pendingText(value);
+  if (pending) return pending;
+  const u = part<Props>(value as Props);
+  if (!u) return "?";
+  if (u.email !== undefined && u.email !== null) return scalar(u.email);
+  if (u.slackUserId !== undefined && u.slackUserId !== null) return `Slack user ${scalar(u.slackUserId)}`;
+  return named(u.id, names);
+}
+
+function overrideQuestions(names: Names): Question[] {
+  return [
+    ["Who covers", (p) => userText(p.user, names)],
+    ["When", (p) => `from ${scalar(p.startAt)} to ${scalar(p.endAt)}`],
+    [
+      "On",
+      (p) =>
+        `schedule ${named(p.scheduleId, names)}, rotation ${scalar(p.rotationId)}, layer ${scalar(p.layerId)}`,
+    ],
+  ];
+}
+
+function callRouteQuestions(names: Names): Question[] {
+  return [
+    [
+      "A call pages",
+      (p) =>
+        p.path === undefined || p.path === null
+          ? "as the route has it (its menu or its path)"
+          : listText<Props>(
+              p.path,
+              (n) => {
+                const level = part<Props>(n.level);
+                if (level)
+                  return listText<Props>(level.targets, (t) => targetText(t, names), " + ", "nobody");
+                return n.voicemail !== undefined && n.voicemail !== null ? "voicemail" : "?";
+              },
+              ", then ",
+              "nothing",
+            ),
+    ],
+    [
+      "Callers",
+      (p) =>
+        p.useCallerAllowlist === true ? "allowlisted only" : (pendingText(p.useCallerAllowlist) ?? "anyone"),
+    ],
+    ["Responders see the call from", (p) => scalar(p.responderCallerId).replace(/_/g, " ")],
+  ];
+}
+
 /** A resource's summary: lines in words, and for escalation paths the paging changes they come from. */
 export interface Summary {
   lines: string[];
@@ -273,6 +351,18 @@ export function changeSummary(
 ): Summary | undefined {
   if (kind === "AlertRoute") return { lines: answered(routeQuestions(d.names), canonical, declared) };
   if (kind === "Schedule") return { lines: answered(scheduleQuestions(d.names), canonical, declared) };
+  if (kind === "ScheduleOverride")
+    return { lines: answered(overrideQuestions(d.names), canonical, declared) };
+  if (kind === "CallRoute") {
+    // The API cannot delete a call route: the resource's delete puts back what the route held.
+    if (canonical.before && !canonical.after)
+      return {
+        lines: [
+          "Taken out of the stack: the call route stays, put back to what it held before the stack took it over",
+        ],
+      };
+    return { lines: answered(callRouteQuestions(d.names), canonical, declared) };
+  }
   const { before, after } = canonical;
   if (kind === "EscalationPath") {
     if (!before && !after) return undefined;

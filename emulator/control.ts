@@ -15,6 +15,9 @@
  * | POST   /_emulator/api_keys          | `{name, role_names, team_role_names?, team_ids?}` → 201 `{api_key, token}`: a key made "in the dashboard" (any roles, incl. api_keys_manage) |
  * | GET    /_emulator/clock             | `{now, offset_seconds}`                                             |
  * | POST   /_emulator/clock             | `{advance_seconds}`: moves the emulator clock forward               |
+ *
+ * Families add their own (`defineFamily({control})`, installed by startup.ts), e.g.
+ * `POST /_emulator/call_routes` (families/callRoutes.ts).
  */
 import { readBody } from "./http/body";
 import { HttpError } from "./http/errors";

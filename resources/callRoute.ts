@@ -26,6 +26,13 @@
  * `useCallerAllowlist`. `customLanguage`'s values were not read from the API: any non-empty tag is
  * sent (e.g. `en-US`) and the API's refusal names the input.
  *
+ * Concurrency: the update payload carries no version: a dashboard edit between a read and a write
+ * is overwritten (the last write wins), and a refresh shows it as drift before that.
+ *
+ * Export: every route is exported, adopted by id (`adoptId` and `callRouteId`); its first `up`
+ * writes nothing, and `previous` is then the route as exported, so destroying the exported stack
+ * leaves every route as it is.
+ *
  * Normalisation: a node sent without an id carries one derived from its position (`node-0`), which
  * reads back as no id (rule "generated node ids", as escalation paths); repeated targets of a level
  * collapse (rule "duplicated target users"); an empty `schedule_mode` reads as unset.

@@ -19,6 +19,7 @@ import {
   planReportMarkdown,
   unnamedTargets,
 } from "../../cli/planReport";
+import type { Props } from "../../provider/spec";
 import { providers } from "../../resources";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { hostileText } from "../support/hostileText";
@@ -233,6 +234,81 @@ describe("plan-report: normalisation, secrets, other resources", () => {
   const base = load("oncall-pr.json");
   const escalationStep = () =>
     structuredClone(base.steps.find((s: any) => s.urn.endsWith("EscalationPath::payments")));
+
+  /** A step of `kind` made from the escalation path's: `olds` → `news` (undefined: a create / a delete). */
+  const stepOfKind = (kind: string, name: string, op: string, olds?: Props, news?: Props) => {
+    const step = escalationStep();
+    const urn = `urn:pulumi:dev::incident-oncall::pulumi-nodejs:dynamic/incident:${kind}::${name}`;
+    const type = `pulumi-nodejs:dynamic/incident:${kind}`;
+    step.urn = urn;
+    step.op = op;
+    step.oldState = olds && { ...step.oldState, urn, type, inputs: olds, outputs: { ...olds, __schema: 1 } };
+    step.newState = news && { ...step.newState, urn, type, inputs: news };
+    if (!olds) delete step.oldState;
+    if (!news) delete step.newState;
+    return step;
+  };
+
+  test("schedule overrides: who covers, when and where, before and after; a form-only difference never shows", () => {
+    const cover = {
+      scheduleId: "01SCHED",
+      rotationId: "primary",
+      layerId: "01LAYER",
+      user: { email: "ada@example.com" },
+      startAt: "2031-03-01T09:00:00+01:00",
+      endAt: "2031-03-02T09:00:00+01:00",
+    };
+    const moved = { ...cover, endAt: "2031-03-03T09:00:00+01:00" };
+    const report = planReport({ steps: [stepOfKind("ScheduleOverride", "cover", "update", cover, moved)] });
+    expect(report.resources[0]!.summary).toEqual([
+      "When: from 2031-03-01T09:00:00+01:00 to 2031-03-02T09:00:00+01:00 → from 2031-03-01T09:00:00+01:00 to 2031-03-03T09:00:00+01:00",
+    ]);
+    // The same instants in UTC, the e-mail in another case: no change.
+    const same = { ...cover, user: { email: "ADA@example.com" }, startAt: "2031-03-01T08:00:00Z" };
+    expect(
+      planReport({ steps: [stepOfKind("ScheduleOverride", "cover", "update", cover, same)] }).resources[0]!
+        .summary,
+    ).toBeUndefined();
+    const created = planReport({
+      steps: [stepOfKind("ScheduleOverride", "cover", "create", undefined, cover)],
+    });
+    expect(created.resources[0]!.summary).toEqual([
+      "Who covers: ada@example.com",
+      "When: from 2031-03-01T09:00:00+01:00 to 2031-03-02T09:00:00+01:00",
+      "On: schedule 01SCHED, rotation primary, layer 01LAYER",
+    ]);
+  });
+
+  test("call routes: what a call pages, who may call; a route taken out of the stack stays", () => {
+    const route = {
+      callRouteId: "01ROUTE",
+      name: "Hotline",
+      customLanguage: "en-GB",
+      responderCallerId: "route_number",
+      useCallerAllowlist: false,
+      path: [{ level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } }],
+    };
+    const changed = {
+      ...route,
+      useCallerAllowlist: true,
+      path: [...route.path, { voicemail: { greetingText: "Leave a message" } }],
+    };
+    const report = planReport({ steps: [stepOfKind("CallRoute", "hotline", "update", route, changed)] });
+    expect(report.resources[0]!.summary).toEqual([
+      "A call pages: user 01USERADA (high urgency) → user 01USERADA (high urgency), then voicemail",
+      "Callers: anyone → allowlisted only",
+    ]);
+    const kept = planReport({
+      steps: [stepOfKind("CallRoute", "hotline", "update", route, { ...route, path: undefined })],
+    });
+    expect(kept.resources[0]!.summary).toEqual([
+      "A call pages: user 01USERADA (high urgency) → as the route has it (its menu or its path)",
+    ]);
+    const removed = planReport({ steps: [stepOfKind("CallRoute", "hotline", "delete", route, undefined)] });
+    expect(removed.resources[0]!.summary).toEqual([
+      "Taken out of the stack: the call route stays, put back to what it held before the stack took it over",
+    ]);
+  });
 
   test("a form-only difference never shows: explicit generated ids, team ids in another order", () => {
     const step = escalationStep();
