@@ -198,6 +198,16 @@ export const DEFECTS: Defect[] = [
     tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
   },
   {
+    id: "schema-batch-fixed-window",
+    item: "24.10",
+    file: "resources/catalogTypeAttribute.ts",
+    find: "      if (gather) await quietOrMaxWait(key);",
+    replace: "      if (gather) await sleep(SCHEMA_BATCH_QUIET_MS);",
+    description:
+      "catalog schema writes gather a type's attribute changes for a fixed window, not until they stop coming: the CLI's spaced calls split into many writes",
+    tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
+  },
+  {
     id: "plan-report-raw-diff",
     item: "8",
     file: "cli/propertyChanges.ts",
