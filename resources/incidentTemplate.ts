@@ -99,7 +99,7 @@ export const incidentTemplateCustomField = z.strictObject({
 export const incidentTemplateConfig = z.strictObject({
   /** Custom fields set, each once (order does not matter). Unset: none. */
   customFields: z.array(incidentTemplateCustomField).optional(),
-  /** The incident's mode (e.g. a literal `standard`, `retrospective`, `test`: the API validates it). */
+  /** The incident's mode (a literal: the API defines the values, and check's validate call reports one it refuses). */
   incidentMode: incidentTemplateBinding.optional(),
   /** The incident's type (a literal incident type id, `getIncidentType`). */
   incidentType: incidentTemplateBinding.optional(),

@@ -21,7 +21,7 @@ export interface IncidentTemplateArgs {
 export interface IncidentTemplateTemplateArgs {
   /** Custom fields set, each once (order does not matter). Unset: none. */
   customFields?: pulumi.Input<pulumi.Input<IncidentTemplateTemplateCustomFieldArgs>[]>;
-  /** The incident's mode (e.g. a literal `standard`, `retrospective`, `test`: the API validates it). */
+  /** The incident's mode (a literal: the API defines the values, and check's validate call reports one it refuses). */
   incidentMode?: pulumi.Input<IncidentTemplateTemplateIncidentModeArgs>;
   /** The incident's type (a literal incident type id, `getIncidentType`). */
   incidentType?: pulumi.Input<IncidentTemplateTemplateIncidentModeArgs>;
@@ -50,7 +50,7 @@ export interface IncidentTemplateTemplateCustomFieldArgs {
   mergeStrategy?: pulumi.Input<string>;
 }
 
-/** The incident's mode (e.g. a literal `standard`, `retrospective`, `test`: the API validates it). */
+/** The incident's mode (a literal: the API defines the values, and check's validate call reports one it refuses). */
 export interface IncidentTemplateTemplateIncidentModeArgs {
   /** The value (a literal, or a reference such as `alert.attributes["…"]`); unset: none. */
   binding?: pulumi.Input<ParamBindingArgs>;
@@ -128,7 +128,7 @@ export function getIncidentTemplateOutput(
 export interface IncidentTemplateTemplate {
   /** Custom fields set, each once (order does not matter). Unset: none. */
   customFields?: IncidentTemplateTemplateCustomField[];
-  /** The incident's mode (e.g. a literal `standard`, `retrospective`, `test`: the API validates it). */
+  /** The incident's mode (a literal: the API defines the values, and check's validate call reports one it refuses). */
   incidentMode?: IncidentTemplateTemplateIncidentMode;
   /** The incident's type (a literal incident type id, `getIncidentType`). */
   incidentType?: IncidentTemplateTemplateIncidentMode;
@@ -157,7 +157,7 @@ export interface IncidentTemplateTemplateCustomField {
   mergeStrategy?: string;
 }
 
-/** The incident's mode (e.g. a literal `standard`, `retrospective`, `test`: the API validates it). */
+/** The incident's mode (a literal: the API defines the values, and check's validate call reports one it refuses). */
 export interface IncidentTemplateTemplateIncidentMode {
   /** The value (a literal, or a reference such as `alert.attributes["…"]`); unset: none. */
   binding?: ParamBinding;
