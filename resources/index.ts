@@ -15,6 +15,7 @@ import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
 import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
+import { incidentTemplateProvider } from "./incidentTemplate";
 import { ipAllowlistProvider } from "./ipAllowlist";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
 import { scheduleProvider } from "./schedule";
@@ -42,6 +43,7 @@ export const providers: Record<string, IncidentProvider> = {
   EscalationPath: escalationPathProvider,
   IncidentRole: incidentRoleProvider,
   IncidentStatus: incidentStatusProvider,
+  IncidentTemplate: incidentTemplateProvider,
   IpAllowlist: ipAllowlistProvider,
   MaintenanceWindow: maintenanceWindowProvider,
   Schedule: scheduleProvider,

@@ -7,6 +7,7 @@ import { providers } from "../resources";
 import { catalogCases } from "./corpus/catalog";
 import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
+import { incidentTemplateCases } from "./corpus/incidentTemplate";
 import { ipAllowlistCases } from "./corpus/ipAllowlist";
 import { issue10Cases } from "./corpus/issue10";
 import { issue12Cases } from "./corpus/issue12";
@@ -20,6 +21,7 @@ const corpus: BadInputCase[] = [
   ...issue12Cases,
   ...catalogCases,
   ...ipAllowlistCases,
+  ...incidentTemplateCases,
 ];
 
 // Any API call would go to this closed port and fail the test loudly.

@@ -14,6 +14,7 @@ export * from "./customFieldOption";
 export * from "./escalationPath";
 export * from "./incidentRole";
 export * from "./incidentStatus";
+export * from "./incidentTemplate";
 export * from "./ipAllowlist";
 export * from "./lookups";
 export * from "./maintenanceWindow";

@@ -238,6 +238,19 @@ const KINDS: Record<string, KindEntry> = {
       });
     },
   },
+  IncidentTemplate: {
+    resource: "payments-incidents",
+    // The summary removed and triage turned off, the rest sent back as read.
+    edit: async ({ call }, id) => {
+      const { incident_template: t } = await call("GET", `/v1/incident_templates/${id}`);
+      const { summary: _summary, ...template } = t.template;
+      await call("PUT", `/v1/incident_templates/${id}`, {
+        name: t.name,
+        template: { ...template, start_in_triage: { binding: { value: { literal: "false" } } } },
+        expressions: t.expressions,
+      });
+    },
+  },
   MaintenanceWindow: {
     resource: "db-migration",
     edit: async ({ call }, id) => {
