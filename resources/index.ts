@@ -17,6 +17,8 @@ import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
 import { ipAllowlistProvider } from "./ipAllowlist";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
+import { payConfigProvider } from "./payConfig";
+import { policyProvider } from "./policy";
 import { scheduleProvider } from "./schedule";
 import { scheduleReplicaProvider } from "./scheduleReplica";
 import { scheduleSyncRuleProvider } from "./scheduleSyncRule";
@@ -44,6 +46,8 @@ export const providers: Record<string, IncidentProvider> = {
   IncidentStatus: incidentStatusProvider,
   IpAllowlist: ipAllowlistProvider,
   MaintenanceWindow: maintenanceWindowProvider,
+  PayConfig: payConfigProvider,
+  Policy: policyProvider,
   Schedule: scheduleProvider,
   ScheduleReplica: scheduleReplicaProvider,
   ScheduleSyncRule: scheduleSyncRuleProvider,

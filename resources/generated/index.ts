@@ -17,6 +17,8 @@ export * from "./incidentStatus";
 export * from "./ipAllowlist";
 export * from "./lookups";
 export * from "./maintenanceWindow";
+export * from "./payConfig";
+export * from "./policy";
 export * from "./schedule";
 export * from "./scheduleReplica";
 export * from "./scheduleSyncRule";
