@@ -5,6 +5,10 @@
  * its `UserV2` type (id, name, email?, role, slack_user_id?) plus `is_active`, which the seed
  * (api-spec.md, "Field names known for other resources") gives newer interfaces of User, wrapped the
  * way every other v2 list/show result is (`{users, pagination_meta}` / `{user}`).
+ *
+ * Policies and pay configurations, whose create payloads newer clients give only partly
+ * (shared/api/NEWER.md), are registered the same way: the payload as read, the rest (read shapes,
+ * wrappers, pagination, update payload) the emulator's model, each said where it is registered.
  */
 import { reference, registerLocalOperation, registerLocalType } from "./shapes";
 

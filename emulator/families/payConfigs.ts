@@ -156,7 +156,8 @@ function payConfig(store: Store, id: string): StoredPayConfig {
 
 export const payConfigs = defineFamily({
   name: "pay_configs",
-  // The seed's roles: `pay_configs_viewer` reads, `pay_configs_editor` writes.
+  // The seed's roles: `pay_configs_viewer` reads, `pay_configs_editor` writes. The reference's API key
+  // payload does not list them yet, so here only `global_access` keys reach pay configurations.
   roles: { read: ["pay_configs_viewer"], write: ["pay_configs_editor"] },
   collections: [PAY_CONFIGS],
   routes: [

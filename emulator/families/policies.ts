@@ -124,7 +124,8 @@ function policy(store: Store, id: string): StoredPolicy {
 
 export const policies = defineFamily({
   name: "policies",
-  // `policies_viewer` reads (the seed's role list); no policy editor role is listed: settings managers write.
+  // `policies_viewer` reads (the seed's role list; the reference's API key payload does not list it
+  // yet); no policy editor role is listed: settings managers write.
   roles: { read: ["viewer", "policies_viewer"], write: ["manage_settings"] },
   collections: [POLICIES],
   routes: [
