@@ -10,6 +10,7 @@ import { foundationCases } from "./corpus/foundation";
 import { ipAllowlistCases } from "./corpus/ipAllowlist";
 import { issue10Cases } from "./corpus/issue10";
 import { issue12Cases } from "./corpus/issue12";
+import { policyPayConfigCases } from "./corpus/policyPayConfig";
 import type { BadInputCase } from "./corpus/types";
 import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
@@ -20,6 +21,7 @@ const corpus: BadInputCase[] = [
   ...issue12Cases,
   ...catalogCases,
   ...ipAllowlistCases,
+  ...policyPayConfigCases,
 ];
 
 // Any API call would go to this closed port and fail the test loudly.
