@@ -88,7 +88,7 @@ export const payConfigInputs = z.strictObject({
   timezone: timeZone(),
   /** Rates between two instants. Order does not matter. Empty or unset: none. */
   oneOffRules: z.array(payConfigOneOffRule).default([]),
-  /** Rates on days of the week, in the order they are evaluated (the first that applies wins). Empty or unset: none. */
+  /** Rates on days of the week, in the order the API evaluates them (order matters). Empty or unset: none. */
   weeklyRules: z.array(payConfigWeeklyRule).default([]),
   /** Id of an existing pay configuration to take over instead of creating one (`GET /v2/pay_configs`). */
   adoptId: z.string().min(1).optional(),

@@ -51,22 +51,28 @@ import {
 /** JSON whose fields the reference does not publish: an object or a list, sent as written. */
 const unpublishedJson = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
-/** The per-type block of a `follow_up`, `post_mortem` or `debrief` policy (the keys of the reference's example). */
-export const policyTypeConfig = z.strictObject({
+/** The settings of a `follow_up`, `post_mortem` or `debrief` policy (the keys of the reference's example). */
+export interface PolicyTypeConfig {
   /**
    * When what the policy asks for falls due. Its fields are not published: write them as the API's
    * JSON spells them (snake_case keys); sent as written, compared as JSON.
    */
-  dueDateConfig: unpublishedJson.optional(),
+  dueDateConfig?: Record<string, unknown> | unknown[];
   /**
    * What the policy requires. Its fields are not published: write them as the API's JSON spells
    * them; sent as written, compared as JSON.
    */
-  requirements: unpublishedJson.optional(),
+  requirements?: Record<string, unknown> | unknown[];
   /** Whether the policy also applies to private incidents. Unset: not sent (the API's default). */
+  runOnPrivateIncidents?: boolean;
+}
+
+/** The per-type block's schema (named by its interface in the generated types). */
+export const policyTypeConfig: z.ZodType<PolicyTypeConfig, PolicyTypeConfig> = z.strictObject({
+  dueDateConfig: unpublishedJson.optional(),
+  requirements: unpublishedJson.optional(),
   runOnPrivateIncidents: z.boolean().optional(),
 });
-export type PolicyTypeConfig = z.infer<typeof policyTypeConfig>;
 
 /** A field whose shape the reference does not publish: any value is refused by check. */
 const unpublished = (apiName: string) =>

@@ -18,7 +18,7 @@ export interface PayConfigArgs {
   timezone: pulumi.Input<string>;
   /** Rates between two instants. Order does not matter. Empty or unset: none. */
   oneOffRules?: pulumi.Input<pulumi.Input<PayConfigOneOffRuleArgs>[]>;
-  /** Rates on days of the week, in the order they are evaluated (the first that applies wins). Empty or unset: none. */
+  /** Rates on days of the week, in the order the API evaluates them (order matters). Empty or unset: none. */
   weeklyRules?: pulumi.Input<pulumi.Input<PayConfigWeeklyRuleArgs>[]>;
   /** Id of an existing pay configuration to take over instead of creating one (`GET /v2/pay_configs`). */
   adoptId?: pulumi.Input<string>;
@@ -36,7 +36,7 @@ export interface PayConfigOneOffRuleArgs {
   rateCents: pulumi.Input<number>;
 }
 
-/** Rates on days of the week, in the order they are evaluated (the first that applies wins). Empty or unset: none. */
+/** Rates on days of the week, in the order the API evaluates them (order matters). Empty or unset: none. */
 export interface PayConfigWeeklyRuleArgs {
   /** Days the rule applies on, `monday` … `sunday`. Order does not matter. */
   weekdays: pulumi.Input<pulumi.Input<Weekday>[]>;
@@ -62,7 +62,7 @@ export interface PayConfig {
   readonly timezone: pulumi.Output<string>;
   /** Rates between two instants. Order does not matter. Empty or unset: none. */
   readonly oneOffRules: pulumi.Output<PayConfigOneOffRule[]>;
-  /** Rates on days of the week, in the order they are evaluated (the first that applies wins). Empty or unset: none. */
+  /** Rates on days of the week, in the order the API evaluates them (order matters). Empty or unset: none. */
   readonly weeklyRules: pulumi.Output<PayConfigWeeklyRule[]>;
   /** Id of an existing pay configuration to take over instead of creating one (`GET /v2/pay_configs`). */
   readonly adoptId: pulumi.Output<string | undefined>;
@@ -94,7 +94,7 @@ export interface PayConfigOneOffRule {
   rateCents: number;
 }
 
-/** Rates on days of the week, in the order they are evaluated (the first that applies wins). Empty or unset: none. */
+/** Rates on days of the week, in the order the API evaluates them (order matters). Empty or unset: none. */
 export interface PayConfigWeeklyRule {
   /** Days the rule applies on, `monday` … `sunday`. Order does not matter. */
   weekdays: Weekday[];

@@ -27,11 +27,11 @@ export interface PolicyArgs {
   /** Expressions the conditions can use (`expressions["<reference>"]`). Order does not matter. Empty or unset: none. */
   expressions?: pulumi.Input<pulumi.Input<ExpressionArgs>[]>;
   /** Settings of a `follow_up` policy (set only when `policyType` is `follow_up`). */
-  followUp?: pulumi.Input<PolicyFollowUpArgs>;
+  followUp?: pulumi.Input<PolicyTypeConfigArgs>;
   /** Settings of a `post_mortem` policy (set only when `policyType` is `post_mortem`). */
-  postMortem?: pulumi.Input<PolicyFollowUpArgs>;
+  postMortem?: pulumi.Input<PolicyTypeConfigArgs>;
   /** Settings of a `debrief` policy (set only when `policyType` is `debrief`). */
-  debrief?: pulumi.Input<PolicyFollowUpArgs>;
+  debrief?: pulumi.Input<PolicyTypeConfigArgs>;
   /** Not managed: its shape is not published. Setting it fails the check. */
   assignmentRules?: pulumi.Input<undefined>;
   /** Not managed: its shape is not published. Setting it fails the check. */
@@ -42,8 +42,8 @@ export interface PolicyArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/** Settings of a `follow_up` policy (set only when `policyType` is `follow_up`). */
-export interface PolicyFollowUpArgs {
+/** The settings of a `follow_up`, `post_mortem` or `debrief` policy (the keys of the reference's example). */
+export interface PolicyTypeConfigArgs {
   /**
    * When what the policy asks for falls due. Its fields are not published: write them as the API's
    * JSON spells them (snake_case keys); sent as written, compared as JSON.
@@ -88,11 +88,11 @@ export interface Policy {
    */
   readonly status: pulumi.Output<string | undefined>;
   /** Settings of a `follow_up` policy (set only when `policyType` is `follow_up`). */
-  readonly followUp: pulumi.Output<PolicyFollowUp | undefined>;
+  readonly followUp: pulumi.Output<PolicyTypeConfig | undefined>;
   /** Settings of a `post_mortem` policy (set only when `policyType` is `post_mortem`). */
-  readonly postMortem: pulumi.Output<PolicyFollowUp | undefined>;
+  readonly postMortem: pulumi.Output<PolicyTypeConfig | undefined>;
   /** Settings of a `debrief` policy (set only when `policyType` is `debrief`). */
-  readonly debrief: pulumi.Output<PolicyFollowUp | undefined>;
+  readonly debrief: pulumi.Output<PolicyTypeConfig | undefined>;
   /** Not managed: its shape is not published. Setting it fails the check. */
   readonly assignmentRules: pulumi.Output<undefined>;
   /** Not managed: its shape is not published. Setting it fails the check. */
@@ -134,8 +134,8 @@ export function getPolicyOutput(
   return impl.getPolicyOutput(args as Parameters<typeof impl.getPolicyOutput>[0], opts);
 }
 
-/** Settings of a `follow_up` policy (set only when `policyType` is `follow_up`). */
-export interface PolicyFollowUp {
+/** The settings of a `follow_up`, `post_mortem` or `debrief` policy (the keys of the reference's example). */
+export interface PolicyTypeConfig {
   /**
    * When what the policy asks for falls due. Its fields are not published: write them as the API's
    * JSON spells them (snake_case keys); sent as written, compared as JSON.
