@@ -18,6 +18,8 @@ import { incidentStatusProvider } from "./incidentStatus";
 import { incidentTemplateProvider } from "./incidentTemplate";
 import { ipAllowlistProvider } from "./ipAllowlist";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
+import { payConfigProvider } from "./payConfig";
+import { policyProvider } from "./policy";
 import { scheduleProvider } from "./schedule";
 import { scheduleReplicaProvider } from "./scheduleReplica";
 import { scheduleSyncRuleProvider } from "./scheduleSyncRule";
@@ -46,6 +48,8 @@ export const providers: Record<string, IncidentProvider> = {
   IncidentTemplate: incidentTemplateProvider,
   IpAllowlist: ipAllowlistProvider,
   MaintenanceWindow: maintenanceWindowProvider,
+  PayConfig: payConfigProvider,
+  Policy: policyProvider,
   Schedule: scheduleProvider,
   ScheduleReplica: scheduleReplicaProvider,
   ScheduleSyncRule: scheduleSyncRuleProvider,

@@ -11,6 +11,7 @@ import { incidentTemplateCases } from "./corpus/incidentTemplate";
 import { ipAllowlistCases } from "./corpus/ipAllowlist";
 import { issue10Cases } from "./corpus/issue10";
 import { issue12Cases } from "./corpus/issue12";
+import { policyPayConfigCases } from "./corpus/policyPayConfig";
 import type { BadInputCase } from "./corpus/types";
 import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
@@ -22,6 +23,7 @@ const corpus: BadInputCase[] = [
   ...catalogCases,
   ...ipAllowlistCases,
   ...incidentTemplateCases,
+  ...policyPayConfigCases,
 ];
 
 // Any API call would go to this closed port and fail the test loudly.

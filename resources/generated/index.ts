@@ -18,6 +18,8 @@ export * from "./incidentTemplate";
 export * from "./ipAllowlist";
 export * from "./lookups";
 export * from "./maintenanceWindow";
+export * from "./payConfig";
+export * from "./policy";
 export * from "./schedule";
 export * from "./scheduleReplica";
 export * from "./scheduleSyncRule";

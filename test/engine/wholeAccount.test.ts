@@ -267,6 +267,33 @@ const KINDS: Record<string, KindEntry> = {
       });
     },
   },
+  PayConfig: {
+    resource: "uk-on-call",
+    // The weekly rules' evaluation order swapped, the rest sent back as read (without rule ids).
+    edit: async ({ call }, id) => {
+      const { pay_config: p } = await call("GET", `/v2/pay_configs/${id}`);
+      const { id: _id, created_at: _c, updated_at: _u, ...payload } = p;
+      await call("PUT", `/v2/pay_configs/${id}`, {
+        ...payload,
+        one_off_rules: p.one_off_rules.map(({ id: _r, ...r }: any) => r),
+        weekly_rules: p.weekly_rules.map(({ id: _r, ...r }: any) => r).reverse(),
+      });
+    },
+  },
+  Policy: {
+    resource: "major-follow-ups",
+    // The conditions dropped and the per-type block changed, the rest as the program wrote it.
+    edit: async ({ call }, id) => {
+      const { policy: p } = await call("GET", `/v2/policies/${id}`);
+      await call("PUT", `/v2/policies/${id}`, {
+        name: p.name,
+        description: p.description,
+        policy_type: p.policy_type,
+        conditions: [],
+        follow_up: { run_on_private_incidents: !p.follow_up?.run_on_private_incidents },
+      });
+    },
+  },
   Schedule: {
     resource: "payments-primary",
     // Another handover interval, the rest sent back as read (users by id, no empty lists).

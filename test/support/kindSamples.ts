@@ -601,6 +601,62 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     live: list("/v1/maintenance_windows", "maintenance_windows"),
   },
 
+  PayConfig: {
+    async prepare() {
+      const inputs = {
+        name: "UK on-call",
+        currency: "GBP",
+        baseRateCents: 500,
+        rateTimeUnit: "hour",
+        timezone: "Europe/London",
+        weeklyRules: [
+          { weekdays: ["saturday", "sunday"], startTime: "00:00", endTime: "23:59", rateCents: 1000 },
+          { weekdays: ["friday"], startTime: "18:00", endTime: "23:59", rateCents: 750 },
+        ],
+        oneOffRules: [
+          {
+            name: "Christmas Day",
+            startAt: "2026-12-25T00:00:00Z",
+            endAt: "2026-12-26T00:00:00Z",
+            rateCents: 2000,
+          },
+        ],
+      };
+      return {
+        inputs,
+        updated: {
+          ...inputs,
+          baseRateCents: 550,
+          weeklyRules: [...inputs.weeklyRules].reverse(),
+          oneOffRules: [],
+        },
+      };
+    },
+    live: list("/v2/pay_configs", "pay_configs"),
+  },
+
+  Policy: {
+    async prepare() {
+      const inputs = {
+        name: "Follow-ups are done",
+        description: "Every follow-up of a major incident is completed",
+        policyType: "follow_up",
+        conditions: severityIs("01SEVMAJOR"),
+        followUp: { runOnPrivateIncidents: false },
+      };
+      return {
+        inputs,
+        updated: {
+          ...inputs,
+          description: "Follow-ups of major incidents",
+          status: "disabled",
+          conditions: [],
+        },
+      };
+    },
+    live: list("/v2/policies", "policies"),
+  },
+
   Schedule: {
     async prepare(api) {
       // Later than the emulator's clock (T0) and the provider's (real time).
