@@ -5,6 +5,10 @@
  * its `UserV2` type (id, name, email?, role, slack_user_id?) plus `is_active`, which the seed
  * (api-spec.md, "Field names known for other resources") gives newer interfaces of User, wrapped the
  * way every other v2 list/show result is (`{users, pagination_meta}` / `{user}`).
+ *
+ * Policies and pay configurations, whose create payloads newer clients give only partly
+ * (shared/api/NEWER.md), are registered the same way: the payload as read, the rest (read shapes,
+ * wrappers, pagination, update payload) the emulator's model, each said where it is registered.
  */
 import { reference, registerLocalOperation, registerLocalType } from "./shapes";
 
@@ -59,6 +63,8 @@ export function registerLocalShapes(): void {
     ],
     responses: { "200": "UsersListResultV2" },
   });
+  registerPolicyShapes();
+  registerPayConfigShapes();
   registerLocalOperation({
     operation_id: "UsersV2Show",
     method: "GET",
@@ -66,5 +72,193 @@ export function registerLocalShapes(): void {
     summary: "Show Users V2 (emulator: shape modelled on UserV2)",
     path_params: [{ name: "id", type: "string" }],
     responses: { "200": "UsersShowResultV2" },
+  });
+}
+
+/** A string field of a local type (`doc` says where it comes from). */
+const str = (name: string, required: boolean, doc: string) => ({ name, type: "string", required, doc });
+/** The list, create, show, update and destroy operations of a v2 collection the reference lacks. */
+function registerCollection(c: {
+  tag: string;
+  path: string;
+  payload: string;
+  listResult: string;
+  showResult: string;
+  summary: string;
+}): void {
+  const page = [
+    { name: "page_size", type: "integer", required: false, doc: "Integer number of records to return" },
+    { name: "after", type: "string", required: false, doc: "A record's ID: return records after it" },
+  ];
+  const id = [{ name: "id", type: "string" }];
+  const op = (action: string, method: string, itemPath: boolean, rest: Record<string, unknown>) =>
+    registerLocalOperation({
+      operation_id: `${c.tag}V2${action}`,
+      method,
+      path: itemPath ? `${c.path}/{id}` : c.path,
+      summary: `${action} ${c.summary} V2 (emulator: ${c.summary}'s shape is partial, see shared/api/NEWER.md)`,
+      path_params: itemPath ? id : [],
+      ...rest,
+    } as never);
+  op("List", "GET", false, { query_params: page, responses: { "200": c.listResult } });
+  op("Create", "POST", false, { request_body: c.payload, responses: { "201": c.showResult } });
+  op("Show", "GET", true, { responses: { "200": c.showResult } });
+  op("Update", "PUT", true, { request_body: c.payload, responses: { "200": c.showResult } });
+  op("Destroy", "DELETE", true, { responses: {} });
+}
+
+/**
+ * Policies (`/v2/policies`): PoliciesCreatePayloadV2 as shared/api/NEWER.md gives it (top level
+ * only). The update payload is taken to be the create payload; the read shape, the response
+ * wrappers (`{policy}`, `{policies, pagination_meta}`, the convention of every v2 family) and
+ * pagination are the emulator's model: not read. `due_date_config` and `requirements` of the
+ * per-type blocks, and `on_call_readiness`, `schedule`, `assignment_rules`, have no published shape
+ * (`any`).
+ */
+function registerPolicyShapes(): void {
+  const typeBlock = (required: boolean) => [
+    { name: "due_date_config", type: "any", required: false, doc: "Shape not published" },
+    { name: "requirements", type: "any", required: false, doc: "Shape not published" },
+    {
+      name: "run_on_private_incidents",
+      type: "boolean",
+      required,
+      doc: "Whether private incidents are covered",
+    },
+  ];
+  registerLocalType("PolicyTypeConfigPayloadV2", { fields: typeBlock(false) });
+  registerLocalType("PolicyTypeConfigV2", { fields: typeBlock(false) });
+  const common = (payload: boolean) => [
+    str("name", true, "Name of the policy"),
+    str("description", true, "What the policy is for"),
+    str("policy_type", true, "Cannot be changed after the policy is created (values not read)"),
+    {
+      name: "conditions",
+      type: "array<object>",
+      required: true,
+      ref: payload ? "ConditionGroupPayloadV2" : "ConditionGroupV2",
+    },
+    str("status", !payload, "Defaults to enabled on create; settable on update (values not read)"),
+    {
+      name: "expressions",
+      type: "array<object>",
+      required: !payload,
+      ref: payload ? "ExpressionPayloadV2" : "ExpressionV2",
+    },
+    { name: "assignment_rules", type: "any", required: false, doc: "Shape not published" },
+    ...["follow_up", "post_mortem", "debrief"].map((name) => ({
+      name,
+      type: "object",
+      required: false,
+      ref: payload ? "PolicyTypeConfigPayloadV2" : "PolicyTypeConfigV2",
+      doc: `Set when policy_type is ${name}`,
+    })),
+    { name: "on_call_readiness", type: "any", required: false, doc: "Shape not published" },
+    { name: "schedule", type: "any", required: false, doc: "Shape not published" },
+  ];
+  registerLocalType("PoliciesCreatePayloadV2", { fields: common(true) });
+  registerLocalType("PolicyV2", {
+    fields: [
+      str("id", true, "Unique identifier of the policy"),
+      ...common(false),
+      { name: "created_at", type: "string", required: true, format: "date-time" },
+      { name: "updated_at", type: "string", required: true, format: "date-time" },
+    ],
+  });
+  registerLocalType("PoliciesShowResultV2", {
+    fields: [{ name: "policy", type: "object", required: true, ref: "PolicyV2" }],
+  });
+  registerLocalType("PoliciesListResultV2", {
+    fields: [
+      { name: "policies", type: "array<object>", required: true, ref: "PolicyV2" },
+      { name: "pagination_meta", type: "object", required: true, ref: "PaginationMetaResultV2" },
+    ],
+  });
+  registerCollection({
+    tag: "Policies",
+    path: "/v2/policies",
+    payload: "PoliciesCreatePayloadV2",
+    listResult: "PoliciesListResultV2",
+    showResult: "PoliciesShowResultV2",
+    summary: "Policies",
+  });
+}
+
+/**
+ * Pay configurations (`/v2/pay_configs`): PayConfigsCreatePayloadV2 as shared/api/NEWER.md gives it,
+ * the rules inline (their own `one_off_rules` / `weekly_rules` endpoints are not served). The rules'
+ * payload keys are the example's; the update payload is taken to be the create payload; the read
+ * shape (the payload's fields, each rule with its `id`), the wrappers (`{pay_config}`,
+ * `{pay_configs, pagination_meta}`) and pagination are the emulator's model: not read.
+ */
+function registerPayConfigShapes(): void {
+  const oneOff = (withId: boolean) => [
+    ...(withId ? [str("id", true, "Server-assigned")] : [str("id", false, "An existing rule's id")]),
+    str("name", true, "Name of the rule"),
+    { name: "start_at", type: "string", required: true, format: "date-time" },
+    { name: "end_at", type: "string", required: true, format: "date-time" },
+    { name: "rate_cents", type: "integer", required: true },
+  ];
+  const weekly = (withId: boolean) => [
+    ...(withId ? [str("id", true, "Server-assigned")] : [str("id", false, "An existing rule's id")]),
+    { name: "weekdays", type: "array<string>", required: true },
+    str("start_time", true, "HH:MM"),
+    str("end_time", true, "HH:MM"),
+    { name: "rate_cents", type: "integer", required: true },
+  ];
+  registerLocalType("PayConfigOneOffRulePayloadV2", { fields: oneOff(false) });
+  registerLocalType("PayConfigWeeklyRulePayloadV2", { fields: weekly(false) });
+  registerLocalType("PayConfigOneOffRuleV2", { fields: oneOff(true) });
+  registerLocalType("PayConfigWeeklyRuleV2", { fields: weekly(true) });
+  const common = (payload: boolean) => [
+    str("name", true, "Name of the pay configuration"),
+    str("currency", true, "ISO 4217 code"),
+    {
+      name: "base_rate_cents",
+      type: "integer",
+      required: true,
+      doc: "Rate paid for any time no rule covers",
+    },
+    str("rate_time_unit", true, "Example hour (values not read)"),
+    str("timezone", true, "IANA time zone the rules are interpreted in"),
+    {
+      name: "one_off_rules",
+      type: "array<object>",
+      required: !payload,
+      ref: payload ? "PayConfigOneOffRulePayloadV2" : "PayConfigOneOffRuleV2",
+    },
+    {
+      name: "weekly_rules",
+      type: "array<object>",
+      required: !payload,
+      ref: payload ? "PayConfigWeeklyRulePayloadV2" : "PayConfigWeeklyRuleV2",
+      doc: "In the order they should be evaluated",
+    },
+  ];
+  registerLocalType("PayConfigsCreatePayloadV2", { fields: common(true) });
+  registerLocalType("PayConfigV2", {
+    fields: [
+      str("id", true, "Unique identifier of the pay configuration"),
+      ...common(false),
+      { name: "created_at", type: "string", required: true, format: "date-time" },
+      { name: "updated_at", type: "string", required: true, format: "date-time" },
+    ],
+  });
+  registerLocalType("PayConfigsShowResultV2", {
+    fields: [{ name: "pay_config", type: "object", required: true, ref: "PayConfigV2" }],
+  });
+  registerLocalType("PayConfigsListResultV2", {
+    fields: [
+      { name: "pay_configs", type: "array<object>", required: true, ref: "PayConfigV2" },
+      { name: "pagination_meta", type: "object", required: true, ref: "PaginationMetaResultV2" },
+    ],
+  });
+  registerCollection({
+    tag: "PayConfigs",
+    path: "/v2/pay_configs",
+    payload: "PayConfigsCreatePayloadV2",
+    listResult: "PayConfigsListResultV2",
+    showResult: "PayConfigsShowResultV2",
+    summary: "Pay configs",
   });
 }

@@ -451,7 +451,7 @@ export class ApiClient {
 }
 
 /** A line on the console: the Pulumi log where the engine listens, else standard error. */
-function logWarning(message: string): void {
+export function logWarning(message: string): void {
   try {
     // Loaded lazily: the client also runs where no Pulumi runtime is set up (tools, tests).
     const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");

@@ -8,6 +8,7 @@ import { PendingCreates } from "./journal";
 import { type FieldRenames, inputPathForApiField, pick } from "./naming";
 import { canonicalJson, isSlackChannelId, learnAliases, restoreAliases } from "./normalise";
 import { enablePagedReads, invalidateLists, readFromPages } from "./pagedReads";
+import { resetRemoteValidation, validateRemotely } from "./remoteValidation";
 import type { IncidentProvider as PublicIncidentProvider } from "./resource";
 import {
   type ApiContext,
@@ -142,11 +143,13 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
 
     async configure(req) {
       configure(req);
+      // A new run: its skipped server-side validations are said again (once).
+      resetRemoteValidation();
       // Only the provider host configures providers: one process per run, so cached pages are per run.
       enablePagedReads();
     },
 
-    async check(_olds, news) {
+    async check(olds, news) {
       const { [PROVIDER_KEY]: provider, ...raw } = news;
       const deep = tooDeep(raw);
       if (deep !== undefined) {
@@ -162,6 +165,19 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
       const failures = checkInputs(spec, raw);
       const unknown = unknownPaths(raw).length > 0;
       const parsed = failures.length === 0 && !unknown ? spec.inputs.parse(raw) : raw;
+      // The API's own validation (provider/remoteValidation.ts), once the local rules pass: skipped
+      // with a warning, never failing, where it cannot run (no key, unknown values, 403, faults).
+      // Only what will be sent: not an unchanged declaration (a no-change preview makes no call), not
+      // an adoption (the object exists as the API accepted it; a write the adoption makes is
+      // validated by the API then, and an equal one makes no request at all).
+      const unchanged =
+        !unknown &&
+        Object.keys(comparedInputs(spec, olds ?? {})).length > 0 &&
+        changes(olds, parsed).length === 0;
+      if (spec.remoteValidation && failures.length === 0 && raw[ADOPT_KEY] === undefined && !unchanged) {
+        const args = unknown ? undefined : parsed;
+        failures.push(...(await validateRemotely(spec, args, fieldRenames(spec, args))));
+      }
       return { inputs: { ...parsed, [PROVIDER_KEY]: provider }, failures };
     },
 

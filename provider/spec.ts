@@ -63,6 +63,24 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
    * not reported.
    */
   validate?(args: Args): Problem[];
+  /**
+   * The API's own check of a payload, which writes nothing (`POST …/actions/validate`): `check` runs
+   * it once the inputs pass the schema and `validate`, every value is known and an API key is set
+   * (provider/remoteValidation.ts). Its 422 answers are check failures at the input path of each
+   * field it names (`fieldRenames`); when it cannot run (no key, values unknown in a preview, a key
+   * that may not call it, the API unreachable) a warning says it was skipped, and check passes.
+   * Only a declaration that will be sent is validated: not one equal to the stored inputs (a
+   * no-change preview makes no request), nor an adoption (`adoptId`: one that writes is validated
+   * by the API's update).
+   */
+  remoteValidation?: {
+    /** The validate endpoint, e.g. `/v1/incident_templates/actions/validate`. */
+    path: string;
+    /** What errors call it, e.g. `validate incident template`. */
+    operation: string;
+    /** The body it takes (the create payload). */
+    payload(args: Args): Props;
+  };
   /** Maps the live API object to the input shape, keeping the declared spelling where meaning is equal. */
   toInputs(live: Live, declared: Args | undefined): Args;
   /** Computed outputs (never inputs) from the live object; `prior` is the previous state, if any. */

@@ -16,8 +16,11 @@ import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
 import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
+import { incidentTemplateProvider } from "./incidentTemplate";
 import { ipAllowlistProvider } from "./ipAllowlist";
 import { maintenanceWindowProvider } from "./maintenanceWindow";
+import { payConfigProvider } from "./payConfig";
+import { policyProvider } from "./policy";
 import { scheduleProvider } from "./schedule";
 import { scheduleOverrideProvider } from "./scheduleOverride";
 import { scheduleReplicaProvider } from "./scheduleReplica";
@@ -45,8 +48,11 @@ export const providers: Record<string, IncidentProvider> = {
   EscalationPath: escalationPathProvider,
   IncidentRole: incidentRoleProvider,
   IncidentStatus: incidentStatusProvider,
+  IncidentTemplate: incidentTemplateProvider,
   IpAllowlist: ipAllowlistProvider,
   MaintenanceWindow: maintenanceWindowProvider,
+  PayConfig: payConfigProvider,
+  Policy: policyProvider,
   Schedule: scheduleProvider,
   ScheduleOverride: scheduleOverrideProvider,
   ScheduleReplica: scheduleReplicaProvider,

@@ -15,7 +15,7 @@
  * ≤ 2 KB; the `__provider` bytes). Before each phase the bucket is left to refill, as the bound
  * assumes.
  *   npm run bench -- [--engine cli|harness] [--objects 2000] [--burst 1200] [--refill 20]
- *                    [--latency MS] [--kinds mixed|custom-fields] [--catalog-entries 10000] [--sync]
+ *                    [--latency MS] [--kinds mixed|custom-fields|paged|catalog-attributes] [--catalog-entries 10000] [--sync]
  * The environment variables BENCH_ENGINE, BENCH_OBJECTS, BENCH_BURST, BENCH_REFILL, BENCH_LATENCY_MS,
  * BENCH_KINDS, BENCH_CATALOG_ENTRIES and BENCH_SYNC=1 set the same (an argument wins).
  * `--latency` adds that many ms to every API request (the emulator's `latency` fault, after its
@@ -58,10 +58,17 @@ import {
 
 const TARGET_RATIO = 1.1;
 const TARGET_STATE_BYTES = 2048;
-const KINDS = ["mixed", "custom-fields"];
+const KINDS = ["mixed", "custom-fields", "paged", "catalog-attributes"];
+/** The kinds of each mix whose refresh reads by page (printPagedReads). */
+const PAGED_KINDS: Record<string, string[]> = {
+  mixed: ["CustomField", "ApiKey"],
+  "custom-fields": ["CustomField"],
+  paged: ["Severity", "IncidentStatus", "IncidentRole", "Secret", "MaintenanceWindow", "ScheduleSyncTarget"],
+  "catalog-attributes": [],
+};
 
 const USAGE = `npm run bench -- [--engine cli|harness] [--objects N] [--burst N] [--refill N/s] [--latency MS]
-                 [--kinds mixed|custom-fields] [--catalog-entries N] [--sync]`;
+                 [--kinds mixed|custom-fields|paged|catalog-attributes] [--catalog-entries N] [--sync]`;
 
 interface Settings {
   engine: EngineName;
@@ -217,8 +224,13 @@ async function main(): Promise<void> {
       ].join("  "),
     );
     if (result.errors.length) console.log(`  first error: ${result.errors[0]!.message}`);
+    if (s.kinds === "paged" || s.kinds === "catalog-attributes") printRequestsByCollection(result);
     if (name === "refresh")
-      await printPagedReads(result, new ApiClient({ apiKey: emulator.apiKey, baseUrl: emulator.url }));
+      await printPagedReads(
+        result,
+        new ApiClient({ apiKey: emulator.apiKey, baseUrl: emulator.url }),
+        PAGED_KINDS[s.kinds]!,
+      );
     if (name === "create") printStateSize(engine, options);
   }
   await catalogBench(engine, emulator, s.catalogEntries, s.burst, s.refill, rtt);
@@ -270,8 +282,8 @@ function printStateSize(engine: BenchEngine, options: CliOptions): void {
  * Refresh requests per kind against ⌈objects ÷ page size⌉ + 1, where objects are all the account's
  * objects of the kind (what a walk lists: the bench's, plus e.g. the emulator's own bootstrap key).
  */
-async function printPagedReads(result: RunResult, client: ApiClient): Promise<void> {
-  for (const kind of ["CustomField", "ApiKey"]) {
+async function printPagedReads(result: RunResult, client: ApiClient, kinds: string[]): Promise<void> {
+  for (const kind of kinds) {
     const list = providers[kind]!.spec.list!;
     const count = (await walkList(client, list)).length;
     const pages = list.pageSize === undefined ? 1 : Math.ceil(count / list.pageSize);
@@ -280,6 +292,18 @@ async function printPagedReads(result: RunResult, client: ApiClient): Promise<vo
       `  refresh ${kind}: ${count} in the account, ${requests} requests (target ≤ ${pages + 1} = ⌈${count} ÷ ${list.pageSize ?? "all"}⌉ + 1): ${requests <= pages + 1 ? "met" : "NOT met"}`,
     );
   }
+}
+
+/** A phase's requests by method and collection (`GET /v1/severities`), ids left out. */
+function printRequestsByCollection(result: RunResult): void {
+  const counts = new Map<string, number>();
+  for (const call of result.apiCalls) {
+    const collection = call.path.split("?")[0]!.split("/").slice(0, 3).join("/");
+    const key = `${call.method} ${collection}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const rows = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`);
+  console.log(`  requests by collection: ${rows.join(", ")}`);
 }
 
 async function roundTrip(url: string, key: string): Promise<number> {

@@ -198,6 +198,16 @@ export const DEFECTS: Defect[] = [
     tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
   },
   {
+    id: "schema-batch-fixed-window",
+    item: "24.10",
+    file: "resources/catalogTypeAttribute.ts",
+    find: "      if (gather) await quietOrMaxWait(key);",
+    replace: "      if (gather) await sleep(SCHEMA_BATCH_QUIET_MS);",
+    description:
+      "catalog schema writes gather a type's attribute changes for a fixed window, not until they stop coming: the CLI's spaced calls split into many writes",
+    tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
+  },
+  {
     id: "plan-report-raw-diff",
     item: "8",
     file: "cli/propertyChanges.ts",
@@ -318,6 +328,26 @@ export const DEFECTS: Defect[] = [
     description:
       "catalog entries' bulk_update no longer a repeatable POST (a lost answer fails the run instead of being retried; a23416f)",
     tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "validate-fault-fails-check",
+    item: "extra",
+    file: "provider/remoteValidation.ts",
+    find: "const refused = error.status === 422 || (error.status === 400 && error.details.some((d) => d.field));",
+    replace: "const refused = true;",
+    description:
+      "check's server-side validation turns any failure of the validate call (a 5xx, a reset, a 403) into a check failure: a false error fails the preview",
+    tests: { after: ["test/resources/incidentTemplate.test.ts", FAST_LANE] },
+  },
+  {
+    id: "validate-on-no-change",
+    item: "extra",
+    file: "provider/factory.ts",
+    find: "raw[ADOPT_KEY] === undefined && !unchanged) {",
+    replace: "raw[ADOPT_KEY] === undefined) {",
+    description:
+      "check calls the validate endpoint for a declaration equal to the stored inputs: a no-change preview makes API calls",
+    tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
 ];
 

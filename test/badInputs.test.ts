@@ -7,10 +7,12 @@ import { providers } from "../resources";
 import { catalogCases } from "./corpus/catalog";
 import { familyCases } from "./corpus/families";
 import { foundationCases } from "./corpus/foundation";
+import { incidentTemplateCases } from "./corpus/incidentTemplate";
 import { ipAllowlistCases } from "./corpus/ipAllowlist";
 import { issue10Cases } from "./corpus/issue10";
 import { issue12Cases } from "./corpus/issue12";
 import { overrideCallRouteCases } from "./corpus/overrideCallRoute";
+import { policyPayConfigCases } from "./corpus/policyPayConfig";
 import type { BadInputCase } from "./corpus/types";
 import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
@@ -22,6 +24,8 @@ const corpus: BadInputCase[] = [
   ...catalogCases,
   ...ipAllowlistCases,
   ...overrideCallRouteCases,
+  ...incidentTemplateCases,
+  ...policyPayConfigCases,
 ];
 
 // Any API call would go to this closed port and fail the test loudly.

@@ -1,7 +1,11 @@
 /**
  * The benchmark's Pulumi program: BENCH_OBJECTS objects, each one API object (one create request),
  * so request counts and the rate-limit bound are easy to reason about. BENCH_KINDS=mixed (default)
- * alternates custom fields and API keys; BENCH_KINDS=custom-fields declares only custom fields.
+ * alternates custom fields and API keys; BENCH_KINDS=custom-fields declares only custom fields;
+ * BENCH_KINDS=paged takes the kinds whose refresh reads by page since issue 24 in turn (severities,
+ * incident statuses, incident roles, secrets, maintenance windows, schedule sync targets) and catalog
+ * attributes, eight to a catalog type (a type is one more object, so the count is approximate);
+ * BENCH_KINDS=catalog-attributes declares only catalog attributes, eight to a type.
  *
  * It yields to the event loop after every BENCH_CHUNK (1) declarations, so registrations reach the
  * engine while the rest are still being declared. @pulumi/pulumi spends ≈6 ms of CPU declaring each
@@ -21,11 +25,91 @@ const loaded = Date.now();
 const total = Number(process.env.BENCH_OBJECTS ?? "2000");
 const prefix = process.env.BENCH_PREFIX ?? "bench";
 const onlyFields = process.env.BENCH_KINDS === "custom-fields";
+const paged = process.env.BENCH_KINDS === "paged";
+const onlyAttributes = process.env.BENCH_KINDS === "catalog-attributes";
 const chunk =
   process.env.BENCH_SYNC === "1" ? Number.POSITIVE_INFINITY : Number(process.env.BENCH_CHUNK ?? "1");
 
+// Fixed and far ahead: not active, so destroy can archive it; the same in every run (no update).
+const windowStart = "2099-01-01T22:00:00Z";
+const windowEnd = "2099-01-02T00:00:00Z";
+let catalogType: incident.CatalogType | undefined;
+
+/** The i-th object of the `paged` mix: seven kinds in turn. */
+function declarePaged(i: number): void {
+  const n = Math.floor(i / 7);
+  const name = `${prefix} ${i}`;
+  switch (i % 7) {
+    case 0:
+      new incident.Severity(`${prefix}-severity-${i}`, { name, description: "Benchmark", rank: 1000 + i });
+      return;
+    case 1:
+      new incident.IncidentStatus(`${prefix}-status-${i}`, {
+        name,
+        description: "Benchmark",
+        category: "live",
+      });
+      return;
+    case 2:
+      new incident.IncidentRole(`${prefix}-role-${i}`, {
+        name,
+        description: "Benchmark",
+        instructions: "Benchmark",
+        shortform: `${prefix}${i}`,
+      });
+      return;
+    case 3:
+      new incident.Secret(`${prefix}-secret-${i}`, { name, value: `bench-value-${i}-0000` });
+      return;
+    case 4:
+      new incident.MaintenanceWindow(`${prefix}-window-${i}`, {
+        name,
+        startAt: windowStart,
+        endAt: windowEnd,
+        lead: { email: "Ada@Example.com" },
+        alertConditionGroups: [
+          {
+            conditions: [
+              {
+                subject: "alert.title",
+                operation: "one_of",
+                paramBindings: [{ arrayValue: [{ literal: name }] }],
+              },
+            ],
+          },
+        ],
+      });
+      return;
+    case 5:
+      new incident.ScheduleSyncTarget(`${prefix}-sync-target-${i}`, {
+        slackUserGroupId: `S0BENCH${i}`,
+        addBotToGroup: false,
+      });
+      return;
+    default:
+      declareAttribute(i, n);
+  }
+}
+
+/** The n-th catalog attribute (object i): eight to a type, whose attributes are batched. */
+function declareAttribute(i: number, n: number): void {
+  if (n % 8 === 0 || !catalogType)
+    catalogType = new incident.CatalogType(`${prefix}-type-${i}`, {
+      name: `${prefix} type ${i}`,
+      description: "Benchmark",
+      typeName: `Custom["Bench${i}"]`,
+    });
+  new incident.CatalogTypeAttribute(`${prefix}-attribute-${i}`, {
+    catalogTypeId: catalogType.id,
+    name: `Attribute ${i}`,
+    type: "String",
+  });
+}
+
 function declare(i: number): void {
-  if (onlyFields || i % 2 === 0) {
+  if (paged) declarePaged(i);
+  else if (onlyAttributes) declareAttribute(i, i);
+  else if (onlyFields || i % 2 === 0) {
     new incident.CustomField(`${prefix}-field-${i}`, {
       name: `${prefix} field ${i}`,
       description: `Benchmark field ${i}`,

@@ -259,6 +259,19 @@ const KINDS: Record<string, KindEntry> = {
       });
     },
   },
+  IncidentTemplate: {
+    resource: "payments-incidents",
+    // The summary removed and triage turned off, the rest sent back as read.
+    edit: async ({ call }, id) => {
+      const { incident_template: t } = await call("GET", `/v1/incident_templates/${id}`);
+      const { summary: _summary, ...template } = t.template;
+      await call("PUT", `/v1/incident_templates/${id}`, {
+        name: t.name,
+        template: { ...template, start_in_triage: { binding: { value: { literal: "false" } } } },
+        expressions: t.expressions,
+      });
+    },
+  },
   MaintenanceWindow: {
     resource: "db-migration",
     edit: async ({ call }, id) => {
@@ -272,6 +285,33 @@ const KINDS: Record<string, KindEntry> = {
         alert_condition_groups: [],
         notification_message: w.notification_message,
         resolve_on_end: true,
+      });
+    },
+  },
+  PayConfig: {
+    resource: "uk-on-call",
+    // The weekly rules' evaluation order swapped, the rest sent back as read (without rule ids).
+    edit: async ({ call }, id) => {
+      const { pay_config: p } = await call("GET", `/v2/pay_configs/${id}`);
+      const { id: _id, created_at: _c, updated_at: _u, ...payload } = p;
+      await call("PUT", `/v2/pay_configs/${id}`, {
+        ...payload,
+        one_off_rules: p.one_off_rules.map(({ id: _r, ...r }: any) => r),
+        weekly_rules: p.weekly_rules.map(({ id: _r, ...r }: any) => r).reverse(),
+      });
+    },
+  },
+  Policy: {
+    resource: "major-follow-ups",
+    // The conditions dropped and the per-type block changed, the rest as the program wrote it.
+    edit: async ({ call }, id) => {
+      const { policy: p } = await call("GET", `/v2/policies/${id}`);
+      await call("PUT", `/v2/policies/${id}`, {
+        name: p.name,
+        description: p.description,
+        policy_type: p.policy_type,
+        conditions: [],
+        follow_up: { run_on_private_incidents: !p.follow_up?.run_on_private_incidents },
       });
     },
   },

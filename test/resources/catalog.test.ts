@@ -21,6 +21,7 @@ import {
   catalogTypeAttributeProvider,
   findCatalogTypeAttribute,
   getCatalogTypeAttribute,
+  SCHEMA_BATCH_QUIET_MS,
 } from "../../resources/catalogTypeAttribute";
 import { useAlertEmulator } from "../support/alertEmulator";
 import { expectShape } from "../support/emulator";
@@ -247,6 +248,27 @@ describe("CatalogType and its attributes", () => {
       ["A", true],
       ["B", true],
     ]);
+  });
+
+  test("attributes that arrive spaced out, as the engine sends them, still meet in one write while they keep coming", async () => {
+    const typeId = await newType("Spaced");
+    const names = ["A", "B", "C", "D", "E", "F"];
+    const mark = ae.emu.requests.length;
+    // Each call starts a quarter of the quiet gap after the previous one (the engine's own work
+    // between steps; the margin absorbs a busy machine's late timers): together they span more
+    // than one gap, so a fixed window of the gap's length would split them.
+    const spacing = SCHEMA_BATCH_QUIET_MS / 4;
+    const created = await Promise.all(
+      names.map((name, i) =>
+        new Promise((r) => setTimeout(r, i * spacing)).then(() => addAttribute(typeId, name)),
+      ),
+    );
+    expect(names.length * spacing).toBeGreaterThan(SCHEMA_BATCH_QUIET_MS);
+    expect(calls(mark)).toEqual([
+      `GET /v3/catalog_types/${typeId} 200`,
+      `POST /v3/catalog_types/${typeId}/actions/update_schema 200`,
+    ]);
+    expect(created.map((c) => c.outs.name)).toEqual(names);
   });
 
   test("a batch the API refuses is written again one change at a time: only the bad attribute fails", async () => {
