@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { LookupOptions } from "../../provider/account";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../escalationPath";
-import type { Condition, ConditionArgs, Weekday } from "./shared";
+import type { Condition, ConditionArgs, ParamBinding, ParamBindingArgs, Weekday } from "./shared";
 
 /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
 export type EscalationTargetType = "msteams_channel" | "schedule" | "slack_channel" | "user";
@@ -21,11 +21,28 @@ export type EscalationTargetScheduleMode =
 export interface EscalationPathArgs {
   /** Name of the escalation path, unique in the account. */
   name: pulumi.Input<string>;
-  /** The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats, delays. */
-  path: pulumi.Input<pulumi.Input<EscalationPathNodeArgs>[]>;
+  /**
+   * `standalone` (the default): the path carries its own nodes (`path`). `templated`: the path is
+   * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
+   * it has no nodes or working hours of its own.
+   */
+  kind?: pulumi.Input<"standalone" | "templated">;
+  /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
+  templateId?: pulumi.Input<string>;
+  /**
+   * A templated path's values for the template's parameters, by parameter name (e.g.
+   * `{ primary: { value: { literal: schedule.id } } }`).
+   */
+  paramBindings?: pulumi.Input<{ [key: string]: pulumi.Input<ParamBindingArgs> }>;
+  /**
+   * The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats,
+   * delays, reassignments. Required (at least one node) for a standalone path; empty or unset for a
+   * templated one.
+   */
+  path?: pulumi.Input<pulumi.Input<EscalationPathNodeArgs>[]>;
   /** Repeat the whole escalation after a while. */
   repeatConfig?: pulumi.Input<EscalationPathRepeatConfigArgs>;
-  /** Named working-hours windows that levels and delays can refer to by id. */
+  /** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
   workingHours?: pulumi.Input<pulumi.Input<EscalationPathWorkingHourArgs>[]>;
   /** Teams owning the path. Order does not matter. */
   teamIds?: pulumi.Input<pulumi.Input<string>[]>;
@@ -105,7 +122,7 @@ export interface EscalationIfElseArgs {
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
- * `delay` or `voicemail`. `ifElse` holds further paths, to any depth.
+ * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
 export interface EscalationPathNodeArgs {
   /**
@@ -125,6 +142,8 @@ export interface EscalationPathNodeArgs {
   delay?: pulumi.Input<EscalationDelayArgs>;
   /** Send to voicemail (no settings): `voicemail: true`. */
   voicemail?: pulumi.Input<true>;
+  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
+  escalationPath?: pulumi.Input<EscalationReassignArgs>;
 }
 
 /** Go back to an earlier node. */
@@ -145,6 +164,12 @@ export interface EscalationDelayArgs {
   delayWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
 
+/** Hand the escalation over to another escalation path, which continues from its first node. */
+export interface EscalationReassignArgs {
+  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
+  escalationPathId: pulumi.Input<string>;
+}
+
 /** Repeat the whole escalation after a while. */
 export interface EscalationPathRepeatConfigArgs {
   /** Seconds to wait before repeating the escalation. */
@@ -153,7 +178,7 @@ export interface EscalationPathRepeatConfigArgs {
   delayRepeatOnActivity?: pulumi.Input<boolean>;
 }
 
-/** Named working-hours windows that levels and delays can refer to by id. */
+/** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
 export interface EscalationPathWorkingHourArgs {
   /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
   id: pulumi.Input<string>;
@@ -185,13 +210,30 @@ export interface GetEscalationPathOutputArgs {
 export interface EscalationPath {
   /** Name of the escalation path, unique in the account. */
   readonly name: pulumi.Output<string>;
-  /** The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats, delays. */
+  /**
+   * The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats,
+   * delays, reassignments. Required (at least one node) for a standalone path; empty or unset for a
+   * templated one.
+   */
   readonly path: pulumi.Output<EscalationPathNode[]>;
   /** Teams owning the path. Order does not matter. */
   readonly teamIds: pulumi.Output<string[]>;
+  /**
+   * `standalone` (the default): the path carries its own nodes (`path`). `templated`: the path is
+   * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
+   * it has no nodes or working hours of its own.
+   */
+  readonly kind: pulumi.Output<"standalone" | "templated" | undefined>;
+  /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
+  readonly templateId: pulumi.Output<string | undefined>;
+  /**
+   * A templated path's values for the template's parameters, by parameter name (e.g.
+   * `{ primary: { value: { literal: schedule.id } } }`).
+   */
+  readonly paramBindings: pulumi.Output<{ [key: string]: ParamBinding } | undefined>;
   /** Repeat the whole escalation after a while. */
   readonly repeatConfig: pulumi.Output<EscalationPathRepeatConfig | undefined>;
-  /** Named working-hours windows that levels and delays can refer to by id. */
+  /** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
   readonly workingHours: pulumi.Output<EscalationPathWorkingHour[] | undefined>;
   /** Id of an existing escalation path to take over instead of creating one. */
   readonly adoptId: pulumi.Output<string | undefined>;
@@ -231,7 +273,7 @@ export function getEscalationPathOutput(
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
- * `delay` or `voicemail`. `ifElse` holds further paths, to any depth.
+ * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
 export interface EscalationPathNode {
   /**
@@ -251,6 +293,8 @@ export interface EscalationPathNode {
   delay?: EscalationDelay;
   /** Send to voicemail (no settings): `voicemail: true`. */
   voicemail?: true;
+  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
+  escalationPath?: EscalationReassign;
 }
 
 /** A level: targets paged together (or in turn, with round robin). */
@@ -341,6 +385,12 @@ export interface EscalationDelay {
   delayWeekdayIntervalConfigId?: string;
 }
 
+/** Hand the escalation over to another escalation path, which continues from its first node. */
+export interface EscalationReassign {
+  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
+  escalationPathId: string;
+}
+
 /** Repeat the whole escalation after a while. */
 export interface EscalationPathRepeatConfig {
   /** Seconds to wait before repeating the escalation. */
@@ -349,7 +399,7 @@ export interface EscalationPathRepeatConfig {
   delayRepeatOnActivity: boolean;
 }
 
-/** Named working-hours windows that levels and delays can refer to by id. */
+/** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
 export interface EscalationPathWorkingHour {
   /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
   id: string;
