@@ -57,9 +57,27 @@
  * | unordered sets | answers team ids in its own order | compared as a set, read back in the declared order |
  * | omitted vs empty | answers `working_hours: []` when none | read back as omitted when none was declared |
  *
+ * | default kind | answers `kind: "standalone"` for a path written without `kind` | read back as unset when unset |
+ *
  * ### Schedule targets without a schedule mode
  * `scheduleMode` is optional on a `schedule` target, as in the reference; the API answers `""` for it
  * and it reads back as unset. `selectedRotaId` is still required for the `*_for_rota` modes.
+ *
+ * ### Reassignment
+ * A node `{ escalationPath: { escalationPathId } }` hands the escalation over to another path, which
+ * continues from its first node (nodes after it in this path are not reached). The API refuses a path
+ * that does not exist, and a path reassigning to itself. plan-report says such a step "reassigns to"
+ * the other path, by its name where the stack or the account knows it.
+ *
+ * ### Templated paths
+ * `kind: "templated"` builds the path from an `EscalationPathTemplate` (`templateId`, required then),
+ * binding the template's parameters with `paramBindings` (parameter name → binding). Such a path has
+ * no nodes or working hours of its own (the API answers `path: []` and no working hours: they are the
+ * template's), so check refuses `path` nodes and `workingHours` on it, and refuses `templateId` /
+ * `paramBindings` on a standalone path. The API refuses a template it does not have, a binding of a
+ * parameter the template does not declare, and a required parameter left unbound (each named in the
+ * error as the input). `kind` left out is a standalone path, as before. (The create payload gains
+ * these fields as the update payload does: sdk-python models @ be9c2f41 / 7ae3444d.)
  */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";

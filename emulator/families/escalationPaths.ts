@@ -12,12 +12,21 @@
  * payload field (`path.0.if_else.else_path.1.level.targets.0.id`). A `team_ids` entry that is not a
  * team is a 400 `invalid_reference`.
  *
+ * Newer fields (NEWER.md's knock-on change, registered on the reference types by ../localTypes.ts):
+ * an `escalation_path` node (reassign) must name a live path other than itself (422 on
+ * `…escalation_path.escalation_path_id`); `kind: "templated"` needs `template_id` (422 "required when
+ * kind is templated"), naming a live escalation path template (422 on `template_id` otherwise), no
+ * nodes or working hours of its own (422 on `path` / `working_hours`), `param_bindings` naming only
+ * the template's parameters and binding each one that is neither optional nor defaulted (422 on
+ * `param_bindings.<name>`); a standalone path takes neither `template_id` nor `param_bindings`.
+ *
  * Read-back reproduces the real API: `user` targets answered twice (TF provider v5.44.1), targets
  * that are not schedules answered with `schedule_mode: ""`, conditions through the shared engine
  * (./shared/engine.ts: subjects / operations / binding values answered as labelled objects, `one_of`
  * answered as `contains_one_of`, JSON literals re-encoded, trailing empty param bindings), no working
- * hours answered as `working_hours: []`, team ids sorted. Delete archives: an archived path no longer
- * shows or lists.
+ * hours answered as `working_hours: []`, team ids sorted, `kind` always answered (`standalone` when
+ * not written); a templated path answers `path: []`, no working hours, its `template_id` and its
+ * bindings labelled. Delete archives: an archived path no longer shows or lists.
  */
 import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
