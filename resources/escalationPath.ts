@@ -90,7 +90,6 @@ import {
   type ApiBinding,
   bindingFromApi,
   bindingPayload,
-  type Condition,
   canonicalBinding,
   type condition,
   type ParamBinding,
@@ -107,8 +106,15 @@ import {
   type EscalationDelay,
   type EscalationReassign,
   type EscalationRepeat,
+  type escalationDelay,
+  type escalationLevelRetryConfig,
+  type escalationLevelRoundRobinConfig,
   escalationNodeSchemas,
+  type escalationReassign,
+  type escalationRepeat,
   generatedNodeId,
+  type Io,
+  type IoMode,
   nodesFromApi,
   nodesPayload,
   repeatConfigFields,
@@ -143,25 +149,15 @@ export interface EscalationTarget {
 }
 
 /** A level: targets paged together (or in turn, with round robin). */
-export interface EscalationLevel extends TimeToAck {
+export interface EscalationLevel<M extends IoMode = "out"> extends TimeToAck {
   /** Users and schedules to page. */
   targets: EscalationTarget[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
   ackMode?: "all" | "first";
   /** Page the level again before moving on. */
-  retryConfig?: {
-    /** Total pages, the first included: 2 to 10. */
-    attempts: number;
-    /** Seconds between attempts: a whole number of minutes. */
-    intervalSeconds: number;
-  };
+  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
   /** Page one target at a time, in turn. */
-  roundRobinConfig?: {
-    /** Whether round robin is on. */
-    enabled: boolean;
-    /** Seconds before rotating to the next target; unset = one target per level. */
-    rotateAfterSeconds?: number;
-  };
+  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
 }
 
 /** Notify channels (Slack or Microsoft Teams). */
@@ -171,42 +167,42 @@ export interface EscalationNotifyChannel extends TimeToAck {
 }
 
 /** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
-export interface EscalationIfElse<C = Condition> {
+export interface EscalationIfElse<M extends IoMode = "out"> {
   /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: C[];
+  conditions: Io<typeof condition, M>[];
   /** Nodes followed when the conditions hold. */
-  thenPath: EscalationPathNode<C>[];
+  thenPath: EscalationPathNode<M>[];
   /** Nodes followed otherwise. */
-  elsePath: EscalationPathNode<C>[];
+  elsePath: EscalationPathNode<M>[];
 }
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
  * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
-export interface EscalationPathNode<C = Condition> {
+export interface EscalationPathNode<M extends IoMode = "out"> {
   /**
    * Id of the node, unique within the path; needed only when a `repeat` node points at it. When
    * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
    */
   id?: string;
   /** Page users and schedules. */
-  level?: EscalationLevel;
+  level?: EscalationLevel<M>;
   /** Notify channels. */
   notifyChannel?: EscalationNotifyChannel;
   /** Branch on conditions. */
-  ifElse?: EscalationIfElse<C>;
+  ifElse?: EscalationIfElse<M>;
   /** Repeat from an earlier node. */
-  repeat?: EscalationRepeat;
+  repeat?: Io<typeof escalationRepeat, M>;
   /** Wait. */
-  delay?: EscalationDelay;
+  delay?: Io<typeof escalationDelay, M>;
   /** Send to voicemail (no settings): `voicemail: true`. */
   voicemail?: true;
   /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
-  escalationPath?: EscalationReassign;
+  escalationPath?: Io<typeof escalationReassign, M>;
 }
-/** A node as zod parses it (condition parameter bindings may be omitted). */
-type EscalationPathNodeInput = EscalationPathNode<z.input<typeof condition>>;
+/** A node as a program writes it (condition parameter bindings may be omitted). */
+type EscalationPathNodeInput = EscalationPathNode<"in">;
 
 // ---------- zod: the same tree, validated recursively (resources/shared/escalationNodes.ts) ----------
 

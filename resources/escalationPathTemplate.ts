@@ -47,14 +47,12 @@ import {
   type ApiBinding,
   bindingFromApi,
   bindingPayload,
-  type Condition,
   canonicalBinding,
   canonicalExpressions,
   type condition,
   expression,
   expressionsFromApi,
   expressionsPayload,
-  type ParamBinding,
   paramBinding,
 } from "./shared/engine";
 import {
@@ -64,10 +62,14 @@ import {
   type ApiWorkingHours,
   canonicalNodes,
   canonicalRepeatConfig,
-  type EscalationDelay,
-  type EscalationReassign,
-  type EscalationRepeat,
+  type escalationDelay,
+  type escalationLevelRetryConfig,
+  type escalationLevelRoundRobinConfig,
   escalationNodeSchemas,
+  type escalationReassign,
+  type escalationRepeat,
+  type Io,
+  type IoMode,
   nodesFromApi,
   nodesPayload,
   repeatConfigFields,
@@ -82,7 +84,7 @@ import {
 // ---------- the template's tree, as TypeScript types ----------
 
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
-export interface EscalationTemplateTarget<B = ParamBinding> {
+export interface EscalationTemplateTarget<M extends IoMode = "out"> {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
   type: (typeof TARGET_TYPES)[number];
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
@@ -91,7 +93,7 @@ export interface EscalationTemplateTarget<B = ParamBinding> {
    * The target as a parameter binding, resolved per templated path (e.g. a reference to one of the
    * template's `params`). Set this or `id`.
    */
-  binding?: B;
+  binding?: Io<typeof paramBinding, M>;
   /** Urgency of the page: `high` or `low`. */
   urgency: "high" | "low";
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
@@ -101,70 +103,57 @@ export interface EscalationTemplateTarget<B = ParamBinding> {
 }
 
 /** A template's level: targets paged together (or in turn, with round robin). */
-export interface EscalationTemplateLevel<B = ParamBinding> extends TimeToAck {
+export interface EscalationTemplateLevel<M extends IoMode = "out"> extends TimeToAck {
   /** Users and schedules to page, each by id or by binding. */
-  targets: EscalationTemplateTarget<B>[];
+  targets: EscalationTemplateTarget<M>[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
   ackMode?: "all" | "first";
   /** Page the level again before moving on. */
-  retryConfig?: {
-    /** Total pages, the first included: 2 to 10. */
-    attempts: number;
-    /** Seconds between attempts: a whole number of minutes. */
-    intervalSeconds: number;
-  };
+  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
   /** Page one target at a time, in turn. */
-  roundRobinConfig?: {
-    /** Whether round robin is on. */
-    enabled: boolean;
-    /** Seconds before rotating to the next target; unset = one target per level. */
-    rotateAfterSeconds?: number;
-  };
+  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
 }
 
 /** A template's channel notification (Slack or Microsoft Teams). */
-export interface EscalationTemplateNotifyChannel<B = ParamBinding> extends TimeToAck {
+export interface EscalationTemplateNotifyChannel<M extends IoMode = "out"> extends TimeToAck {
   /** The channels (`slack_channel` / `msteams_channel` targets), each by id or by binding. */
-  targets: EscalationTemplateTarget<B>[];
+  targets: EscalationTemplateTarget<M>[];
 }
 
 /** A template's branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
-export interface EscalationTemplateIfElse<C = Condition, B = ParamBinding> {
+export interface EscalationTemplateIfElse<M extends IoMode = "out"> {
   /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: C[];
+  conditions: Io<typeof condition, M>[];
   /** Nodes followed when the conditions hold. */
-  thenPath: EscalationTemplateNode<C, B>[];
+  thenPath: EscalationTemplateNode<M>[];
   /** Nodes followed otherwise. */
-  elsePath: EscalationTemplateNode<C, B>[];
+  elsePath: EscalationTemplateNode<M>[];
 }
 
 /**
  * One node of a template: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`, `delay`
  * or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
-export interface EscalationTemplateNode<C = Condition, B = ParamBinding> {
+export interface EscalationTemplateNode<M extends IoMode = "out"> {
   /**
    * Id of the node, unique within the template; needed only when a `repeat` node points at it. When
    * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
    */
   id?: string;
   /** Page users and schedules. */
-  level?: EscalationTemplateLevel<B>;
+  level?: EscalationTemplateLevel<M>;
   /** Notify channels. */
-  notifyChannel?: EscalationTemplateNotifyChannel<B>;
+  notifyChannel?: EscalationTemplateNotifyChannel<M>;
   /** Branch on conditions. */
-  ifElse?: EscalationTemplateIfElse<C, B>;
+  ifElse?: EscalationTemplateIfElse<M>;
   /** Repeat from an earlier node. */
-  repeat?: EscalationRepeat;
+  repeat?: Io<typeof escalationRepeat, M>;
   /** Wait. */
-  delay?: EscalationDelay;
+  delay?: Io<typeof escalationDelay, M>;
   /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
-  escalationPath?: EscalationReassign;
+  escalationPath?: Io<typeof escalationReassign, M>;
 }
-type EscalationTemplateNodeInput = EscalationTemplateNode<
-  z.input<typeof condition>,
-  z.input<typeof paramBinding>
->;
+type EscalationTemplateNodeInput = EscalationTemplateNode<"in">;
 
 // ---------- zod ----------
 

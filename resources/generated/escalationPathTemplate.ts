@@ -6,24 +6,27 @@ import * as impl from "../escalationPathTemplate";
 import type {
   Condition,
   ConditionArgs,
+  EscalationDelay,
+  EscalationDelayArgs,
+  EscalationLevelRetryConfig,
+  EscalationLevelRetryConfigArgs,
+  EscalationLevelRoundRobinConfig,
+  EscalationLevelRoundRobinConfigArgs,
+  EscalationPathRepeatConfig,
+  EscalationPathRepeatConfigArgs,
+  EscalationPathWorkingHour,
+  EscalationPathWorkingHourArgs,
+  EscalationReassign,
+  EscalationReassignArgs,
+  EscalationRepeat,
+  EscalationRepeatArgs,
+  EscalationTargetScheduleMode,
+  EscalationTargetType,
   Expression,
   ExpressionArgs,
   ParamBinding,
   ParamBindingArgs,
-  Weekday,
 } from "./shared";
-
-/** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-export type EscalationTemplateTargetType = "msteams_channel" | "schedule" | "slack_channel" | "user";
-
-/** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-export type EscalationTemplateTargetScheduleMode =
-  | "all_users"
-  | "all_users_for_rota"
-  | "currently_on_call"
-  | "currently_on_call_for_rota"
-  | "next_on_call"
-  | "next_on_call_for_rota";
 
 /** The arguments of an escalation path template (`EscalationPathTemplate`). */
 export interface EscalationPathTemplateArgs {
@@ -41,9 +44,9 @@ export interface EscalationPathTemplateArgs {
   /** Expressions backing the template's binding targets (`expressions["<reference>"]`). Order does not matter. */
   expressions?: pulumi.Input<pulumi.Input<ExpressionArgs>[]>;
   /** Repeat the whole escalation after a while. */
-  repeatConfig?: pulumi.Input<EscalationPathTemplateRepeatConfigArgs>;
+  repeatConfig?: pulumi.Input<EscalationPathRepeatConfigArgs>;
   /** Named working-hours windows that levels and delays can refer to by id. */
-  workingHours?: pulumi.Input<pulumi.Input<EscalationPathTemplateWorkingHourArgs>[]>;
+  workingHours?: pulumi.Input<pulumi.Input<EscalationPathWorkingHourArgs>[]>;
   /** Id of an existing template to take over instead of creating one (`GET /v2/escalation_path_templates`). */
   adoptId?: pulumi.Input<string>;
 }
@@ -55,9 +58,9 @@ export interface EscalationTemplateLevelArgs {
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
   ackMode?: pulumi.Input<"all" | "first">;
   /** Page the level again before moving on. */
-  retryConfig?: pulumi.Input<EscalationTemplateLevelRetryConfigArgs>;
+  retryConfig?: pulumi.Input<EscalationLevelRetryConfigArgs>;
   /** Page one target at a time, in turn. */
-  roundRobinConfig?: pulumi.Input<EscalationTemplateLevelRoundRobinConfigArgs>;
+  roundRobinConfig?: pulumi.Input<EscalationLevelRoundRobinConfigArgs>;
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: pulumi.Input<number>;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
@@ -69,7 +72,7 @@ export interface EscalationTemplateLevelArgs {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTargetArgs {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: pulumi.Input<EscalationTemplateTargetType>;
+  type: pulumi.Input<EscalationTargetType>;
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: pulumi.Input<string>;
   /**
@@ -80,25 +83,9 @@ export interface EscalationTemplateTargetArgs {
   /** Urgency of the page: `high` or `low`. */
   urgency: pulumi.Input<"high" | "low">;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: pulumi.Input<EscalationTemplateTargetScheduleMode>;
+  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode>;
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: pulumi.Input<string>;
-}
-
-/** Page the level again before moving on. */
-export interface EscalationTemplateLevelRetryConfigArgs {
-  /** Total pages, the first included: 2 to 10. */
-  attempts: pulumi.Input<number>;
-  /** Seconds between attempts: a whole number of minutes. */
-  intervalSeconds: pulumi.Input<number>;
-}
-
-/** Page one target at a time, in turn. */
-export interface EscalationTemplateLevelRoundRobinConfigArgs {
-  /** Whether round robin is on. */
-  enabled: pulumi.Input<boolean>;
-  /** Seconds before rotating to the next target; unset = one target per level. */
-  rotateAfterSeconds?: pulumi.Input<number>;
 }
 
 /** A template's channel notification (Slack or Microsoft Teams). */
@@ -140,35 +127,11 @@ export interface EscalationTemplateNodeArgs {
   /** Branch on conditions. */
   ifElse?: pulumi.Input<EscalationTemplateIfElseArgs>;
   /** Repeat from an earlier node. */
-  repeat?: pulumi.Input<EscalationPathTemplateEscalationRepeatArgs>;
+  repeat?: pulumi.Input<EscalationRepeatArgs>;
   /** Wait. */
-  delay?: pulumi.Input<EscalationPathTemplateEscalationDelayArgs>;
+  delay?: pulumi.Input<EscalationDelayArgs>;
   /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
-  escalationPath?: pulumi.Input<EscalationPathTemplateEscalationReassignArgs>;
-}
-
-/** Go back to an earlier node. */
-export interface EscalationPathTemplateEscalationRepeatArgs {
-  /** How many times to repeat. */
-  repeatTimes: pulumi.Input<number>;
-  /** The `id` of the node to start again from (it must be declared with an explicit id). */
-  toNode: pulumi.Input<string>;
-}
-
-/** Wait before the next node. */
-export interface EscalationPathTemplateEscalationDelayArgs {
-  /** Seconds to wait. */
-  delaySeconds?: pulumi.Input<number>;
-  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: pulumi.Input<"active" | "inactive">;
-  /** Id of a `workingHours` entry the delay is relative to. */
-  delayWeekdayIntervalConfigId?: pulumi.Input<string>;
-}
-
-/** Hand the escalation over to another escalation path, which continues from its first node. */
-export interface EscalationPathTemplateEscalationReassignArgs {
-  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
-  escalationPathId: pulumi.Input<string>;
+  escalationPath?: pulumi.Input<EscalationReassignArgs>;
 }
 
 /** The parameters the template declares, bound per templated path (`EscalationPath.paramBindings`). */
@@ -189,36 +152,6 @@ export interface EscalationPathTemplateParamArgs {
   allowedValueTypes?: pulumi.Input<pulumi.Input<"expression" | "literal" | "reference">[]>;
   /** The value used when a templated path does not bind the parameter. */
   defaultValue?: pulumi.Input<ParamBindingArgs>;
-}
-
-/** Repeat the whole escalation after a while. */
-export interface EscalationPathTemplateRepeatConfigArgs {
-  /** Seconds to wait before repeating the escalation. */
-  repeatAfterSeconds: pulumi.Input<number>;
-  /** When true, incident activity resets the repeat timer. */
-  delayRepeatOnActivity?: pulumi.Input<boolean>;
-}
-
-/** Named working-hours windows that levels and delays can refer to by id. */
-export interface EscalationPathTemplateWorkingHourArgs {
-  /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
-  id: pulumi.Input<string>;
-  /** Label of the window. */
-  name: pulumi.Input<string>;
-  /** IANA time zone the intervals are in. */
-  timezone: pulumi.Input<string>;
-  /** The intervals. */
-  weekdayIntervals: pulumi.Input<pulumi.Input<EscalationPathTemplateWorkingHourWeekdayIntervalArgs>[]>;
-}
-
-/** The intervals. */
-export interface EscalationPathTemplateWorkingHourWeekdayIntervalArgs {
-  /** Day of the week. */
-  weekday: pulumi.Input<Weekday>;
-  /** Start time, 24-hour `HH:MM`. */
-  startTime: pulumi.Input<string>;
-  /** End time, 24-hour `HH:MM`. */
-  endTime: pulumi.Input<string>;
 }
 
 /** The arguments of `getEscalationPathTemplateOutput`: each may be an Input. */
@@ -245,9 +178,9 @@ export interface EscalationPathTemplate {
   /** What the template is for. */
   readonly description: pulumi.Output<string | undefined>;
   /** Repeat the whole escalation after a while. */
-  readonly repeatConfig: pulumi.Output<EscalationPathTemplateRepeatConfig | undefined>;
+  readonly repeatConfig: pulumi.Output<EscalationPathRepeatConfig | undefined>;
   /** Named working-hours windows that levels and delays can refer to by id. */
-  readonly workingHours: pulumi.Output<EscalationPathTemplateWorkingHour[] | undefined>;
+  readonly workingHours: pulumi.Output<EscalationPathWorkingHour[] | undefined>;
   /** Id of an existing template to take over instead of creating one (`GET /v2/escalation_path_templates`). */
   readonly adoptId: pulumi.Output<string | undefined>;
   /** Whether a previous escalation path version uses this template (those versions cannot be restored once it is archived). */
@@ -324,11 +257,11 @@ export interface EscalationTemplateNode {
   /** Branch on conditions. */
   ifElse?: EscalationTemplateIfElse;
   /** Repeat from an earlier node. */
-  repeat?: EscalationPathTemplateEscalationRepeat;
+  repeat?: EscalationRepeat;
   /** Wait. */
-  delay?: EscalationPathTemplateEscalationDelay;
+  delay?: EscalationDelay;
   /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
-  escalationPath?: EscalationPathTemplateEscalationReassign;
+  escalationPath?: EscalationReassign;
 }
 
 /** A template's level: targets paged together (or in turn, with round robin). */
@@ -338,9 +271,9 @@ export interface EscalationTemplateLevel {
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
   ackMode?: "all" | "first";
   /** Page the level again before moving on. */
-  retryConfig?: EscalationTemplateLevelRetryConfig;
+  retryConfig?: EscalationLevelRetryConfig;
   /** Page one target at a time, in turn. */
-  roundRobinConfig?: EscalationTemplateLevelRoundRobinConfig;
+  roundRobinConfig?: EscalationLevelRoundRobinConfig;
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
@@ -352,7 +285,7 @@ export interface EscalationTemplateLevel {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTarget {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: EscalationTemplateTargetType;
+  type: EscalationTargetType;
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: string;
   /**
@@ -363,25 +296,9 @@ export interface EscalationTemplateTarget {
   /** Urgency of the page: `high` or `low`. */
   urgency: "high" | "low";
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: EscalationTemplateTargetScheduleMode;
+  scheduleMode?: EscalationTargetScheduleMode;
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: string;
-}
-
-/** Page the level again before moving on. */
-export interface EscalationTemplateLevelRetryConfig {
-  /** Total pages, the first included: 2 to 10. */
-  attempts: number;
-  /** Seconds between attempts: a whole number of minutes. */
-  intervalSeconds: number;
-}
-
-/** Page one target at a time, in turn. */
-export interface EscalationTemplateLevelRoundRobinConfig {
-  /** Whether round robin is on. */
-  enabled: boolean;
-  /** Seconds before rotating to the next target; unset = one target per level. */
-  rotateAfterSeconds?: number;
 }
 
 /** A template's channel notification (Slack or Microsoft Teams). */
@@ -404,60 +321,6 @@ export interface EscalationTemplateIfElse {
   thenPath: EscalationTemplateNode[];
   /** Nodes followed otherwise. */
   elsePath: EscalationTemplateNode[];
-}
-
-/** Go back to an earlier node. */
-export interface EscalationPathTemplateEscalationRepeat {
-  /** How many times to repeat. */
-  repeatTimes: number;
-  /** The `id` of the node to start again from (it must be declared with an explicit id). */
-  toNode: string;
-}
-
-/** Wait before the next node. */
-export interface EscalationPathTemplateEscalationDelay {
-  /** Seconds to wait. */
-  delaySeconds?: number;
-  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: "active" | "inactive";
-  /** Id of a `workingHours` entry the delay is relative to. */
-  delayWeekdayIntervalConfigId?: string;
-}
-
-/** Hand the escalation over to another escalation path, which continues from its first node. */
-export interface EscalationPathTemplateEscalationReassign {
-  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
-  escalationPathId: string;
-}
-
-/** Repeat the whole escalation after a while. */
-export interface EscalationPathTemplateRepeatConfig {
-  /** Seconds to wait before repeating the escalation. */
-  repeatAfterSeconds: number;
-  /** When true, incident activity resets the repeat timer. */
-  delayRepeatOnActivity: boolean;
-}
-
-/** Named working-hours windows that levels and delays can refer to by id. */
-export interface EscalationPathTemplateWorkingHour {
-  /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
-  id: string;
-  /** Label of the window. */
-  name: string;
-  /** IANA time zone the intervals are in. */
-  timezone: string;
-  /** The intervals. */
-  weekdayIntervals: EscalationPathTemplateWorkingHourWeekdayInterval[];
-}
-
-/** The intervals. */
-export interface EscalationPathTemplateWorkingHourWeekdayInterval {
-  /** Day of the week. */
-  weekday: Weekday;
-  /** Start time, 24-hour `HH:MM`. */
-  startTime: string;
-  /** End time, 24-hour `HH:MM`. */
-  endTime: string;
 }
 
 /** The arguments of `getEscalationPathTemplate`. */

@@ -6,9 +6,12 @@
  * rules, one canonical form and one set of tree rules (unique node ids, repeats, working-hours
  * references) for both.
  *
- * Nothing here is exported as a zod object (the generator would name it in the shared module): each
- * kind builds its schemas with `escalationNodeSchemas` and names the node types after its own
- * interfaces.
+ * The parts both kinds take whole (retry and round-robin settings, repeats, delays, reassignments,
+ * the repeat config, working hours, the target type and schedule mode) are exported zod schemas: the
+ * generator declares each once in the shared module (`EscalationRepeatArgs`, …). The trees
+ * themselves differ (targets), so each kind builds its node schema with `escalationNodeSchemas` and
+ * names its node types after its own interfaces, whose parts are `Io<schema, M>`: the schema's input
+ * (`M = "in"`, what a program writes) or output (`"out"`) type.
  */
 import { z } from "zod";
 import { clockEnd, clockTime, nameText } from "../../provider/inputs";
@@ -32,6 +35,10 @@ import {
 import { timeZone } from "./timeZone";
 import { type Weekday, weekday } from "./weekday";
 
+// Named first (the generator names shared schemas in file order, and this file sorts before
+// weekday.ts): a working hour's weekday is the shared `Weekday`.
+export { weekday };
+
 export const TARGET_TYPES = ["user", "schedule", "slack_channel", "msteams_channel"] as const;
 export const SCHEDULE_MODES = [
   "all_users",
@@ -47,6 +54,102 @@ const FOR_ROTA: ReadonlySet<string> = new Set([
   "next_on_call_for_rota",
 ]);
 const INTERVAL_CONDITIONS = ["active", "inactive"] as const;
+
+/** Which side of a schema a type is: what a program writes (`in`) or what check answers (`out`). */
+export type IoMode = "in" | "out";
+/** The input or output type of a zod schema. */
+export type Io<S extends z.ZodType, M extends IoMode> = M extends "in" ? z.input<S> : z.output<S>;
+
+const seconds = z.number().int("must be a whole number").min(0, "must not be negative");
+
+/** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
+export const escalationTargetType = z.enum(TARGET_TYPES);
+
+/** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
+export const escalationTargetScheduleMode = z.enum(SCHEDULE_MODES);
+
+/** Page the level again before moving on. */
+export const escalationLevelRetryConfig = z.strictObject({
+  /** Total pages, the first included: 2 to 10. */
+  attempts: z
+    .number()
+    .int("must be a whole number")
+    .min(2, "must be at least 2")
+    .max(10, "must be at most 10"),
+  /** Seconds between attempts: a whole number of minutes. */
+  intervalSeconds: z
+    .number()
+    .int("must be a whole number")
+    .positive("must be positive")
+    .refine((v) => v % 60 === 0, "must be a whole number of minutes (divisible by 60)"),
+});
+
+/** Page one target at a time, in turn. */
+export const escalationLevelRoundRobinConfig = z.strictObject({
+  /** Whether round robin is on. */
+  enabled: z.boolean(),
+  /** Seconds before rotating to the next target; unset = one target per level. */
+  rotateAfterSeconds: seconds.optional(),
+});
+
+/** Go back to an earlier node. */
+export const escalationRepeat = z.strictObject({
+  /** How many times to repeat. */
+  repeatTimes: z.number().int("must be a whole number").min(1, "must be at least 1"),
+  /** The `id` of the node to start again from (it must be declared with an explicit id). */
+  toNode: z.string().min(1, "must not be empty"),
+});
+
+/** Wait before the next node. */
+export const escalationDelay = z
+  .strictObject({
+    /** Seconds to wait. */
+    delaySeconds: seconds.optional(),
+    /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
+    delayIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
+    /** Id of a `workingHours` entry the delay is relative to. */
+    delayWeekdayIntervalConfigId: z.string().min(1).optional(),
+  })
+  .refine(
+    (d) => d.delaySeconds !== undefined || d.delayWeekdayIntervalConfigId !== undefined,
+    "set delaySeconds or delayWeekdayIntervalConfigId",
+  );
+
+/** Hand the escalation over to another escalation path, which continues from its first node. */
+export const escalationReassign = z.strictObject({
+  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
+  escalationPathId: z.string().min(1, "must not be empty"),
+});
+
+/** Repeat the whole escalation after a while. */
+export const escalationPathRepeatConfig = z.strictObject({
+  /** Seconds to wait before repeating the escalation. */
+  repeatAfterSeconds: z.number().int("must be a whole number").positive("must be positive"),
+  /** When true, incident activity resets the repeat timer. */
+  delayRepeatOnActivity: z.boolean().default(false),
+});
+
+/** The intervals. */
+export const escalationPathWorkingHourWeekdayInterval = z.strictObject({
+  /** Day of the week. */
+  weekday: weekday,
+  /** Start time, 24-hour `HH:MM`. */
+  startTime: clockTime(),
+  /** End time, 24-hour `HH:MM`. */
+  endTime: clockEnd(),
+});
+
+/** Named working-hours windows that levels and delays can refer to by id. */
+export const escalationPathWorkingHour = z.strictObject({
+  /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
+  id: z.string().min(1, "must not be empty"),
+  /** Label of the window. */
+  name: nameText(),
+  /** IANA time zone the intervals are in. */
+  timezone: timeZone(),
+  /** The intervals. */
+  weekdayIntervals: z.array(escalationPathWorkingHourWeekdayInterval).min(1, "needs at least one interval"),
+});
 /** Node kinds: each node sets exactly one of these properties (the API's node `type`). */
 export const NODE_KINDS = [
   "level",
@@ -80,29 +183,9 @@ export interface TimeToAck {
   timeToAckWeekdayIntervalConfigId?: string;
 }
 
-/** Go back to an earlier node. */
-export interface EscalationRepeat {
-  /** How many times to repeat. */
-  repeatTimes: number;
-  /** The `id` of the node to start again from (it must be declared with an explicit id). */
-  toNode: string;
-}
-
-/** Wait before the next node. */
-export interface EscalationDelay {
-  /** Seconds to wait. */
-  delaySeconds?: number;
-  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: "active" | "inactive";
-  /** Id of a `workingHours` entry the delay is relative to. */
-  delayWeekdayIntervalConfigId?: string;
-}
-
-/** Hand the escalation over to another escalation path, which continues from its first node. */
-export interface EscalationReassign {
-  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
-  escalationPathId: string;
-}
+export type EscalationRepeat = z.output<typeof escalationRepeat>;
+export type EscalationDelay = z.output<typeof escalationDelay>;
+export type EscalationReassign = z.output<typeof escalationReassign>;
 
 /**
  * A target as the shared mapping handles it: a concrete `id` (escalation paths, templates) or a
@@ -135,16 +218,9 @@ export interface AnyNode {
 }
 
 /** A working-hours window, as both kinds declare it. */
-export interface WorkingHours {
-  id: string;
-  name: string;
-  timezone: string;
-  weekdayIntervals: { weekday: Weekday; startTime: string; endTime: string }[];
-}
+export type WorkingHours = z.output<typeof escalationPathWorkingHour>;
 
 // ---------- zod: the tree, validated recursively ----------
-
-const seconds = z.number().int("must be a whole number").min(0, "must not be negative");
 
 /** Rules on a target's schedule mode and rota, whichever way the target is named. */
 function refineTarget(
@@ -173,9 +249,9 @@ function refineTarget(
 }
 
 const targetFields = {
-  type: z.enum(TARGET_TYPES),
+  type: escalationTargetType,
   urgency: z.enum(["high", "low"]),
-  scheduleMode: z.enum(SCHEDULE_MODES).optional(),
+  scheduleMode: escalationTargetScheduleMode.optional(),
   selectedRotaId: z.string().min(1).optional(),
 };
 
@@ -229,15 +305,6 @@ const timeToAck = {
   timeToAckWeekdayIntervalConfigId: z.string().min(1).optional(),
 };
 
-const weekdayInterval = z.strictObject({
-  /** Day of the week. */
-  weekday: weekday,
-  /** Start time, 24-hour `HH:MM`. */
-  startTime: clockTime(),
-  /** End time, 24-hour `HH:MM`. */
-  endTime: clockEnd(),
-});
-
 export interface EscalationNodeOptions {
   /** `concrete`: targets by id (escalation paths); `binding`: an id or a parameter binding (templates). */
   targets: "concrete" | "binding";
@@ -255,23 +322,8 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
     .strictObject({
       targets: z.array(target).min(1, "a level needs at least one target"),
       ackMode: z.enum(["all", "first"]).optional(),
-      retryConfig: z
-        .strictObject({
-          attempts: z
-            .number()
-            .int("must be a whole number")
-            .min(2, "must be at least 2")
-            .max(10, "must be at most 10"),
-          intervalSeconds: z
-            .number()
-            .int("must be a whole number")
-            .positive("must be positive")
-            .refine((v) => v % 60 === 0, "must be a whole number of minutes (divisible by 60)"),
-        })
-        .optional(),
-      roundRobinConfig: z
-        .strictObject({ enabled: z.boolean(), rotateAfterSeconds: seconds.optional() })
-        .optional(),
+      retryConfig: escalationLevelRetryConfig.optional(),
+      roundRobinConfig: escalationLevelRoundRobinConfig.optional(),
       ...timeToAck,
     })
     .superRefine((l, ctx) => noDuplicateTargets(l.targets as AnyTarget[], ctx));
@@ -290,26 +342,6 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
     })
     .superRefine((n, ctx) => noDuplicateTargets(n.targets as AnyTarget[], ctx));
 
-  const repeat = z.strictObject({
-    repeatTimes: z.number().int("must be a whole number").min(1, "must be at least 1"),
-    toNode: z.string().min(1, "must not be empty"),
-  });
-
-  const delay = z
-    .strictObject({
-      delaySeconds: seconds.optional(),
-      delayIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
-      delayWeekdayIntervalConfigId: z.string().min(1).optional(),
-    })
-    .refine(
-      (d) => d.delaySeconds !== undefined || d.delayWeekdayIntervalConfigId !== undefined,
-      "set delaySeconds or delayWeekdayIntervalConfigId",
-    );
-
-  const escalationPath = z.strictObject({
-    escalationPathId: z.string().min(1, "must not be empty"),
-  });
-
   const node: z.ZodType<AnyNode, unknown> = z.lazy(() =>
     z
       .strictObject({
@@ -323,10 +355,10 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
             elsePath: z.array(node),
           })
           .optional(),
-        repeat: repeat.optional(),
-        delay: delay.optional(),
+        repeat: escalationRepeat.optional(),
+        delay: escalationDelay.optional(),
         voicemail: z.literal(true).optional(),
-        escalationPath: escalationPath.optional(),
+        escalationPath: escalationReassign.optional(),
       })
       .superRefine((n, ctx) => {
         const set = NODE_KINDS.filter((k) => n[k] !== undefined);
@@ -344,25 +376,8 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
       }),
   ) as z.ZodType<AnyNode, unknown>;
 
-  const repeatConfig = z.strictObject({
-    /** Seconds to wait before repeating the escalation. */
-    repeatAfterSeconds: z.number().int("must be a whole number").positive("must be positive"),
-    /** When true, incident activity resets the repeat timer. */
-    delayRepeatOnActivity: z.boolean().default(false),
-  });
-
-  const workingHours = z.array(
-    z.strictObject({
-      /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
-      id: z.string().min(1, "must not be empty"),
-      /** Label of the window. */
-      name: nameText(),
-      /** IANA time zone the intervals are in. */
-      timezone: timeZone(),
-      /** The intervals. */
-      weekdayIntervals: z.array(weekdayInterval).min(1, "needs at least one interval"),
-    }),
-  );
+  const repeatConfig = escalationPathRepeatConfig;
+  const workingHours = z.array(escalationPathWorkingHour);
 
   return { node, repeatConfig, workingHours };
 }
