@@ -21,6 +21,20 @@
  * them), resolved per templated path; and a `voicemail` node is refused (the API allows it only
  * inside a call route's path).
  *
+ * What a target's `binding` refers to (a parameter, an expression, a literal id) is the API's to
+ * resolve per templated path: the reference does not document it further, so the provider sends the
+ * binding as written (exactly one of `id` or `binding` per target is checked) and compares it by
+ * meaning. `params` declare what a templated path binds (`EscalationPath.paramBindings`): the API
+ * refuses a binding of a parameter the template does not declare, and a required (not `optional`,
+ * no `defaultValue`) parameter left unbound.
+ *
+ * ### Lookup: getEscalationPathTemplate({ name } | { id })
+ *
+ * `name`: `GET /v2/escalation_path_templates?search=…` (every page), the exact name matched again
+ * here, a near one suggested when there is none; `id`: `GET /v2/escalation_path_templates/{id}`.
+ * Answers `{ id, name, description, paramNames, hasHistoricalEscalationPathVersions }`. Archived
+ * templates are not found. Bad arguments fail before any request.
+ *
  * ### Normalisation rules (read-back that differs in form is not drift)
  *
  * Those of escalation paths (duplicated user targets, empty schedule mode, generated node ids,
