@@ -44,9 +44,9 @@
  *
  * ### Delete
  *
- * The API archives the template. The emulator refuses to archive a template a live templated path is
- * built from (the reference does not say what the API does): the engine deletes or updates such a
- * path (it depends on the template's id) before the template.
+ * The API archives the template, whatever uses it (the reference documents no refusal): the paths
+ * already built from it keep it, but none can be created or updated to use it afterwards. A stack
+ * deletes or updates its templated paths (they depend on the template's id) before the template.
  */
 import { z } from "zod";
 import type { ApiClient } from "../provider/client";

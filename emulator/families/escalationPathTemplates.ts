@@ -18,14 +18,14 @@
  * working hours answered as `[]`; `has_historical_escalation_path_versions` is true once a path has
  * been built from the template.
  *
- * Delete archives ("Archives a particular escalation path template"): an archived template no longer
- * shows or lists, and no new templated path can use it. The reference says nothing of a template a
- * live path is built from: the emulator refuses to archive it (409 `conflict`, naming the paths),
- * as it refuses announcement templates in use, so that a templated path never points at an archived
- * template (a stack deletes its templated paths before their template).
+ * Delete archives ("Archives a particular escalation path template"), whatever uses it: an archived
+ * template no longer shows or lists, and no path can be created or updated to use it (422 on
+ * `template_id`); the paths already built from it keep it (their `template_id` reads back
+ * unchanged). The reference documents no refusal, and its notes say an archived template still
+ * backs earlier path versions (it only cannot back their restore), so the emulator refuses nothing.
  */
 import { defineFamily, operation, paginate } from "../family";
-import { conflict, notFound, throwIfProblems } from "../http/errors";
+import { notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
 import {
   ESCALATION_PATH_TEMPLATES,
@@ -98,12 +98,10 @@ function stored(id: string, body: Json, archived = false): StoredTemplate {
 }
 
 /** The paths (archived ones too) built from a template. */
-function pathsOf(store: Store, id: string, live: boolean): StoredEscalationPath[] {
+function pathsOf(store: Store, id: string): StoredEscalationPath[] {
   return store
     .collection<StoredEscalationPath>(ESCALATION_PATHS)
-    .filter(
-      (p) => (!live || !p.archived) && p.payload?.kind === "templated" && p.payload?.template_id === id,
-    );
+    .filter((p) => p.payload?.kind === "templated" && p.payload?.template_id === id);
 }
 
 /** EscalationPathTemplateV2. */
@@ -117,7 +115,7 @@ function render(store: Store, t: StoredTemplate): Json {
     ),
     path: renderNodes(t.path),
     expressions: renderExpressions(t.expressions),
-    has_historical_escalation_path_versions: pathsOf(store, t.id, false).length > 0,
+    has_historical_escalation_path_versions: pathsOf(store, t.id).length > 0,
     repeat_config: t.repeat_config,
     working_hours: t.working_hours ?? [],
   });
@@ -164,11 +162,6 @@ export const escalationPathTemplates = defineFamily({
 
     operation("EscalationPathTemplatesV2Destroy", "write", ({ store, params }) => {
       const t = findTemplate(store, params.id!);
-      const users = pathsOf(store, t.id, true).map((p) => p.id);
-      if (users.length > 0)
-        throw conflict(
-          `The escalation path template is used by escalation path ${users.join(", ")}: point those at another template, or delete them, first`,
-        );
       store.collection<StoredTemplate>(ESCALATION_PATH_TEMPLATES).set({ ...t, archived: true });
       return {};
     }),

@@ -452,7 +452,7 @@ describe("provider against the emulator", () => {
     expect(emu.requests.slice(mark).filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  test("a templated path: built from the template, its bindings checked; the template cannot be archived while used", async () => {
+  test("a templated path: built from the template, its bindings checked; archiving the template keeps the path but no write can use it", async () => {
     const t = await escalationPathTemplateProvider.create!(template());
     const pathInputs = (extra: Record<string, unknown> = {}) => ({
       name: `Templated ${++names}`,
@@ -480,11 +480,6 @@ describe("provider against the emulator", () => {
     ).toBe(false);
     expect((await shown(t.id)).has_historical_escalation_path_versions).toBe(true);
 
-    // The template is in use: the API refuses to archive it, and nothing is lost.
-    const refused = await escalationPathTemplateProvider.delete!(t.id, t.outs).catch((e) => e);
-    expect(refused.message).toMatch(new RegExp(`used by escalation path ${path.id}`));
-    expect((await shown(t.id)).id).toBe(t.id);
-
     // An unknown template, an unknown parameter and a required parameter left unbound: 422s naming the inputs.
     const unknown = await escalationPathProvider.create!(pathInputs({ templateId: "01TPLMISSING" })).catch(
       (e) => e,
@@ -500,9 +495,18 @@ describe("provider against the emulator", () => {
     const unbound = await escalationPathProvider.create!(pathInputs({ paramBindings: {} })).catch((e) => e);
     expect(unbound.message).toMatch(/paramBindings\.lead: is required/);
 
-    await escalationPathProvider.delete!(path.id, read.props!);
+    // Archived while a path uses it: the path keeps it, but no path can be written to use it.
     await escalationPathTemplateProvider.delete!(t.id, t.outs);
     expect((await escalationPathTemplateProvider.read!(t.id, t.outs)).id).toBe("");
+    const kept = await escalationPathProvider.read!(path.id, read.props!);
+    expect(kept.props).toMatchObject({ templateId: t.id });
+    const archived = await escalationPathProvider.update!(
+      path.id,
+      kept.props!,
+      pathInputs({ name: read.props!.name, teamIds: ["01TEAMPLATFORM"] }),
+    ).catch((e) => e);
+    expect(archived.message).toMatch(/templateId: no escalation path template with id/);
+    await escalationPathProvider.delete!(path.id, kept.props!);
   });
 
   test("a reassignment node in an escalation path: the target must exist, and a path cannot reassign to itself", async () => {
