@@ -16,8 +16,19 @@ export type ExpressionOperationType =
   | "random"
   | "sum";
 
-/** A day of the week (schedule working intervals, escalation path working hours). */
 export type Weekday = "friday" | "monday" | "saturday" | "sunday" | "thursday" | "tuesday" | "wednesday";
+
+/** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
+export type EscalationTargetType = "msteams_channel" | "schedule" | "slack_channel" | "user";
+
+/** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
+export type EscalationTargetScheduleMode =
+  | "all_users"
+  | "all_users_for_rota"
+  | "currently_on_call"
+  | "currently_on_call_for_rota"
+  | "next_on_call"
+  | "next_on_call_for_rota";
 
 /** One value: a literal (text, often JSON) or a reference into the trigger scope. */
 export interface BindingValueArgs {
@@ -131,6 +142,76 @@ export interface ExpressionElseBranchArgs {
   result: pulumi.Input<ParamBindingArgs>;
 }
 
+/** Page the level again before moving on. */
+export interface EscalationLevelRetryConfigArgs {
+  /** Total pages, the first included: 2 to 10. */
+  attempts: pulumi.Input<number>;
+  /** Seconds between attempts: a whole number of minutes. */
+  intervalSeconds: pulumi.Input<number>;
+}
+
+/** Page one target at a time, in turn. */
+export interface EscalationLevelRoundRobinConfigArgs {
+  /** Whether round robin is on. */
+  enabled: pulumi.Input<boolean>;
+  /** Seconds before rotating to the next target; unset = one target per level. */
+  rotateAfterSeconds?: pulumi.Input<number>;
+}
+
+/** Go back to an earlier node. */
+export interface EscalationRepeatArgs {
+  /** How many times to repeat. */
+  repeatTimes: pulumi.Input<number>;
+  /** The `id` of the node to start again from (it must be declared with an explicit id). */
+  toNode: pulumi.Input<string>;
+}
+
+/** Wait before the next node. */
+export interface EscalationDelayArgs {
+  /** Seconds to wait. */
+  delaySeconds?: pulumi.Input<number>;
+  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
+  delayIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  /** Id of a `workingHours` entry the delay is relative to. */
+  delayWeekdayIntervalConfigId?: pulumi.Input<string>;
+}
+
+/** Hand the escalation over to another escalation path, which continues from its first node. */
+export interface EscalationReassignArgs {
+  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
+  escalationPathId: pulumi.Input<string>;
+}
+
+/** Repeat the whole escalation after a while. */
+export interface EscalationPathRepeatConfigArgs {
+  /** Seconds to wait before repeating the escalation. */
+  repeatAfterSeconds: pulumi.Input<number>;
+  /** When true, incident activity resets the repeat timer. */
+  delayRepeatOnActivity?: pulumi.Input<boolean>;
+}
+
+/** The intervals. */
+export interface EscalationPathWorkingHourWeekdayIntervalArgs {
+  /** Day of the week. */
+  weekday: pulumi.Input<Weekday>;
+  /** Start time, 24-hour `HH:MM`. */
+  startTime: pulumi.Input<string>;
+  /** End time, 24-hour `HH:MM`. */
+  endTime: pulumi.Input<string>;
+}
+
+/** Named working-hours windows that levels and delays can refer to by id. */
+export interface EscalationPathWorkingHourArgs {
+  /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
+  id: pulumi.Input<string>;
+  /** Label of the window. */
+  name: pulumi.Input<string>;
+  /** IANA time zone the intervals are in. */
+  timezone: pulumi.Input<string>;
+  /** The intervals. */
+  weekdayIntervals: pulumi.Input<pulumi.Input<EscalationPathWorkingHourWeekdayIntervalArgs>[]>;
+}
+
 /** One value: a literal (text, often JSON) or a reference into the trigger scope. */
 export interface BindingValue {
   /** A literal value. JSON literals are compared by meaning, not by bytes. */
@@ -241,4 +322,74 @@ export interface Expression {
 /** Result when no branch matches. */
 export interface ExpressionElseBranch {
   result: ParamBinding;
+}
+
+/** Page the level again before moving on. */
+export interface EscalationLevelRetryConfig {
+  /** Total pages, the first included: 2 to 10. */
+  attempts: number;
+  /** Seconds between attempts: a whole number of minutes. */
+  intervalSeconds: number;
+}
+
+/** Page one target at a time, in turn. */
+export interface EscalationLevelRoundRobinConfig {
+  /** Whether round robin is on. */
+  enabled: boolean;
+  /** Seconds before rotating to the next target; unset = one target per level. */
+  rotateAfterSeconds?: number;
+}
+
+/** Go back to an earlier node. */
+export interface EscalationRepeat {
+  /** How many times to repeat. */
+  repeatTimes: number;
+  /** The `id` of the node to start again from (it must be declared with an explicit id). */
+  toNode: string;
+}
+
+/** Wait before the next node. */
+export interface EscalationDelay {
+  /** Seconds to wait. */
+  delaySeconds?: number;
+  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
+  delayIntervalCondition?: "active" | "inactive";
+  /** Id of a `workingHours` entry the delay is relative to. */
+  delayWeekdayIntervalConfigId?: string;
+}
+
+/** Hand the escalation over to another escalation path, which continues from its first node. */
+export interface EscalationReassign {
+  /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
+  escalationPathId: string;
+}
+
+/** Repeat the whole escalation after a while. */
+export interface EscalationPathRepeatConfig {
+  /** Seconds to wait before repeating the escalation. */
+  repeatAfterSeconds: number;
+  /** When true, incident activity resets the repeat timer. */
+  delayRepeatOnActivity: boolean;
+}
+
+/** The intervals. */
+export interface EscalationPathWorkingHourWeekdayInterval {
+  /** Day of the week. */
+  weekday: Weekday;
+  /** Start time, 24-hour `HH:MM`. */
+  startTime: string;
+  /** End time, 24-hour `HH:MM`. */
+  endTime: string;
+}
+
+/** Named working-hours windows that levels and delays can refer to by id. */
+export interface EscalationPathWorkingHour {
+  /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
+  id: string;
+  /** Label of the window. */
+  name: string;
+  /** IANA time zone the intervals are in. */
+  timezone: string;
+  /** The intervals. */
+  weekdayIntervals: EscalationPathWorkingHourWeekdayInterval[];
 }
