@@ -62,6 +62,8 @@ export const conditionGroup = z.object({ conditions: maybe(z.array(maybe(conditi
 export const target = z.object({
   type: maybe(z.string()),
   id: maybe(z.string()),
+  /** An escalation path template's target: a parameter binding instead of an id. */
+  binding: maybe(binding),
   urgency: maybe(z.string()),
   scheduleMode: maybe(z.string()),
   selectedRotaId: maybe(z.string()),
@@ -178,12 +180,14 @@ export function targetParts(
   if (whole || !t || typeof t !== "object") return { who: whole ?? "?", details: [] };
   const pending = t.id === UNKNOWN ? pendingOf?.(t) : undefined;
   const type = scalar(t.type, "target");
-  const who =
-    pending?.who ??
-    (type === "slack_channel" || type === "msteams_channel"
-      ? `channel ${named(t.id, names)}`
-      : ((typeof t.id === "string" && t.id !== UNKNOWN ? names(t.id) : undefined) ??
-        `${type} ${named(t.id, names)}`));
+  const bound = (t.id === undefined || t.id === null) && t.binding !== undefined && t.binding !== null;
+  const who = bound
+    ? `${type.replace(/_/g, " ")} bound to ${bindingText(t.binding, names) || "?"}`
+    : (pending?.who ??
+      (type === "slack_channel" || type === "msteams_channel"
+        ? `channel ${named(t.id, names)}`
+        : ((typeof t.id === "string" && t.id !== UNKNOWN ? names(t.id) : undefined) ??
+          `${type} ${named(t.id, names)}`)));
   const details = [
     t.scheduleMode === undefined || t.scheduleMode === null
       ? undefined

@@ -12,6 +12,7 @@ import {
   items,
   maybe,
   type Names,
+  named,
   type Pending,
   type PendingTarget,
   part,
@@ -47,6 +48,8 @@ export interface PathNode {
   repeat?: Maybe<{ repeatTimes?: Maybe<number>; toNode?: Maybe<string> }>;
   delay?: Maybe<{ delaySeconds?: Maybe<number> }>;
   voicemail?: unknown;
+  /** Reassignment: the escalation is handed over to another path. */
+  escalationPath?: Maybe<{ escalationPathId?: Maybe<string> }>;
   /** A node the document does not show (unknown, secret): what it reads as. Never in a document. */
   pending?: string;
 }
@@ -76,6 +79,7 @@ export const pathNode: z.ZodType<PathNode> = z.lazy(() =>
     repeat: maybe(z.object({ repeatTimes: maybe(z.number()), toNode: maybe(z.string()) })),
     delay: maybe(z.object({ delaySeconds: maybe(z.number()) })),
     voicemail: z.unknown(),
+    escalationPath: maybe(z.object({ escalationPathId: maybe(z.string()) })),
   }),
 );
 
@@ -184,7 +188,20 @@ export function nodeText(n: PathNode, d: Describe): string {
     return `repeats from ${scalar(repeat?.toNode)} (${scalar(repeat?.repeatTimes)} times)`;
   if (n.delay !== undefined && n.delay !== null) return `waits ${seconds(part(n.delay)?.delaySeconds)}`;
   if (n.voicemail !== undefined && n.voicemail !== null && n.voicemail !== false) return "sends to voicemail";
+  if (isReassign(n)) return `reassigns to ${reassignTarget(n, d)}`;
   return "does nothing";
+}
+
+/** A reassignment node (`escalationPath`), whatever the document shows of it. */
+const isReassign = (n: PathNode) => n.escalationPath !== undefined && n.escalationPath !== null;
+
+/** The path a reassignment hands over to: by the name the stack or the account gives it, else its id. */
+function reassignTarget(n: PathNode, d: Describe): string {
+  const whole = pendingText(n.escalationPath);
+  if (whole) return `escalation path ${whole}`;
+  const id = part(n.escalationPath)?.escalationPathId;
+  const name = typeof id === "string" ? d.names(id) : undefined;
+  return name ?? `escalation path ${named(id, d.names)}`;
 }
 
 // ---------------------------------------------------------------------------------- Mermaid
@@ -272,6 +289,9 @@ export function escalationFlowchart(
       } else if (repeat) {
         edges.push(`  ${k} -.->|again| ${key(scalar(repeat.toNode))}`);
         pending = [{ from: k, label: "after the repeats" }];
+      } else if (isReassign(n)) {
+        // The other path takes the escalation over: nothing of this path follows.
+        pending = [];
       } else pending = [{ from: k }];
     }
     return { entry, exits: pending };
@@ -297,6 +317,7 @@ function kindTitle(n: PathNode): string {
   if (part(n.repeat) ?? pendingText(n.repeat)) return "Repeat";
   if (part(n.delay) ?? pendingText(n.delay)) return "Delay";
   if (n.voicemail !== undefined && n.voicemail !== null && n.voicemail !== false) return "Voicemail";
+  if (isReassign(n)) return "Reassign";
   return "Node";
 }
 
@@ -339,8 +360,11 @@ function priorities(path: Maybe<Maybe<PathNode>[]>): string[] | undefined {
 /** The nodes an escalation of `priority` (undefined: none of the named ones) goes through, in order. */
 function sequence(path: Maybe<Maybe<PathNode>[]>, priority: string | undefined): PathNode[] {
   const out: PathNode[] = [];
+  // A reassignment ends this path's steps: the other path takes the escalation over.
+  let handedOver = false;
   const follow = (nodes: PathNode[]) => {
     for (const n of nodes) {
+      if (handedOver) return;
       const branch = part(n.ifElse);
       if (branch) {
         const holds = items(branch.conditions).every((c) => {
@@ -348,7 +372,10 @@ function sequence(path: Maybe<Maybe<PathNode>[]>, priority: string | undefined):
           return cond !== undefined && priority !== undefined && literalsOf(cond).includes(priority);
         });
         follow(nodesOf(holds ? branch.thenPath : branch.elsePath));
-      } else out.push(n);
+      } else {
+        out.push(n);
+        if (isReassign(n)) handedOver = true;
+      }
     }
   };
   follow(nodesOf(path));

@@ -567,7 +567,8 @@ function resourceChange(
   );
   if (summary && summary.lines.length > 0) change.summary = summary.lines;
   if (summary?.paging?.length) change.paging = summary.paging;
-  if (change.kind === "EscalationPath") change.diagrams = diagrams(canonBefore, canonAfter, describe);
+  if (change.kind === "EscalationPath" || change.kind === "EscalationPathTemplate")
+    change.diagrams = diagrams(canonBefore, canonAfter, describe);
   return change;
 }
 
@@ -579,11 +580,14 @@ function diagrams(
   const oldPath = before?.path as PathNode[] | undefined;
   const newPath = after?.path as PathNode[] | undefined;
   const marks = pathMarks(oldPath, newPath);
-  // A path the document does not show (unknown, secret) is not drawn.
-  const drawn = (p: unknown) => Array.isArray(p);
+  // A path the document does not show (unknown, secret) is not drawn, nor a templated path (its
+  // nodes are its template's).
+  const drawn = (side: Props | undefined, p: unknown) => Array.isArray(p) && side?.kind !== "templated";
   return {
-    ...(before && drawn(oldPath) ? { before: escalationFlowchart(oldPath, marks.before, describe) } : {}),
-    ...(after && drawn(newPath) ? { after: escalationFlowchart(newPath, marks.after, describe) } : {}),
+    ...(before && drawn(before, oldPath)
+      ? { before: escalationFlowchart(oldPath, marks.before, describe) }
+      : {}),
+    ...(after && drawn(after, newPath) ? { after: escalationFlowchart(newPath, marks.after, describe) } : {}),
   };
 }
 

@@ -110,6 +110,9 @@ export const READERS: Record<string, z.ZodType<Props>> = {
     ),
   }),
   EscalationPath: z.object({
+    kind: maybe(z.string()),
+    templateId: maybe(z.string()),
+    paramBindings: maybe(z.record(z.string(), maybe(binding))),
     path: maybe(z.array(maybe(pathNode))),
     repeatConfig: z.unknown(),
     workingHours: z.unknown(),
@@ -137,6 +140,12 @@ export const READERS: Record<string, z.ZodType<Props>> = {
         ),
       ),
     ),
+  }),
+  EscalationPathTemplate: z.object({
+    path: maybe(z.array(maybe(pathNode))),
+    params: z.unknown(),
+    repeatConfig: z.unknown(),
+    workingHours: z.unknown(),
   }),
 };
 
@@ -332,6 +341,30 @@ function callRouteQuestions(names: Names): Question[] {
   ];
 }
 
+/**
+ * A templated escalation path pages as its template says: which template, and what its parameters
+ * are bound to, when that changes (or on create).
+ */
+function templateLines(before: Props | undefined, after: Props, d: Describe): string[] {
+  const describe = (p: Props | undefined) => {
+    if (!p || scalar(p.kind, "standalone") !== "templated") return undefined;
+    const bindings = part<Record<string, unknown>>(p.paramBindings as Record<string, unknown>);
+    const bound = bindings
+      ? Object.entries(bindings)
+          .map(
+            ([name, b]) => `${name} = ${bindingText(b as Parameters<typeof bindingText>[0], d.names) || "?"}`,
+          )
+          .join(", ")
+      : pendingText(p.paramBindings);
+    return `as template ${named(p.templateId, d.names)} says${bound ? ` (${bound})` : ""}`;
+  };
+  const was = describe(before);
+  const now = describe(after);
+  if (was === now || now === undefined)
+    return was !== undefined && now === undefined ? ["Who gets paged: no longer from a template"] : [];
+  return [`Who gets paged: ${before ? `${was ?? "its own nodes"} → ` : ""}${now}`];
+}
+
 /** A resource's summary: lines in words, and for escalation paths the paging changes they come from. */
 export interface Summary {
   lines: string[];
@@ -364,9 +397,17 @@ export function changeSummary(
     return { lines: answered(callRouteQuestions(d.names), canonical, declared) };
   }
   const { before, after } = canonical;
-  if (kind === "EscalationPath") {
+  if (kind === "EscalationPath" || kind === "EscalationPathTemplate") {
     if (!before && !after) return undefined;
-    if (before && !after) return { lines: ["Deleted: nothing pages through it any more"] };
+    if (before && !after)
+      return {
+        lines: [
+          kind === "EscalationPath"
+            ? "Deleted: nothing pages through it any more"
+            : "Deleted (archived): no path can be built from it any more",
+        ],
+      };
+    const template = templateLines(before, after!, d);
     // A path the document does not show (unknown in a preview, or secret): said, not guessed at.
     const hidden = [before?.path, after!.path].map(pendingText);
     if (hidden.some((h) => h !== undefined))
@@ -376,7 +417,7 @@ export function changeSummary(
         ],
       };
     const paging = pagingChanges(before?.path as PathNode[] | undefined, after!.path as PathNode[], d);
-    const lines = paging.map(pagingLine);
+    const lines = [...template, ...paging.map(pagingLine)];
     if (before && differs(before.repeatConfig, after!.repeatConfig)) lines.push("Repeat settings changed");
     if (before && differs(before.workingHours, after!.workingHours)) lines.push("Working hours changed");
     return { lines, paging };

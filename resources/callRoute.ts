@@ -44,8 +44,14 @@ import { freeText, nameText } from "../provider/inputs";
 import { dedupe } from "../provider/normalise";
 import { itemPath } from "../provider/restApi";
 import type { ApiContext, Created, Problem, Props, ResourceSpec } from "../provider/spec";
-import { type ApiTarget, generatedNodeId, targetPayload, targetsFromApi } from "./escalationPath";
-import { type EscalationTarget, escalationTarget, noDuplicateTargets } from "./shared/escalationTarget";
+import { type EscalationTarget, targetsFromApi } from "./escalationPath";
+import {
+  type ApiTarget,
+  escalationTarget,
+  generatedNodeId,
+  noDuplicateTargets,
+  targetPayload,
+} from "./shared/escalationNodes";
 
 const COLLECTION = "/v2/call_routes";
 export const RESPONDER_CALLER_IDS = ["route_number", "oncall_number"] as const;
@@ -218,14 +224,23 @@ export function callRouteFromApi(live: ApiCallRoute, declared: CallRouteInputs |
   };
 }
 
-/** Canonical form for diffs: explicit node ids, repeated targets once. */
+/** A target with its keys in one order, unset ones left out (read-backs build them in another). */
+const canonicalTarget = (t: EscalationTarget): EscalationTarget => ({
+  type: t.type,
+  id: t.id,
+  urgency: t.urgency,
+  ...(t.scheduleMode !== undefined ? { scheduleMode: t.scheduleMode } : {}),
+  ...(t.selectedRotaId !== undefined ? { selectedRotaId: t.selectedRotaId } : {}),
+});
+
+/** Canonical form for diffs: explicit node ids, targets in one key order, repeated targets once. */
 function canonicalCallRoute(args: CallRouteInputs): Props {
   return {
     ...args,
     path: args.path?.map((n, i) => ({
       ...n,
       id: n.id ?? generatedNodeId([i]),
-      level: n.level && { targets: dedupe(n.level.targets) },
+      level: n.level && { targets: dedupe(n.level.targets.map(canonicalTarget)) },
     })),
   };
 }

@@ -57,283 +57,181 @@
  * | unordered sets | answers team ids in its own order | compared as a set, read back in the declared order |
  * | omitted vs empty | answers `working_hours: []` when none | read back as omitted when none was declared |
  *
+ * | default kind | answers `kind: "standalone"` for a path written without `kind` | read back as unset when unset |
+ *
  * ### Schedule targets without a schedule mode
  * `scheduleMode` is optional on a `schedule` target, as in the reference; the API answers `""` for it
  * and it reads back as unset. `selectedRotaId` is still required for the `*_for_rota` modes.
+ *
+ * ### Reassignment
+ * A node `{ escalationPath: { escalationPathId } }` hands the escalation over to another path, which
+ * continues from its first node (nodes after it in this path are not reached). The API refuses a path
+ * that does not exist, and a path reassigning to itself. plan-report says such a step "reassigns to"
+ * the other path, by its name where the stack or the account knows it.
+ *
+ * ### Templated paths
+ * `kind: "templated"` builds the path from an `EscalationPathTemplate` (`templateId`, required then),
+ * binding the template's parameters with `paramBindings` (parameter name → binding). Such a path has
+ * no nodes or working hours of its own (the API answers `path: []` and no working hours: they are the
+ * template's), so check refuses `path` nodes and `workingHours` on it, and refuses `templateId` /
+ * `paramBindings` on a standalone path. The API refuses a template it does not have, a binding of a
+ * parameter the template does not declare, and a required parameter left unbound (each named in the
+ * error as the input). `kind` left out is a standalone path, as before. (The create payload gains
+ * these fields as the update payload does: sdk-python models @ be9c2f41 / 7ae3444d.)
  */
 import { z } from "zod";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
-import { clockEnd, clockTime, nameText } from "../provider/inputs";
-import { caseMappedObject } from "../provider/naming";
-import { dedupe, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { nameText } from "../provider/inputs";
+import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
-import { formatPath, type Path } from "../provider/unknowns";
 import {
-  type Condition,
-  canonicalConditionGroups,
-  condition,
-  conditionGroupsFromApi,
-  conditionGroupsPayload,
+  type ApiBinding,
+  bindingFromApi,
+  bindingPayload,
+  canonicalBinding,
+  type condition,
+  type ParamBinding,
+  paramBinding,
 } from "./shared/engine";
 import {
-  type EscalationTarget,
-  escalationTarget,
-  noDuplicateTargets,
-  SCHEDULE_MODES,
-  TARGET_TYPES,
-} from "./shared/escalationTarget";
-import { timeZone } from "./shared/timeZone";
-import { type Weekday, weekday } from "./shared/weekday";
+  type AnyNode,
+  type ApiNode,
+  type ApiRepeatConfig,
+  type ApiTarget,
+  type ApiWorkingHours,
+  canonicalNodes,
+  canonicalRepeatConfig,
+  type EscalationDelay,
+  type EscalationReassign,
+  type EscalationRepeat,
+  type escalationDelay,
+  type escalationLevelRetryConfig,
+  type escalationLevelRoundRobinConfig,
+  escalationNodeSchemas,
+  type escalationReassign,
+  type escalationRepeat,
+  type escalationTarget,
+  generatedNodeId,
+  type Io,
+  type IoMode,
+  nodesFromApi,
+  nodesPayload,
+  repeatConfigFields,
+  targetsFromApi as sharedTargetsFromApi,
+  type TimeToAck,
+  validateNodes,
+  walkNodes,
+  workingHoursFromApi,
+  workingHoursPayload,
+} from "./shared/escalationNodes";
+
+export { generatedNodeId, walkNodes };
+export type { ApiNode, EscalationDelay, EscalationRepeat, EscalationReassign, TimeToAck };
+export { NODE_KINDS, SCHEDULE_MODES, TARGET_TYPES } from "./shared/escalationNodes";
 
 // ---------- the recursive path, as TypeScript types ----------
 
-export { type EscalationTarget, SCHEDULE_MODES, TARGET_TYPES };
-
-const INTERVAL_CONDITIONS = ["active", "inactive"] as const;
-/** Node kinds: each node sets exactly one of these properties (the API's node `type`). */
-export const NODE_KINDS = ["level", "notifyChannel", "ifElse", "repeat", "delay", "voicemail"] as const;
-const NODE_TYPE: Record<(typeof NODE_KINDS)[number], string> = {
-  level: "level",
-  notifyChannel: "notify_channel",
-  ifElse: "if_else",
-  repeat: "repeat",
-  delay: "delay",
-  voicemail: "voicemail",
-};
-
-/** Time-to-acknowledge settings shared by level and notify-channel nodes. */
-export interface TimeToAck {
-  /** Seconds to wait for an acknowledgement before moving on to the next node. */
-  timeToAckSeconds?: number;
-  /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
-  /** Id of a `workingHours` entry the time to ack is relative to. */
-  timeToAckWeekdayIntervalConfigId?: string;
-}
+/** Who a level (or notify-channel node) pages (the shared schema, also a call route level's). */
+export type EscalationTarget = z.output<typeof escalationTarget>;
 
 /** A level: targets paged together (or in turn, with round robin). */
-export interface EscalationLevel<T = EscalationTarget> extends TimeToAck {
+export interface EscalationLevel<M extends IoMode = "out"> extends TimeToAck {
   /** Users and schedules to page. */
-  targets: T[];
+  targets: Io<typeof escalationTarget, M>[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
   ackMode?: "all" | "first";
   /** Page the level again before moving on. */
-  retryConfig?: {
-    /** Total pages, the first included: 2 to 10. */
-    attempts: number;
-    /** Seconds between attempts: a whole number of minutes. */
-    intervalSeconds: number;
-  };
+  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
   /** Page one target at a time, in turn. */
-  roundRobinConfig?: {
-    /** Whether round robin is on. */
-    enabled: boolean;
-    /** Seconds before rotating to the next target; unset = one target per level. */
-    rotateAfterSeconds?: number;
-  };
+  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
 }
 
 /** Notify channels (Slack or Microsoft Teams). */
-export interface EscalationNotifyChannel<T = EscalationTarget> extends TimeToAck {
+export interface EscalationNotifyChannel<M extends IoMode = "out"> extends TimeToAck {
   /** The channels (`slack_channel` / `msteams_channel` targets). */
-  targets: T[];
+  targets: Io<typeof escalationTarget, M>[];
 }
 
 /** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
-export interface EscalationIfElse<C = Condition, T = EscalationTarget> {
+export interface EscalationIfElse<M extends IoMode = "out"> {
   /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: C[];
+  conditions: Io<typeof condition, M>[];
   /** Nodes followed when the conditions hold. */
-  thenPath: EscalationPathNode<C, T>[];
+  thenPath: EscalationPathNode<M>[];
   /** Nodes followed otherwise. */
-  elsePath: EscalationPathNode<C, T>[];
-}
-
-/** Go back to an earlier node. */
-export interface EscalationRepeat {
-  /** How many times to repeat. */
-  repeatTimes: number;
-  /** The `id` of the node to start again from (it must be declared with an explicit id). */
-  toNode: string;
-}
-
-/** Wait before the next node. */
-export interface EscalationDelay {
-  /** Seconds to wait. */
-  delaySeconds?: number;
-  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: "active" | "inactive";
-  /** Id of a `workingHours` entry the delay is relative to. */
-  delayWeekdayIntervalConfigId?: string;
+  elsePath: EscalationPathNode<M>[];
 }
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
- * `delay` or `voicemail`. `ifElse` holds further paths, to any depth.
+ * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
-export interface EscalationPathNode<C = Condition, T = EscalationTarget> {
+export interface EscalationPathNode<M extends IoMode = "out"> {
   /**
    * Id of the node, unique within the path; needed only when a `repeat` node points at it. When
    * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
    */
   id?: string;
   /** Page users and schedules. */
-  level?: EscalationLevel<T>;
+  level?: EscalationLevel<M>;
   /** Notify channels. */
-  notifyChannel?: EscalationNotifyChannel<T>;
+  notifyChannel?: EscalationNotifyChannel<M>;
   /** Branch on conditions. */
-  ifElse?: EscalationIfElse<C, T>;
+  ifElse?: EscalationIfElse<M>;
   /** Repeat from an earlier node. */
-  repeat?: EscalationRepeat;
+  repeat?: Io<typeof escalationRepeat, M>;
   /** Wait. */
-  delay?: EscalationDelay;
+  delay?: Io<typeof escalationDelay, M>;
   /** Send to voicemail (no settings): `voicemail: true`. */
   voicemail?: true;
+  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
+  escalationPath?: Io<typeof escalationReassign, M>;
 }
-/** A node as zod parses it (condition parameter bindings may be omitted). */
-type EscalationPathNodeInput = EscalationPathNode<
-  z.input<typeof condition>,
-  z.input<typeof escalationTarget>
->;
+/** A node as a program writes it (condition parameter bindings may be omitted). */
+type EscalationPathNodeInput = EscalationPathNode<"in">;
 
-// ---------- zod: the same tree, validated recursively ----------
+// ---------- zod: the same tree, validated recursively (resources/shared/escalationNodes.ts) ----------
 
-const seconds = z.number().int("must be a whole number").min(0, "must not be negative");
-
-const timeToAck = {
-  timeToAckSeconds: seconds.optional(),
-  timeToAckIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
-  timeToAckWeekdayIntervalConfigId: z.string().min(1).optional(),
-};
-
-const level = z
-  .strictObject({
-    targets: z.array(escalationTarget).min(1, "a level needs at least one target"),
-    ackMode: z.enum(["all", "first"]).optional(),
-    retryConfig: z
-      .strictObject({
-        attempts: z
-          .number()
-          .int("must be a whole number")
-          .min(2, "must be at least 2")
-          .max(10, "must be at most 10"),
-        intervalSeconds: z
-          .number()
-          .int("must be a whole number")
-          .positive("must be positive")
-          .refine((v) => v % 60 === 0, "must be a whole number of minutes (divisible by 60)"),
-      })
-      .optional(),
-    roundRobinConfig: z
-      .strictObject({ enabled: z.boolean(), rotateAfterSeconds: seconds.optional() })
-      .optional(),
-    ...timeToAck,
-  })
-  .superRefine((l, ctx) => noDuplicateTargets(l.targets, ctx));
-
-const notifyChannel = z
-  .strictObject({
-    targets: z
-      .array(
-        escalationTarget.refine((t) => t.type === "slack_channel" || t.type === "msteams_channel", {
-          message: "a notifyChannel target must be a slack_channel or msteams_channel",
-          path: ["type"],
-        }),
-      )
-      .min(1, "needs at least one channel"),
-    ...timeToAck,
-  })
-  .superRefine((n, ctx) => noDuplicateTargets(n.targets, ctx));
-
-const repeat = z.strictObject({
-  repeatTimes: z.number().int("must be a whole number").min(1, "must be at least 1"),
-  toNode: z.string().min(1, "must not be empty"),
-});
-
-const delay = z
-  .strictObject({
-    delaySeconds: seconds.optional(),
-    delayIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
-    delayWeekdayIntervalConfigId: z.string().min(1).optional(),
-  })
-  .refine(
-    (d) => d.delaySeconds !== undefined || d.delayWeekdayIntervalConfigId !== undefined,
-    "set delaySeconds or delayWeekdayIntervalConfigId",
-  );
+const schemas = escalationNodeSchemas({ targets: "concrete" });
 
 /** One node, recursively: if-else branches hold further paths of the same schema. */
-export const escalationPathNode: z.ZodType<EscalationPathNode, EscalationPathNodeInput> = z.lazy(() =>
-  z
-    .strictObject({
-      id: z.string().min(1, "must not be empty").optional(),
-      level: level.optional(),
-      notifyChannel: notifyChannel.optional(),
-      ifElse: z
-        .strictObject({
-          conditions: z.array(condition).min(1, "an ifElse node needs at least one condition"),
-          thenPath: z.array(escalationPathNode),
-          elsePath: z.array(escalationPathNode),
-        })
-        .optional(),
-      repeat: repeat.optional(),
-      delay: delay.optional(),
-      voicemail: z.literal(true).optional(),
-    })
-    .superRefine((n, ctx) => {
-      const set = NODE_KINDS.filter((k) => n[k] !== undefined);
-      if (set.length !== 1)
-        ctx.addIssue({
-          code: "custom",
-          path: [],
-          message:
-            set.length === 0
-              ? `a node needs one of ${NODE_KINDS.join(", ")}`
-              : `a node takes exactly one of ${NODE_KINDS.join(", ")} (got ${set.join(", ")})`,
-        });
-    }),
-);
+export const escalationPathNode = schemas.node as unknown as z.ZodType<
+  EscalationPathNode,
+  EscalationPathNodeInput
+>;
 
-const weekdayInterval = z.strictObject({
-  /** Day of the week. */
-  weekday: weekday,
-  /** Start time, 24-hour `HH:MM`. */
-  startTime: clockTime(),
-  /** End time, 24-hour `HH:MM`. */
-  endTime: clockEnd(),
-});
+/** `standalone`: the path carries its own nodes; `templated`: it is built from an escalation path template. */
+export const ESCALATION_PATH_KINDS = ["standalone", "templated"] as const;
 
 /** Inputs of an escalation path (API v2, the only version). */
 export const escalationPathInputs = z.strictObject({
   /** Name of the escalation path, unique in the account. */
   name: nameText(),
-  /** The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats, delays. */
-  path: z.array(escalationPathNode).min(1, "a path needs at least one node"),
+  /**
+   * `standalone` (the default): the path carries its own nodes (`path`). `templated`: the path is
+   * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
+   * it has no nodes or working hours of its own.
+   */
+  kind: z.enum(ESCALATION_PATH_KINDS).optional(),
+  /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
+  templateId: z.string().min(1, "must not be empty").optional(),
+  /**
+   * A templated path's values for the template's parameters, by parameter name (e.g.
+   * `{ primary: { value: { literal: schedule.id } } }`).
+   */
+  paramBindings: z.record(z.string().min(1, "must not be empty"), paramBinding).optional(),
+  /**
+   * The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats,
+   * delays, reassignments. Required (at least one node) for a standalone path; empty or unset for a
+   * templated one.
+   */
+  path: z.array(escalationPathNode).default([]),
   /** Repeat the whole escalation after a while. */
-  repeatConfig: z
-    .strictObject({
-      /** Seconds to wait before repeating the escalation. */
-      repeatAfterSeconds: z.number().int("must be a whole number").positive("must be positive"),
-      /** When true, incident activity resets the repeat timer. */
-      delayRepeatOnActivity: z.boolean().default(false),
-    })
-    .optional(),
-  /** Named working-hours windows that levels and delays can refer to by id. */
-  workingHours: z
-    .array(
-      z.strictObject({
-        /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
-        id: z.string().min(1, "must not be empty"),
-        /** Label of the window. */
-        name: nameText(),
-        /** IANA time zone the intervals are in. */
-        timezone: timeZone(),
-        /** The intervals. */
-        weekdayIntervals: z.array(weekdayInterval).min(1, "needs at least one interval"),
-      }),
-    )
-    .optional(),
+  repeatConfig: schemas.repeatConfig.optional(),
+  /** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
+  workingHours: schemas.workingHours.optional(),
   /** Teams owning the path. Order does not matter. */
   teamIds: z.array(z.string().min(1)).default([]),
   /** Id of an existing escalation path to take over instead of creating one. */
@@ -346,419 +244,145 @@ export interface EscalationPathComputed {
   currentResponders: { id: string; name: string; email?: string }[];
 }
 
-// ---------- node ids ----------
-
-/** The id a node without an explicit id gets: derived from its position, so it is stable across runs. */
-export function generatedNodeId(position: readonly (string | number)[]): string {
-  // position: [0] → node-0; [0, "else", 1] → node-0-else-1
-  return `node-${position.join("-")}`;
-}
-
-interface NodeVisit {
-  node: EscalationPathNode<unknown>;
-  /** Input path, e.g. ["path", 0, "ifElse", "elsePath", 1]. */
-  path: Path;
-  id: string;
-}
-
-/** Every node of a path, depth first, with its effective id and input path. */
-export function walkNodes(nodes: readonly EscalationPathNode<unknown>[], root: Path = ["path"]): NodeVisit[] {
-  const out: NodeVisit[] = [];
-  const visit = (list: readonly EscalationPathNode<unknown>[], at: Path, position: (string | number)[]) => {
-    list.forEach((node, i) => {
-      const here = [...position, i];
-      out.push({ node, path: [...at, i], id: node.id ?? generatedNodeId(here) });
-      if (node.ifElse) {
-        visit(node.ifElse.thenPath, [...at, i, "ifElse", "thenPath"], [...here, "then"]);
-        visit(node.ifElse.elsePath, [...at, i, "ifElse", "elsePath"], [...here, "else"]);
-      }
-    });
-  };
-  visit(nodes, root, []);
-  return out;
-}
-
 // ---------- the API shapes ----------
 
-export interface ApiTarget {
-  id: string;
-  type: string;
-  urgency: string;
-  schedule_mode?: string;
-  selected_rota_id?: string;
-}
-interface ApiTimeToAck {
-  time_to_ack_seconds?: number;
-  time_to_ack_interval_condition?: string;
-  time_to_ack_weekday_interval_config_id?: string;
-}
-export interface ApiNode {
-  id: string;
-  type: string;
-  level?: ApiTimeToAck & {
-    targets: ApiTarget[];
-    ack_mode?: string;
-    retry_config?: { attempts: number; interval_seconds: number };
-    round_robin_config?: { enabled: boolean; rotate_after_seconds?: number };
-  };
-  notify_channel?: ApiTimeToAck & { targets: ApiTarget[] };
-  if_else?: { conditions: any[]; then_path: ApiNode[]; else_path: ApiNode[] };
-  repeat?: { repeat_times: number; to_node: string };
-  delay?: {
-    delay_seconds?: number;
-    delay_interval_condition?: string;
-    delay_weekday_interval_config_id?: string;
-  };
-}
-interface ApiWorkingHours {
-  id: string;
-  name: string;
-  timezone: string;
-  weekday_intervals: { weekday: string; start_time: string; end_time: string }[];
-}
 export interface ApiEscalationPath {
   id: string;
   name: string;
+  /** Newer API (EscalationPathV2 @ sdk-python be9c2f41): always answered; older answers lack it. */
+  kind?: string;
+  template_id?: string;
+  param_bindings?: Record<string, ApiBinding>;
   path: ApiNode[];
-  repeat_config?: { repeat_after_seconds: number; delay_repeat_on_activity: boolean };
+  repeat_config?: ApiRepeatConfig;
   working_hours?: ApiWorkingHours[];
   team_ids: string[];
   current_responders?: { id: string; name: string; email?: string }[];
 }
 
+const isTemplated = (args: { kind?: string }) => args.kind === "templated";
+
 // ---------- mapping to the payload ----------
 
-// Sub-objects whose API form differs only in key case: mapped both ways from one field list.
-const retryConfigFields = caseMappedObject<NonNullable<EscalationLevel["retryConfig"]>>([
-  "attempts",
-  "intervalSeconds",
-]);
-const roundRobinFields = caseMappedObject<NonNullable<EscalationLevel["roundRobinConfig"]>>([
-  "enabled",
-  "rotateAfterSeconds",
-]);
-const repeatConfigFields = caseMappedObject<NonNullable<EscalationPathInputs["repeatConfig"]>>([
-  "repeatAfterSeconds",
-  "delayRepeatOnActivity",
-]);
-
-export function targetPayload(t: EscalationTarget): ApiTarget {
-  return {
-    id: t.id,
-    type: t.type,
-    urgency: t.urgency,
-    ...(t.scheduleMode !== undefined ? { schedule_mode: t.scheduleMode } : {}),
-    ...(t.selectedRotaId !== undefined ? { selected_rota_id: t.selectedRotaId } : {}),
-  };
-}
-
-function timeToAckPayload(t: TimeToAck): ApiTimeToAck {
-  return {
-    time_to_ack_seconds: t.timeToAckSeconds,
-    time_to_ack_interval_condition: t.timeToAckIntervalCondition,
-    time_to_ack_weekday_interval_config_id: t.timeToAckWeekdayIntervalConfigId,
-  };
-}
-
-function nodesPayload(nodes: readonly EscalationPathNode[], position: (string | number)[]): ApiNode[] {
-  return nodes.map((n, i) => {
-    const here = [...position, i];
-    const kind = NODE_KINDS.find((k) => n[k] !== undefined) ?? "level";
-    const node: ApiNode = { id: n.id ?? generatedNodeId(here), type: NODE_TYPE[kind] };
-    if (n.level) {
-      node.level = {
-        targets: n.level.targets.map(targetPayload),
-        ack_mode: n.level.ackMode,
-        retry_config: retryConfigFields.toApi(n.level.retryConfig),
-        round_robin_config: roundRobinFields.toApi(n.level.roundRobinConfig),
-        ...timeToAckPayload(n.level),
-      };
-    }
-    if (n.notifyChannel) {
-      node.notify_channel = {
-        targets: n.notifyChannel.targets.map(targetPayload),
-        ...timeToAckPayload(n.notifyChannel),
-      };
-    }
-    if (n.ifElse) {
-      node.if_else = {
-        conditions: conditionGroupsPayload([{ conditions: n.ifElse.conditions }])[0]?.conditions ?? [],
-        then_path: nodesPayload(n.ifElse.thenPath, [...here, "then"]),
-        else_path: nodesPayload(n.ifElse.elsePath, [...here, "else"]),
-      };
-    }
-    if (n.repeat) node.repeat = { repeat_times: n.repeat.repeatTimes, to_node: n.repeat.toNode };
-    if (n.delay) {
-      node.delay = {
-        delay_seconds: n.delay.delaySeconds,
-        delay_interval_condition: n.delay.delayIntervalCondition,
-        delay_weekday_interval_config_id: n.delay.delayWeekdayIntervalConfigId,
-      };
-    }
-    return node;
-  });
-}
-
-/** The create/update payload (EscalationsCreatePathPayloadV2 / EscalationsUpdatePathPayloadV2). */
+/**
+ * The create/update payload (EscalationsCreatePathPayloadV2 / EscalationsUpdatePathPayloadV2). A
+ * templated path sends `path: []` (the payload requires it; the API answers a templated path's nodes
+ * empty: they come from its template).
+ */
 export function escalationPathPayload(args: EscalationPathInputs): Props {
   return JSON.parse(
     JSON.stringify({
       name: args.name,
-      path: nodesPayload(args.path, []),
+      ...(args.kind !== undefined ? { kind: args.kind } : {}),
+      template_id: args.templateId,
+      param_bindings:
+        args.paramBindings &&
+        Object.fromEntries(Object.entries(args.paramBindings).map(([k, b]) => [k, bindingPayload(b)])),
+      path: nodesPayload(args.path ?? []),
       repeat_config: repeatConfigFields.toApi(args.repeatConfig),
-      working_hours: args.workingHours?.map((w) => ({
-        id: w.id,
-        name: w.name,
-        timezone: w.timezone,
-        weekday_intervals: w.weekdayIntervals.map((i) => ({
-          weekday: i.weekday,
-          start_time: i.startTime,
-          end_time: i.endTime,
-        })),
-      })),
+      working_hours: workingHoursPayload(args.workingHours),
       team_ids: args.teamIds,
     }),
   );
 }
 
-// ---------- read-back, with the named normalisation rules ----------
+// ---------- read-back, with the named normalisation rules (resources/shared/escalationNodes.ts) ----------
 
-/**
- * Rule "duplicated target users": the API answers a level's targets with the `user` targets
- * repeated (TF provider v5.44.1). Repeated entries carry no meaning (check rejects a declared
- * duplicate), so they are dropped, keeping the first occurrence.
- *
- * Rule "empty schedule mode": the API answers `schedule_mode: ""` for targets that are not
- * schedules, and for schedule targets written without one (it is optional in the reference); it
- * reads back as unset.
- */
+/** The shared rules "duplicated target users" and "empty schedule mode", on concrete targets. */
 export function targetsFromApi(live: readonly ApiTarget[]): EscalationTarget[] {
-  const mapped = live.map(
-    (t): EscalationTarget => ({
-      type: t.type as EscalationTarget["type"],
-      id: t.id,
-      urgency: t.urgency as EscalationTarget["urgency"],
-      ...(t.schedule_mode ? { scheduleMode: t.schedule_mode as EscalationTarget["scheduleMode"] } : {}),
-      ...(t.selected_rota_id ? { selectedRotaId: t.selected_rota_id } : {}),
-    }),
-  );
-  return dedupe(mapped) ?? [];
-}
-
-function timeToAckFromApi(t: ApiTimeToAck): TimeToAck {
-  return {
-    timeToAckSeconds: t.time_to_ack_seconds,
-    timeToAckIntervalCondition: t.time_to_ack_interval_condition as TimeToAck["timeToAckIntervalCondition"],
-    timeToAckWeekdayIntervalConfigId: t.time_to_ack_weekday_interval_config_id || undefined,
-  };
-}
-
-/**
- * Rule "generated node ids": a node the user wrote without an id was sent with the id derived from
- * its position; reading that id back gives "no id", so the program's spelling stays diff-free.
- */
-function nodesFromApi(
-  live: readonly ApiNode[],
-  declared: readonly EscalationPathNode[] | undefined,
-  position: (string | number)[],
-): EscalationPathNode[] {
-  return live.map((n, i) => {
-    const here = [...position, i];
-    const mine = declared?.[i];
-    const id = mine?.id === undefined && n.id === generatedNodeId(here) ? undefined : n.id;
-    const node: EscalationPathNode = id === undefined ? {} : { id };
-    switch (n.type) {
-      case "level":
-        if (n.level) {
-          node.level = {
-            targets: targetsFromApi(n.level.targets),
-            ackMode: n.level.ack_mode as EscalationLevel["ackMode"],
-            retryConfig: retryConfigFields.fromApi(n.level.retry_config),
-            roundRobinConfig: roundRobinFields.fromApi(n.level.round_robin_config),
-            ...timeToAckFromApi(n.level),
-          };
-        }
-        break;
-      case "notify_channel":
-        if (n.notify_channel) {
-          node.notifyChannel = {
-            targets: targetsFromApi(n.notify_channel.targets),
-            ...timeToAckFromApi(n.notify_channel),
-          };
-        }
-        break;
-      case "if_else":
-        if (n.if_else) {
-          node.ifElse = {
-            // Engine rules (labelled subjects/operations, operation aliases, padded bindings, JSON literals).
-            conditions:
-              conditionGroupsFromApi(
-                [{ conditions: n.if_else.conditions ?? [] }],
-                mine?.ifElse ? [{ conditions: mine.ifElse.conditions }] : undefined,
-              )[0]?.conditions ?? [],
-            thenPath: nodesFromApi(n.if_else.then_path ?? [], mine?.ifElse?.thenPath, [...here, "then"]),
-            elsePath: nodesFromApi(n.if_else.else_path ?? [], mine?.ifElse?.elsePath, [...here, "else"]),
-          };
-        }
-        break;
-      case "repeat":
-        if (n.repeat) node.repeat = { repeatTimes: n.repeat.repeat_times, toNode: n.repeat.to_node };
-        break;
-      case "delay":
-        node.delay = {
-          delaySeconds: n.delay?.delay_seconds,
-          delayIntervalCondition: n.delay
-            ?.delay_interval_condition as EscalationDelay["delayIntervalCondition"],
-          delayWeekdayIntervalConfigId: n.delay?.delay_weekday_interval_config_id || undefined,
-        };
-        break;
-      case "voicemail":
-        node.voicemail = true;
-        break;
-    }
-    return node;
-  });
+  return sharedTargetsFromApi(live) as EscalationTarget[];
 }
 
 export function escalationPathFromApi(
   live: ApiEscalationPath,
   declared: EscalationPathInputs | undefined,
 ): EscalationPathInputs {
+  // Rule "default kind": a standalone path (or an answer without `kind`) reads back as the declared
+  // spelling: unset when unset.
+  const kind =
+    live.kind === "templated" || declared?.kind !== undefined
+      ? ((live.kind ?? "standalone") as EscalationPathInputs["kind"])
+      : undefined;
+  const bindings = live.param_bindings ?? {};
   return {
     name: live.name,
-    path: nodesFromApi(live.path ?? [], declared?.path, []),
-    repeatConfig: repeatConfigFields.fromApi(live.repeat_config),
-    // Rule "omitted vs empty": no working hours declared and none live reads back as omitted.
-    workingHours:
-      declared?.workingHours === undefined && (live.working_hours ?? []).length === 0
+    kind,
+    templateId: live.template_id || undefined,
+    // Rule "omitted vs empty": no bindings declared and none live reads back as omitted.
+    paramBindings:
+      declared?.paramBindings === undefined && Object.keys(bindings).length === 0
         ? undefined
-        : (live.working_hours ?? []).map((w) => ({
-            id: w.id,
-            name: w.name,
-            timezone: w.timezone,
-            weekdayIntervals: w.weekday_intervals.map((i) => ({
-              weekday: i.weekday as Weekday,
-              startTime: i.start_time,
-              endTime: i.end_time,
-            })),
-          })),
+        : Object.fromEntries(
+            Object.entries(bindings).map(([k, b]) => [k, bindingFromApi(b, declared?.paramBindings?.[k])]),
+          ),
+    path: nodesFromApi(live.path ?? [], declared?.path) as EscalationPathNode[],
+    repeatConfig: repeatConfigFields.fromApi(live.repeat_config),
+    workingHours: workingHoursFromApi(live.working_hours, declared?.workingHours),
     // Rule "unordered sets": team ids compare as a set and read back in the declared order.
     teamIds: keepDeclaredOrder(live.team_ids ?? [], declared?.teamIds) ?? [],
   };
 }
 
 /** Canonical form for diffs: explicit ids everywhere, conditions by meaning, team ids as a set. */
-function canonicalNodes(nodes: readonly EscalationPathNode[], position: (string | number)[]): unknown[] {
-  return nodes.map((n, i) => {
-    const here = [...position, i];
-    return {
-      ...n,
-      id: n.id ?? generatedNodeId(here),
-      level: n.level && { ...n.level, targets: dedupe(n.level.targets) },
-      ifElse: n.ifElse && {
-        conditions: (
-          canonicalConditionGroups([{ conditions: n.ifElse.conditions }]) as { conditions: unknown }[]
-        )[0]?.conditions,
-        thenPath: canonicalNodes(n.ifElse.thenPath ?? [], [...here, "then"]),
-        elsePath: canonicalNodes(n.ifElse.elsePath ?? [], [...here, "else"]),
-      },
-    };
-  });
-}
-
 export function canonicalEscalationPath(args: EscalationPathInputs): Props {
   return {
     ...args,
-    path: canonicalNodes(args.path ?? [], []),
-    repeatConfig: args.repeatConfig && {
-      ...args.repeatConfig,
-      delayRepeatOnActivity: args.repeatConfig.delayRepeatOnActivity ?? false,
-    },
+    kind: args.kind ?? "standalone",
+    paramBindings:
+      args.paramBindings && Object.keys(args.paramBindings).length > 0
+        ? Object.fromEntries(
+            Object.entries(args.paramBindings)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, b]) => [k, canonicalBinding(b as ParamBinding)]),
+          )
+        : undefined,
+    path: canonicalNodes((args.path ?? []) as AnyNode[]),
+    repeatConfig: canonicalRepeatConfig(args.repeatConfig),
     workingHours: args.workingHours?.length ? args.workingHours : undefined,
     teamIds: unorderedSet(args.teamIds ?? []),
   };
 }
 
-/** A list of nodes: `path`, or a branch's `path[1].ifElse.thenPath` (at any depth). */
-const NODE_LIST = String.raw`path(\[\d+\]\.ifElse\.(thenPath|elsePath))*`;
-const READS_NODE_IDS = new RegExp(
-  // A node list or a node (its shape and place), a branch, a node's id, a repeat and its target.
-  String.raw`^${NODE_LIST}(\[\d+\](\.ifElse|\.id|\.repeat(\.toNode)?)?)?$`,
-);
-
 /**
- * What the tree rules read: every node's id (explicit, or generated from its place in the tree) and
- * every repeat. Not what a node pages (its targets' ids, unknown while a schedule is being made).
+ * Rules over the whole tree (unique node ids, repeat targets that exist, working-hours references),
+ * and what each kind of path takes: a standalone path needs nodes and takes no template; a templated
+ * path needs its template and has no nodes or working hours of its own.
  */
-const NODE_IDS = [(leftOut: Path) => READS_NODE_IDS.test(formatPath(leftOut))];
-
-/** Rules over the whole tree: unique node ids, repeat targets that exist, working-hours references. */
 export function validateEscalationPath(args: EscalationPathInputs): Problem[] {
-  const problems: Problem[] = [];
-  const nodes = walkNodes(args.path);
-  const firstWithId = new Map<string, Path>();
-  for (const v of nodes) {
-    const prior = firstWithId.get(v.id);
-    if (prior) {
+  const problems: Problem[] = validateNodes(args as { path?: AnyNode[]; workingHours?: { id: string }[] });
+  const kind = [["kind"]];
+  if (isTemplated(args)) {
+    if (args.templateId === undefined)
+      problems.push({ path: ["templateId"], message: "is required when kind is templated", dependsOn: kind });
+    if ((args.path ?? []).length > 0)
       problems.push({
-        path: v.node.id !== undefined ? [...v.path, "id"] : v.path,
-        message: `duplicate node id ${JSON.stringify(v.id)} (also used by ${formatPathText(prior)})`,
-        dependsOn: NODE_IDS,
+        path: ["path"],
+        message: "a templated path takes its nodes from its template (templateId): leave path empty",
+        dependsOn: kind,
       });
-    } else firstWithId.set(v.id, v.path);
-  }
-  const explicit = new Set(nodes.filter((v) => v.node.id !== undefined).map((v) => v.id));
-  const windows = new Set((args.workingHours ?? []).map((w) => w.id));
-  (args.workingHours ?? []).forEach((w, i) => {
-    if ((args.workingHours ?? []).findIndex((o) => o.id === w.id) !== i)
+    if (args.workingHours !== undefined && args.workingHours.length > 0)
       problems.push({
-        path: ["workingHours", i, "id"],
-        message: `duplicate working hours id ${JSON.stringify(w.id)}`,
+        path: ["workingHours"],
+        message: "a templated path takes its working hours from its template: leave workingHours unset",
+        dependsOn: kind,
       });
-  });
-  const windowRef = (ref: string | undefined, path: Path) => {
-    if (ref !== undefined && !windows.has(ref))
+  } else {
+    if ((args.path ?? []).length === 0)
+      problems.push({ path: ["path"], message: "a path needs at least one node", dependsOn: kind });
+    if (args.templateId !== undefined)
       problems.push({
-        path,
-        message: `no workingHours entry has id ${JSON.stringify(ref)}`,
-        dependsOn: [["workingHours", "*", "id"]],
+        path: ["templateId"],
+        message: 'only a templated path takes a template (set kind: "templated")',
+        dependsOn: kind,
       });
-  };
-  for (const v of nodes) {
-    const n = v.node;
-    if (n.repeat) {
-      const to = n.repeat.toNode;
-      if (!firstWithId.has(to)) {
-        problems.push({
-          path: [...v.path, "repeat", "toNode"],
-          message: `no node has id ${JSON.stringify(to)}`,
-          dependsOn: NODE_IDS,
-        });
-      } else if (!explicit.has(to)) {
-        problems.push({
-          path: [...v.path, "repeat", "toNode"],
-          message: `${JSON.stringify(to)} is a generated id; give the node an explicit id to repeat from it`,
-          dependsOn: NODE_IDS,
-        });
-      }
-    }
-    for (const kind of ["level", "notifyChannel"] as const) {
-      const body = n[kind];
-      if (body)
-        windowRef(body.timeToAckWeekdayIntervalConfigId, [
-          ...v.path,
-          kind,
-          "timeToAckWeekdayIntervalConfigId",
-        ]);
-    }
-    if (n.delay)
-      windowRef(n.delay.delayWeekdayIntervalConfigId, [...v.path, "delay", "delayWeekdayIntervalConfigId"]);
+    if (args.paramBindings !== undefined && Object.keys(args.paramBindings).length > 0)
+      problems.push({
+        path: ["paramBindings"],
+        message: 'only a templated path binds template parameters (set kind: "templated")',
+        dependsOn: kind,
+      });
   }
   return problems;
-}
-
-function formatPathText(path: Path): string {
-  return path.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
 }
 
 // ---------- the API calls ----------

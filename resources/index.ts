@@ -14,6 +14,7 @@ import { catalogTypeAttributeProvider } from "./catalogTypeAttribute";
 import { customFieldProvider } from "./customField";
 import { customFieldOptionProvider } from "./customFieldOption";
 import { escalationPathProvider } from "./escalationPath";
+import { escalationPathTemplateProvider } from "./escalationPathTemplate";
 import { incidentRoleProvider } from "./incidentRole";
 import { incidentStatusProvider } from "./incidentStatus";
 import { incidentTemplateProvider } from "./incidentTemplate";
@@ -46,6 +47,7 @@ export const providers: Record<string, IncidentProvider> = {
   CustomField: customFieldProvider,
   CustomFieldOption: customFieldOptionProvider,
   EscalationPath: escalationPathProvider,
+  EscalationPathTemplate: escalationPathTemplateProvider,
   IncidentRole: incidentRoleProvider,
   IncidentStatus: incidentStatusProvider,
   IncidentTemplate: incidentTemplateProvider,

@@ -3,17 +3,55 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { LookupOptions } from "../../provider/account";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../escalationPath";
-import type { Condition, ConditionArgs, EscalationTarget, EscalationTargetArgs, Weekday } from "./shared";
+import type {
+  Condition,
+  ConditionArgs,
+  EscalationDelay,
+  EscalationDelayArgs,
+  EscalationLevelRetryConfig,
+  EscalationLevelRetryConfigArgs,
+  EscalationLevelRoundRobinConfig,
+  EscalationLevelRoundRobinConfigArgs,
+  EscalationPathRepeatConfig,
+  EscalationPathRepeatConfigArgs,
+  EscalationPathWorkingHour,
+  EscalationPathWorkingHourArgs,
+  EscalationReassign,
+  EscalationReassignArgs,
+  EscalationRepeat,
+  EscalationRepeatArgs,
+  EscalationTarget,
+  EscalationTargetArgs,
+  ParamBinding,
+  ParamBindingArgs,
+} from "./shared";
 
 /** The arguments of an escalation path (`EscalationPath`). */
 export interface EscalationPathArgs {
   /** Name of the escalation path, unique in the account. */
   name: pulumi.Input<string>;
-  /** The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats, delays. */
-  path: pulumi.Input<pulumi.Input<EscalationPathNodeArgs>[]>;
+  /**
+   * `standalone` (the default): the path carries its own nodes (`path`). `templated`: the path is
+   * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
+   * it has no nodes or working hours of its own.
+   */
+  kind?: pulumi.Input<"standalone" | "templated">;
+  /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
+  templateId?: pulumi.Input<string>;
+  /**
+   * A templated path's values for the template's parameters, by parameter name (e.g.
+   * `{ primary: { value: { literal: schedule.id } } }`).
+   */
+  paramBindings?: pulumi.Input<{ [key: string]: pulumi.Input<ParamBindingArgs> }>;
+  /**
+   * The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats,
+   * delays, reassignments. Required (at least one node) for a standalone path; empty or unset for a
+   * templated one.
+   */
+  path?: pulumi.Input<pulumi.Input<EscalationPathNodeArgs>[]>;
   /** Repeat the whole escalation after a while. */
   repeatConfig?: pulumi.Input<EscalationPathRepeatConfigArgs>;
-  /** Named working-hours windows that levels and delays can refer to by id. */
+  /** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
   workingHours?: pulumi.Input<pulumi.Input<EscalationPathWorkingHourArgs>[]>;
   /** Teams owning the path. Order does not matter. */
   teamIds?: pulumi.Input<pulumi.Input<string>[]>;
@@ -37,22 +75,6 @@ export interface EscalationLevelArgs {
   timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
-}
-
-/** Page the level again before moving on. */
-export interface EscalationLevelRetryConfigArgs {
-  /** Total pages, the first included: 2 to 10. */
-  attempts: pulumi.Input<number>;
-  /** Seconds between attempts: a whole number of minutes. */
-  intervalSeconds: pulumi.Input<number>;
-}
-
-/** Page one target at a time, in turn. */
-export interface EscalationLevelRoundRobinConfigArgs {
-  /** Whether round robin is on. */
-  enabled: pulumi.Input<boolean>;
-  /** Seconds before rotating to the next target; unset = one target per level. */
-  rotateAfterSeconds?: pulumi.Input<number>;
 }
 
 /** Notify channels (Slack or Microsoft Teams). */
@@ -79,7 +101,7 @@ export interface EscalationIfElseArgs {
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
- * `delay` or `voicemail`. `ifElse` holds further paths, to any depth.
+ * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
 export interface EscalationPathNodeArgs {
   /**
@@ -99,54 +121,8 @@ export interface EscalationPathNodeArgs {
   delay?: pulumi.Input<EscalationDelayArgs>;
   /** Send to voicemail (no settings): `voicemail: true`. */
   voicemail?: pulumi.Input<true>;
-}
-
-/** Go back to an earlier node. */
-export interface EscalationRepeatArgs {
-  /** How many times to repeat. */
-  repeatTimes: pulumi.Input<number>;
-  /** The `id` of the node to start again from (it must be declared with an explicit id). */
-  toNode: pulumi.Input<string>;
-}
-
-/** Wait before the next node. */
-export interface EscalationDelayArgs {
-  /** Seconds to wait. */
-  delaySeconds?: pulumi.Input<number>;
-  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: pulumi.Input<"active" | "inactive">;
-  /** Id of a `workingHours` entry the delay is relative to. */
-  delayWeekdayIntervalConfigId?: pulumi.Input<string>;
-}
-
-/** Repeat the whole escalation after a while. */
-export interface EscalationPathRepeatConfigArgs {
-  /** Seconds to wait before repeating the escalation. */
-  repeatAfterSeconds: pulumi.Input<number>;
-  /** When true, incident activity resets the repeat timer. */
-  delayRepeatOnActivity?: pulumi.Input<boolean>;
-}
-
-/** Named working-hours windows that levels and delays can refer to by id. */
-export interface EscalationPathWorkingHourArgs {
-  /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
-  id: pulumi.Input<string>;
-  /** Label of the window. */
-  name: pulumi.Input<string>;
-  /** IANA time zone the intervals are in. */
-  timezone: pulumi.Input<string>;
-  /** The intervals. */
-  weekdayIntervals: pulumi.Input<pulumi.Input<EscalationPathWorkingHourWeekdayIntervalArgs>[]>;
-}
-
-/** The intervals. */
-export interface EscalationPathWorkingHourWeekdayIntervalArgs {
-  /** Day of the week. */
-  weekday: pulumi.Input<Weekday>;
-  /** Start time, 24-hour `HH:MM`. */
-  startTime: pulumi.Input<string>;
-  /** End time, 24-hour `HH:MM`. */
-  endTime: pulumi.Input<string>;
+  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
+  escalationPath?: pulumi.Input<EscalationReassignArgs>;
 }
 
 /** The arguments of `getEscalationPathOutput`: each may be an Input. */
@@ -159,13 +135,30 @@ export interface GetEscalationPathOutputArgs {
 export interface EscalationPath {
   /** Name of the escalation path, unique in the account. */
   readonly name: pulumi.Output<string>;
-  /** The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats, delays. */
+  /**
+   * The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats,
+   * delays, reassignments. Required (at least one node) for a standalone path; empty or unset for a
+   * templated one.
+   */
   readonly path: pulumi.Output<EscalationPathNode[]>;
   /** Teams owning the path. Order does not matter. */
   readonly teamIds: pulumi.Output<string[]>;
+  /**
+   * `standalone` (the default): the path carries its own nodes (`path`). `templated`: the path is
+   * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
+   * it has no nodes or working hours of its own.
+   */
+  readonly kind: pulumi.Output<"standalone" | "templated" | undefined>;
+  /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
+  readonly templateId: pulumi.Output<string | undefined>;
+  /**
+   * A templated path's values for the template's parameters, by parameter name (e.g.
+   * `{ primary: { value: { literal: schedule.id } } }`).
+   */
+  readonly paramBindings: pulumi.Output<{ [key: string]: ParamBinding } | undefined>;
   /** Repeat the whole escalation after a while. */
   readonly repeatConfig: pulumi.Output<EscalationPathRepeatConfig | undefined>;
-  /** Named working-hours windows that levels and delays can refer to by id. */
+  /** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
   readonly workingHours: pulumi.Output<EscalationPathWorkingHour[] | undefined>;
   /** Id of an existing escalation path to take over instead of creating one. */
   readonly adoptId: pulumi.Output<string | undefined>;
@@ -205,7 +198,7 @@ export function getEscalationPathOutput(
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
- * `delay` or `voicemail`. `ifElse` holds further paths, to any depth.
+ * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
 export interface EscalationPathNode {
   /**
@@ -225,6 +218,8 @@ export interface EscalationPathNode {
   delay?: EscalationDelay;
   /** Send to voicemail (no settings): `voicemail: true`. */
   voicemail?: true;
+  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
+  escalationPath?: EscalationReassign;
 }
 
 /** A level: targets paged together (or in turn, with round robin). */
@@ -243,22 +238,6 @@ export interface EscalationLevel {
   timeToAckIntervalCondition?: "active" | "inactive";
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
-}
-
-/** Page the level again before moving on. */
-export interface EscalationLevelRetryConfig {
-  /** Total pages, the first included: 2 to 10. */
-  attempts: number;
-  /** Seconds between attempts: a whole number of minutes. */
-  intervalSeconds: number;
-}
-
-/** Page one target at a time, in turn. */
-export interface EscalationLevelRoundRobinConfig {
-  /** Whether round robin is on. */
-  enabled: boolean;
-  /** Seconds before rotating to the next target; unset = one target per level. */
-  rotateAfterSeconds?: number;
 }
 
 /** Notify channels (Slack or Microsoft Teams). */
@@ -281,54 +260,6 @@ export interface EscalationIfElse {
   thenPath: EscalationPathNode[];
   /** Nodes followed otherwise. */
   elsePath: EscalationPathNode[];
-}
-
-/** Go back to an earlier node. */
-export interface EscalationRepeat {
-  /** How many times to repeat. */
-  repeatTimes: number;
-  /** The `id` of the node to start again from (it must be declared with an explicit id). */
-  toNode: string;
-}
-
-/** Wait before the next node. */
-export interface EscalationDelay {
-  /** Seconds to wait. */
-  delaySeconds?: number;
-  /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: "active" | "inactive";
-  /** Id of a `workingHours` entry the delay is relative to. */
-  delayWeekdayIntervalConfigId?: string;
-}
-
-/** Repeat the whole escalation after a while. */
-export interface EscalationPathRepeatConfig {
-  /** Seconds to wait before repeating the escalation. */
-  repeatAfterSeconds: number;
-  /** When true, incident activity resets the repeat timer. */
-  delayRepeatOnActivity: boolean;
-}
-
-/** Named working-hours windows that levels and delays can refer to by id. */
-export interface EscalationPathWorkingHour {
-  /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
-  id: string;
-  /** Label of the window. */
-  name: string;
-  /** IANA time zone the intervals are in. */
-  timezone: string;
-  /** The intervals. */
-  weekdayIntervals: EscalationPathWorkingHourWeekdayInterval[];
-}
-
-/** The intervals. */
-export interface EscalationPathWorkingHourWeekdayInterval {
-  /** Day of the week. */
-  weekday: Weekday;
-  /** Start time, 24-hour `HH:MM`. */
-  startTime: string;
-  /** End time, 24-hour `HH:MM`. */
-  endTime: string;
 }
 
 /** Users on call for this path right now. */

@@ -13,6 +13,7 @@ export * from "./catalogTypeAttribute";
 export * from "./customField";
 export * from "./customFieldOption";
 export * from "./escalationPath";
+export * from "./escalationPathTemplate";
 export * from "./incidentRole";
 export * from "./incidentStatus";
 export * from "./incidentTemplate";

@@ -1039,6 +1039,110 @@ describe("who gets paged, readably (issue 22)", () => {
   });
 });
 
+describe("reassignment nodes and escalation path templates (issue 24)", () => {
+  const pathType = "pulumi-nodejs:dynamic/incident:EscalationPath";
+  const templateType = "pulumi-nodejs:dynamic/incident:EscalationPathTemplate";
+  const urnOf = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
+  const ada = { type: "user", id: "01USERADA", urgency: "high" };
+  const update = (type: string, name: string, id: string, before: object, after: object) => ({
+    op: "update",
+    urn: urnOf(type, name),
+    oldState: { urn: urnOf(type, name), type, id, inputs: before, outputs: { ...before, __schema: 1 } },
+    newState: { urn: urnOf(type, name), type, inputs: after },
+  });
+  /** The stack's other path, unchanged: what reassignments name. */
+  const state = {
+    deployment: {
+      resources: [{ urn: urnOf(pathType, "payments"), type: pathType, id: "ep-payments", outputs: {} }],
+    },
+  };
+
+  test("a step that reassigns to another path says so, by its name where the stack knows it; nothing after it is paged", () => {
+    const before = { name: "Platform", path: [{ id: "first", level: { targets: [ada] } }] };
+    const after = {
+      name: "Platform",
+      path: [
+        { id: "first", level: { targets: [ada] } },
+        { id: "handover", escalationPath: { escalationPathId: "ep-payments" } },
+        { id: "never", level: { targets: [{ ...ada, id: "01USERBOB" }] } },
+      ],
+    };
+    const doc = { steps: [update(pathType, "platform", "ep-platform", before, after)] };
+    const report = planReport(doc, state);
+    const [change] = report.resources;
+    expect(change!.paging).toEqual([
+      { who: "Every escalation", steps: ["step 2: new: reassigns to EscalationPath payments"] },
+    ]);
+    expect(change!.diagrams!.after).toContain("Reassign handover");
+    expect(change!.diagrams!.after).toContain("reassigns to EscalationPath payments");
+    // Without the state, the id stays an id, said as a path's.
+    expect(planReport(doc).resources[0]!.paging![0]!.steps).toEqual([
+      "step 2: new: reassigns to escalation path ep-payments",
+    ]);
+    const markdown = planReportMarkdown(report);
+    expectWellFormed(report, markdown);
+    expect(parseMermaid([change!.diagrams!.before!, change!.diagrams!.after!]).map((r) => r.ok)).toEqual([
+      true,
+      true,
+    ]);
+  });
+
+  test("a template's bound targets and a templated path's template and bindings, in words", () => {
+    const level = (wait: number) => ({
+      id: "start",
+      level: {
+        targets: [{ type: "user", binding: { value: { reference: "lead" } }, urgency: "high" }],
+        timeToAckSeconds: wait,
+      },
+    });
+    const templateDoc = {
+      steps: [
+        update(
+          templateType,
+          "standard",
+          "tpl-1",
+          { name: "Standard", params: [], path: [level(300)] },
+          {
+            name: "Standard",
+            params: [],
+            path: [level(600), { id: "to-payments", escalationPath: { escalationPathId: "ep-payments" } }],
+          },
+        ),
+      ],
+    };
+    const [template] = planReport(templateDoc, state).resources;
+    expect(template!.summary).toEqual([
+      "Every escalation — step 1: ack within 300 s (5 min) → 600 s (10 min); step 2: new: reassigns to EscalationPath payments",
+    ]);
+    expect(template!.diagrams!.after).toContain("pages user bound to lead");
+
+    const templated = (lead: string) => ({
+      name: "Platform",
+      kind: "templated",
+      templateId: "tpl-1",
+      paramBindings: { lead: { value: { literal: lead } } },
+      path: [],
+    });
+    const withTemplate = {
+      steps: [update(pathType, "platform", "ep-platform", templated("01USERADA"), templated("01USERBOB"))],
+    };
+    const stateWithTemplate = {
+      deployment: {
+        resources: [
+          ...state.deployment.resources,
+          { urn: urnOf(templateType, "standard"), type: templateType, id: "tpl-1", outputs: {} },
+        ],
+      },
+    };
+    const [path] = planReport(withTemplate, stateWithTemplate).resources;
+    expect(path!.summary).toEqual([
+      "Who gets paged: as template EscalationPathTemplate standard says (lead = 01USERADA) → as template EscalationPathTemplate standard says (lead = 01USERBOB)",
+    ]);
+    // Its nodes are the template's: no diagram of an empty path.
+    expect(path!.diagrams).toEqual({});
+  });
+});
+
 describe("ids named as the program or the account names them (issue 22)", () => {
   const resource = (type: string, name: string, id: string, outputs?: object) => ({
     urn: `urn:pulumi:dev::incident-oncall::pulumi-nodejs:dynamic/incident:${type}::${name}`,

@@ -35,6 +35,13 @@ const workflow = {
 };
 const template = { name: "Posts", fields: [{ fieldType: "status" }], actions: [{ actionType: "homepage" }] };
 const condition = { subject: "incident.severity", operation: "one_of", paramBindings: [] };
+const pathTemplate = {
+  name: "Standard",
+  params: [{ name: "lead", label: "Lead", type: "User" }],
+  path: [
+    { level: { targets: [{ type: "user", binding: { value: { reference: "lead" } }, urgency: "high" }] } },
+  ],
+};
 
 const withVersion = (patch: Record<string, unknown>) => ({
   ...schedule,
@@ -475,5 +482,118 @@ export const familyCases: BadInputCase[] = [
     title: "fields is not a list",
     inputs: { ...template, fields: { fieldType: "status" } },
     property: "fields",
+  },
+  // EscalationPath: templated paths and reassignment
+  {
+    kind: "EscalationPath",
+    title: "templated path without its template",
+    inputs: { name: "x", kind: "templated" },
+    property: "templateId",
+    reason: /required when kind is templated/,
+  },
+  {
+    kind: "EscalationPath",
+    title: "templated path with nodes of its own",
+    inputs: { ...path, kind: "templated", templateId: "tpl_1" },
+    property: "path",
+    reason: /takes its nodes from its template/,
+  },
+  {
+    kind: "EscalationPath",
+    title: "unknown kind",
+    inputs: { ...path, kind: "template" },
+    property: "kind",
+  },
+  {
+    kind: "EscalationPath",
+    title: "param bindings on a standalone path",
+    inputs: { ...path, paramBindings: { lead: { value: { literal: "u1" } } } },
+    property: "paramBindings",
+    reason: /only a templated path/,
+  },
+  {
+    kind: "EscalationPath",
+    title: "reassignment without a path id",
+    inputs: { ...path, path: [level, { escalationPath: {} }] },
+    property: "path",
+    reason: /\[1\]\.escalationPath\.escalationPathId/,
+  },
+  {
+    kind: "EscalationPath",
+    title: "a binding target in a path (templates only)",
+    inputs: {
+      ...path,
+      path: [
+        {
+          level: { targets: [{ type: "user", binding: { value: { reference: "lead" } }, urgency: "high" }] },
+        },
+      ],
+    },
+    property: "path",
+  },
+  // EscalationPathTemplate
+  {
+    kind: "EscalationPathTemplate",
+    title: "empty name",
+    inputs: { ...pathTemplate, name: "" },
+    property: "name",
+  },
+  { kind: "EscalationPathTemplate", title: "missing path", inputs: { name: "x" }, property: "path" },
+  {
+    kind: "EscalationPathTemplate",
+    title: "voicemail node",
+    inputs: { ...pathTemplate, path: [{ voicemail: true }] },
+    property: "path",
+    reason: /\[0\]\.voicemail.*only valid inside a call route/,
+  },
+  {
+    kind: "EscalationPathTemplate",
+    title: "target with both id and binding",
+    inputs: {
+      ...pathTemplate,
+      path: [
+        {
+          level: {
+            targets: [{ type: "user", id: "u1", binding: { value: { reference: "lead" } }, urgency: "high" }],
+          },
+        },
+      ],
+    },
+    property: "path",
+    reason: /targets\[0\]\.binding: set exactly one of id/,
+  },
+  {
+    kind: "EscalationPathTemplate",
+    title: "target with neither id nor binding",
+    inputs: { ...pathTemplate, path: [{ level: { targets: [{ type: "user", urgency: "high" }] } }] },
+    property: "path",
+    reason: /targets\[0\]\.id: set exactly one of id/,
+  },
+  {
+    kind: "EscalationPathTemplate",
+    title: "two parameters of one name",
+    inputs: {
+      ...pathTemplate,
+      params: [...pathTemplate.params, { name: "lead", label: "Again", type: "User" }],
+    },
+    property: "params",
+    reason: /\[1\]\.name: duplicate parameter name/,
+  },
+  {
+    kind: "EscalationPathTemplate",
+    title: "unknown allowed value type",
+    inputs: {
+      ...pathTemplate,
+      params: [{ name: "lead", label: "Lead", type: "User", allowedValueTypes: ["any"] }],
+    },
+    property: "params",
+    reason: /\[0\]\.allowedValueTypes\[0\]/,
+  },
+  {
+    kind: "EscalationPathTemplate",
+    title: "repeat to a node that is not there",
+    inputs: { ...pathTemplate, path: [...pathTemplate.path, { repeat: { repeatTimes: 2, toNode: "gone" } }] },
+    property: "path",
+    reason: /\[1\]\.repeat\.toNode: no node has id "gone"/,
   },
 ];

@@ -26,7 +26,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ALERT_ROUTES } from "../../emulator/families/alertRoutes";
 import { ALERT_SOURCES } from "../../emulator/families/alertSources";
-import { ESCALATION_PATHS } from "../../emulator/families/escalationPaths";
+import { ESCALATION_PATH_TEMPLATES, ESCALATION_PATHS } from "../../emulator/families/escalationPaths";
 import { WORKFLOWS } from "../../emulator/families/workflows";
 import { closeAllConnections } from "../../provider/client";
 import { providers } from "../../resources";
@@ -235,6 +235,19 @@ const KINDS: Record<string, KindEntry> = {
       const payload = stored(d, ESCALATION_PATHS, id);
       payload.path[0].level.time_to_ack_seconds = 42;
       await d.call("PUT", `/v2/escalation_paths/${id}`, payload);
+    },
+  },
+  EscalationPathTemplate: {
+    resource: "standard",
+    // The first level's time to ack shortened, the rest sent back as the store holds it.
+    edit: async (d, id) => {
+      const {
+        id: _id,
+        archived: _archived,
+        ...payload
+      } = structuredClone(d.emu.store.collection<any>(ESCALATION_PATH_TEMPLATES).get(id));
+      payload.path[0].level.time_to_ack_seconds = 42;
+      await d.call("PUT", `/v2/escalation_path_templates/${id}`, payload);
     },
   },
   IncidentRole: {

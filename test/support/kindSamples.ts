@@ -516,6 +516,39 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     live: list("/v2/escalation_paths", "escalation_paths"),
   },
 
+  EscalationPathTemplate: {
+    async prepare(api) {
+      // A path made in the dashboard: what the template's reassignment node hands over to.
+      const payments = (
+        await api.call(
+          "POST",
+          "/v2/escalation_paths",
+          dashboardEscalationPath("Payments", { userId: "01USERBOB" }),
+        )
+      ).escalation_path.id;
+      const template = (timeToAckSeconds: number) => ({
+        name: "Standard on-call",
+        description: "Page the team lead, then hand over to payments",
+        params: [{ name: "lead", label: "Team lead", type: "User" }],
+        path: [
+          {
+            id: "start",
+            level: {
+              targets: [
+                { type: "user", binding: { value: { reference: "lead" } }, urgency: "high" },
+                { type: "user", id: "01USERADA", urgency: "low" },
+              ],
+              timeToAckSeconds,
+            },
+          },
+          { escalationPath: { escalationPathId: payments } },
+        ],
+      });
+      return { inputs: template(300), updated: template(600) };
+    },
+    live: list("/v2/escalation_path_templates", "escalation_path_templates"),
+  },
+
   IncidentRole: {
     async prepare() {
       const inputs = {
