@@ -22,6 +22,19 @@
  * same meaning. An address and its one-address prefix (`10.0.0.1` and `10.0.0.1/32`) are different
  * values, and a prefix's host bits are kept as written (`10.0.0.1/8` is not `10.0.0.0/8`): the API
  * stores what it is sent. An empty `label` reads as no label.
+ *
+ * Export: `pulumi-incident export` writes the account's allowlist (always: every account has one, an
+ * untouched one empty and disabled) as an `IpAllowlist` adopted by its fixed id (`adoptId:
+ * "ip_allowlist"`). An adoption reads the list and writes nothing when it holds the declaration;
+ * its `previous` is then the list as read (what it held when taken over), so destroying the exported
+ * stack leaves the list as it is. An adoption that differs writes the declaration once, keeping the
+ * list as read in `previous`. `adoptId` names no other id: any other value is refused in check.
+ *
+ * Two stacks on one account both holding an `IpAllowlist` take the list over from each other: each
+ * update overwrites the other's, and a destroy writes back what that stack found, which may be the
+ * other's declaration. Keep it in one stack: when an exported stack adopts the list another stack
+ * manages, keep one of the two and remove the other's resource from its state without a delete
+ * (`pulumi state delete`).
  */
 import { isIP } from "node:net";
 import { z } from "zod";
@@ -82,6 +95,12 @@ export const ipAllowlistInputs = z.strictObject({
    * everyone out of the account.
    */
   enabled: z.boolean(),
+  /**
+   * Take the account's allowlist over as it is, writing nothing when it already holds what is
+   * declared (`pulumi-incident export` writes this): its `previous` is then the list as read, so a
+   * destroy leaves the list as it is. The allowlist's id is always `ip_allowlist`.
+   */
+  adoptId: z.string().min(1).optional(),
 });
 
 export type IpAllowlistInputs = z.infer<typeof ipAllowlistInputs>;
@@ -131,7 +150,13 @@ export function ipAllowlistProblems(args: IpAllowlistInputs): Problem[] {
       });
     } else seen.set(key, i);
   });
-  if (args.enabled === true && args.allowlist.length === 0) {
+  if (args.adoptId !== undefined && args.adoptId !== IP_ALLOWLIST_ID) {
+    problems.push({
+      path: ["adoptId"],
+      message: `the account has one allowlist, whose id is ${JSON.stringify(IP_ALLOWLIST_ID)}: adoptId names no other`,
+    });
+  }
+  if (args.enabled === true && args.allowlist?.length === 0) {
     problems.push({
       path: ["enabled"],
       message:
@@ -265,7 +290,9 @@ const EMPTY: IpAllowlistPrevious = { allowlist: [], enabled: false };
  * Creating the resource takes over the account's allowlist: it reads what the list holds, keeps it
  * in the `previous` output, and writes the declared list. Deleting the resource (`pulumi destroy`,
  * or removing it from the program) writes `previous` back: the account is left with the list it
- * had before the stack managed it.
+ * had before the stack managed it. With `adoptId: "ip_allowlist"` (what `pulumi-incident export`
+ * writes), the list is taken over as it is: nothing is written when it holds the declaration, and
+ * `previous` is the list as read, so a destroy leaves it as it is.
  *
  * Every write carries the allowlist's `version`: when it was changed elsewhere meanwhile, the list
  * is read again and written once more; a second conflict fails naming `version`.
@@ -297,15 +324,16 @@ export const ipAllowlistSpec: ResourceSpec<IpAllowlistInputs, ApiIpAllowlist> = 
   secretOutputs: [],
   computedOutputs: ["version", "updatedAt", "previous"],
   idOf: () => IP_ALLOWLIST_ID,
-  // A singleton the account always has: exporting it would make every exported stack take over
-  // (and on destroy restore) the account's allowlist.
-  notExported: "a singleton every account has: declare it by hand to take the list over",
+  // No list endpoint: the account's one allowlist, for `pulumi-incident export` (adopted by its
+  // fixed id; its first `up` writes nothing and keeps the list as read in `previous`).
+  listAll: async (ctx) => [await showAllowlist(ctx.client)],
   toInputs: ipAllowlistFromApi,
   canonical: ipAllowlistCanonical,
+  // On an adoption (`adoptId`) or an import nothing is stored yet: the list as read is what it held.
   computed: (live, prior) => ({
     version: live.version,
     updatedAt: live.updated_at,
-    previous: prior?.previous ?? EMPTY,
+    previous: (prior?.previous as IpAllowlistPrevious | undefined) ?? asPrevious(live),
   }),
   api: {
     async create(ctx, args): Promise<Created<ApiIpAllowlist>> {
@@ -316,7 +344,9 @@ export const ipAllowlistSpec: ResourceSpec<IpAllowlistInputs, ApiIpAllowlist> = 
     read: async (ctx) => await showAllowlist(ctx.client),
     async update(ctx, _id, args, olds) {
       const version = typeof olds.version === "number" ? olds.version : undefined;
-      return { live: await putAllowlist(ctx, args, "update IP allowlist", version) };
+      const live = await putAllowlist(ctx, args, "update IP allowlist", version);
+      // Kept through every update (an adoption's olds hold the list as read before this write).
+      return { live, extraOutputs: olds.previous !== undefined ? { previous: olds.previous } : {} };
     },
     async delete(ctx, _id, olds) {
       const previous = (olds.previous as IpAllowlistPrevious | undefined) ?? EMPTY;

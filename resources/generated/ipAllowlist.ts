@@ -15,6 +15,12 @@ export interface IpAllowlistArgs {
    * everyone out of the account.
    */
   enabled: pulumi.Input<boolean>;
+  /**
+   * Take the account's allowlist over as it is, writing nothing when it already holds what is
+   * declared (`pulumi-incident export` writes this): its `previous` is then the list as read, so a
+   * destroy leaves the list as it is. The allowlist's id is always `ip_allowlist`.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**
@@ -40,6 +46,12 @@ export interface IpAllowlist {
    * everyone out of the account.
    */
   readonly enabled: pulumi.Output<boolean>;
+  /**
+   * Take the account's allowlist over as it is, writing nothing when it already holds what is
+   * declared (`pulumi-incident export` writes this): its `previous` is then the list as read, so a
+   * destroy leaves the list as it is. The allowlist's id is always `ip_allowlist`.
+   */
+  readonly adoptId: pulumi.Output<string | undefined>;
   /** The allowlist's version, as the API last answered it (sent with the next write). */
   readonly version: pulumi.Output<number>;
   /** When the allowlist was last changed (RFC 3339), when the API says. */
@@ -59,7 +71,9 @@ export interface IpAllowlist {
  * Creating the resource takes over the account's allowlist: it reads what the list holds, keeps it
  * in the `previous` output, and writes the declared list. Deleting the resource (`pulumi destroy`,
  * or removing it from the program) writes `previous` back: the account is left with the list it
- * had before the stack managed it.
+ * had before the stack managed it. With `adoptId: "ip_allowlist"` (what `pulumi-incident export`
+ * writes), the list is taken over as it is: nothing is written when it holds the declaration, and
+ * `previous` is the list as read, so a destroy leaves it as it is.
  *
  * Every write carries the allowlist's `version`: when it was changed elsewhere meanwhile, the list
  * is read again and written once more; a second conflict fails naming `version`.

@@ -62,8 +62,9 @@ export const ipAllowlistCases: BadInputCase[] = [
   },
   {
     kind: "IpAllowlist",
-    title: "adoptId (a singleton: the create always takes the list over)",
-    inputs: { allowlist: [ok], enabled: false, adoptId: "ip_allowlist" },
+    title: "adoptId naming another id (the account's one allowlist is ip_allowlist)",
+    inputs: { allowlist: [ok], enabled: false, adoptId: "01ALLOWLIST" },
     property: "adoptId",
+    reason: /whose id is "ip_allowlist"/,
   },
 ];

@@ -124,7 +124,8 @@ describe("check (zero API calls)", () => {
       /allowlist\[1\]\.value.*already allowed by allowlist\[0\]\.value/,
     ],
     [{ allowlist: [], enabled: true }, "enabled", /lock everyone out/],
-    [{ allowlist: [], enabled: false, adoptId: "x" }, "adoptId", /./],
+    [{ allowlist: [], enabled: false, adoptId: "x" }, "adoptId", /whose id is "ip_allowlist"/],
+    [{ allowlist: [], enabled: false, adoptId: "" }, "adoptId", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, ipAllowlistProvider.check!, inputs, property, reason);
   });
@@ -221,6 +222,58 @@ describe("provider against the emulator", () => {
     ae.emu.faults.clear();
     expect(updated.outs!.allowlist).toEqual(other.allowlist);
     await ipAllowlistProvider.delete!(created.id, updated.outs!);
+  });
+
+  test("export: the account's one allowlist, adopted by its fixed id with zero writes; a destroy leaves it as it is", async () => {
+    expect(ipAllowlistProvider.spec.notExported).toBeUndefined();
+    await dashboardPut([{ value: "192.0.2.5", label: "Office" }, { value: "2001:DB8::1" }], true);
+    const [live, ...more] = await ipAllowlistProvider.spec.listAll!({ client: ae.dashboard } as never);
+    expect(more).toEqual([]);
+    expectShape("IPAllowlistV1", live);
+    expect(ipAllowlistProvider.spec.idOf(live!)).toBe(IP_ALLOWLIST_ID);
+
+    // What the export declares: the list as read, adopted.
+    const declared = { ...ipAllowlistFromApi(live!, undefined), adoptId: IP_ALLOWLIST_ID };
+    const checked = await ipAllowlistProvider.check!({}, declared);
+    expect(checked.failures ?? []).toEqual([]);
+    const mark = ae.emu.requests.length;
+    const adopted = await ipAllowlistProvider.create!(checked.inputs);
+    expect(ae.providerCalls(mark)).toEqual([`GET ${PATH} 200`]);
+    expect(adopted.id).toBe(IP_ALLOWLIST_ID);
+    const asRead = {
+      allowlist: [{ value: "192.0.2.5", label: "Office" }, { value: "2001:DB8::1" }],
+      enabled: true,
+    };
+    expect(adopted.outs).toMatchObject({ ...asRead, version: live!.version, previous: asRead });
+    // Its first refresh stores the same; its destroy writes back the list as it was taken over.
+    const read = await ipAllowlistProvider.read!(adopted.id, adopted.outs);
+    expect(read.props!.previous).toEqual(asRead);
+    expect((await ipAllowlistProvider.diff!(adopted.id, read.props!, checked.inputs)).changes).toBe(false);
+    await ipAllowlistProvider.delete!(adopted.id, read.props!);
+    expect(await show()).toMatchObject(asRead);
+  });
+
+  test("an adoption that differs writes once, keeping the list as read in `previous`, which its delete restores", async () => {
+    const before = await dashboardPut([{ value: "192.0.2.6", label: "Before" }], false);
+    const inputs = parse({
+      allowlist: [{ value: "203.0.113.9", label: "Office" }],
+      enabled: true,
+      adoptId: IP_ALLOWLIST_ID,
+    });
+    const mark = ae.emu.requests.length;
+    const adopted = await ipAllowlistProvider.create!(inputs);
+    expect(ae.providerCalls(mark)).toEqual([`GET ${PATH} 200`, `PUT ${PATH} 200`]);
+    expect(adopted.outs).toMatchObject({
+      allowlist: inputs.allowlist,
+      enabled: true,
+      version: before.version + 1,
+      previous: { allowlist: [{ value: "192.0.2.6", label: "Before" }], enabled: false },
+    });
+    await ipAllowlistProvider.delete!(adopted.id, adopted.outs);
+    expect(await show()).toMatchObject({
+      allowlist: [{ value: "192.0.2.6", label: "Before" }],
+      enabled: false,
+    });
   });
 
   test("an API error is not a version conflict: it is reported as it is", async () => {
