@@ -22,7 +22,6 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { wholeAccountKinds } from "../test/support/kindSamples";
 import { typeCheckReadme } from "../test/support/readmeBlocks";
 import * as harness from "../tools/harness";
 import * as cli from "../tools/pulumi/cli";
@@ -92,8 +91,8 @@ async function runWholeAccount(dir: string): Promise<void> {
   // The emulator as a user gets it: the tarball's own entry point.
   const installed = (name: string) => require(require.resolve(name, { paths: [dir] }));
   const { startEmulator } = installed("pulumi-incident/emulator");
-  // Every kind but the account's singletons, which the program leaves out (test/support/kindSamples.ts says why).
-  const kinds = wholeAccountKinds(Object.keys(installed("pulumi-incident").providers));
+  // Every kind (the account's singletons too: its one emulator serves this one stack).
+  const kinds = Object.keys(installed("pulumi-incident").providers).sort();
   const emulator = await startEmulator({ port: 0 });
   // The stack's workspace inside `dir`: the engine starts the provider host there, which then
   // resolves this directory's SDK and package.

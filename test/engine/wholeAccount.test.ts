@@ -11,15 +11,19 @@
  *   → variant "replaced": create-before-delete (a schedule's time zone, a workflow's trigger, checked
  *     on the wire), delete-before-replace with dependents (a custom field and its options), and a
  *     replace of a resource whose `protect` the same `up` drops → no changes
- *   → `pulumi-incident export` of the account, adopted by a second stack with zero writes
- *   → destroy: every object the stack held is gone (each kind's own read says so; a call route, which
- *     the API cannot delete, is put back as it was); the objects made in the dashboard stay.
+ *   → `pulumi-incident export` of the account, adopted by a second stack with zero writes (the
+ *     account's singletons too: that stack adopts the IP allowlist as the first one left it, so
+ *     neither takes it over from the other; it is discarded, never destroyed)
+ *   → destroy: every object the stack held is gone (each kind's own read says so; a call route and
+ *     the IP allowlist, which the API cannot delete, are put back as they were); the objects made in
+ *     the dashboard (and the allowlist they set) stay.
  *
  * Secrets (the API key's token, the alert source's secret token, a Secret's value, the provider's
  * key) are checked where the engine keeps them: encrypted in the state, absent from the CLI's output.
  * A new kind joins the program and gets one entry in KINDS (the edit the dashboard makes to it);
- * the test fails for a kind in `providers` that is missing from either, unless its sample says why it
- * cannot join (`notInWholeAccount`, test/support/kindSamples.ts).
+ * the test fails for a kind in `providers` that is missing from either. The account is this file's
+ * own emulator: a singleton of the account (the IP allowlist) has no other stack to share it with
+ * but the export's, which adopts it.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -38,7 +42,6 @@ import { cliDriver } from "../support/driver";
 import type { TestEmulator } from "../support/emulator";
 import { accountObjects, adoptExport } from "../support/exportRoundTrip";
 import { harnessFixture } from "../support/harnessFixture";
-import { wholeAccountKinds } from "../support/kindSamples";
 
 const program = path.join(__dirname, "..", "fixtures", "wholeAccount", "program");
 
@@ -59,19 +62,16 @@ interface KindEntry {
    */
   edit?(d: Dashboard, id: string, outputs: Record<string, any>): Promise<void>;
   /**
-   * The API cannot delete the object (a call route: taken over, never made): the resource's delete
-   * puts back what it held, so after a delete a read still finds it, as it was (`previous.name`),
-   * and `up --refresh` updates it instead of making it again.
+   * The API cannot delete the object (a call route, the account's IP allowlist: taken over, never
+   * made): the resource's delete puts back what it held, so after a delete a read still finds it,
+   * holding these outputs as its `previous` output has them, and `up --refresh` updates it instead
+   * of making it again.
    */
-  outlivesDelete?: true;
+  outlivesDelete?: readonly string[];
 }
 
-/**
- * The kinds the program declares: every kind of `providers` but those whose sample says why not
- * (`notInWholeAccount`, test/support/kindSamples.ts: a singleton of the account). Their own tests
- * (test/resources/) and the fault matrix cover them.
- */
-const programKinds = (): string[] => wholeAccountKinds(Object.keys(providers));
+/** The kinds the program declares: every kind of `providers`. */
+const programKinds = (): string[] => Object.keys(providers).sort();
 
 /** The kinds changed in place (by the dashboard, and by the "updated" variant): those with an edit. */
 const inPlaceKinds = (): string[] => Object.keys(KINDS).filter((kind) => KINDS[kind]!.edit !== undefined);
@@ -140,7 +140,7 @@ const KINDS: Record<string, KindEntry> = {
   },
   CallRoute: {
     resource: "main-line",
-    outlivesDelete: true,
+    outlivesDelete: ["name"],
     // Renamed, and voicemail only.
     edit: async ({ call }, id) => {
       const { call_route: r } = await call("GET", `/v2/call_routes/${id}`);
@@ -285,6 +285,19 @@ const KINDS: Record<string, KindEntry> = {
       });
     },
   },
+  IpAllowlist: {
+    resource: "allowlist",
+    outlivesDelete: ["allowlist", "enabled"],
+    // An entry dropped and another added, the rest sent back as read (with the version read).
+    edit: async ({ call }) => {
+      const { ip_allowlist: l } = await call("GET", "/v1/ip_allowlists");
+      await call("PUT", "/v1/ip_allowlists", {
+        allowlist: [...l.allowlist.slice(1), { value: "192.0.2.99", label: "Added in the dashboard" }],
+        enabled: l.enabled,
+        version: l.version,
+      });
+    },
+  },
   MaintenanceWindow: {
     resource: "db-migration",
     edit: async ({ call }, id) => {
@@ -404,6 +417,13 @@ const KINDS: Record<string, KindEntry> = {
 };
 
 const kindOf = (type: string) => type.split(":").pop()!;
+const pick = (o: Record<string, unknown>, keys: readonly string[]) =>
+  Object.fromEntries(keys.map((k) => [k, o[k]]));
+/** The account's IP allowlist as the dashboard sets it before the program runs (not enforced). */
+const DASHBOARD_ALLOWLIST = {
+  allowlist: [{ value: "192.0.2.10", label: "Set in the dashboard" }],
+  enabled: false,
+};
 const ours = (r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/incident:");
 const changed = (r: RunResult) => r.steps.filter((s) => s.op !== "same");
 const byOp = (r: RunResult, op: string) =>
@@ -463,6 +483,9 @@ describe("the whole account through the real CLI", () => {
       )
     ).escalation_path;
     dashboardObjects = [`EscalationPath ${escalation.id}`, `Schedule ${schedule.id}`];
+    // The account's allowlist as set in the dashboard: the stack takes it over, its destroy puts it back.
+    const { ip_allowlist: list } = await dashboard.call("GET", "/v1/ip_allowlists");
+    await dashboard.call("PUT", "/v1/ip_allowlists", { ...DASHBOARD_ALLOWLIST, version: list.version });
     // The provider, called in process to read what the stack held (after destroy).
     process.env.INCIDENT_API_KEY = h.emu.apiKey;
     process.env.INCIDENT_BASE_URL = h.emu.url;
@@ -642,15 +665,22 @@ describe("the whole account through the real CLI", () => {
     for (const r of held) {
       const read = await providers[kindOf(r.type)]!.read!(r.id!, r.outputs);
       const resource = `${kindOf(r.type)} ${r.name}`;
-      // An object the API cannot delete (a call route) stays, put back as it was before the stack.
-      if (KINDS[kindOf(r.type)]?.outlivesDelete)
-        expect({ resource, id: read.id, name: read.props?.name }).toEqual({
+      // An object the API cannot delete (a call route, the IP allowlist) stays, put back as it was
+      // before the stack.
+      const kept = KINDS[kindOf(r.type)]?.outlivesDelete;
+      if (kept) {
+        const previous = r.outputs.previous as Record<string, unknown>;
+        expect(kept.every((k) => previous?.[k] !== undefined)).toBe(true);
+        expect({ resource, id: read.id, ...pick(read.props ?? {}, kept) }).toEqual({
           resource,
           id: r.id,
-          name: (r.outputs.previous as { name?: string } | undefined)?.name,
+          ...pick(previous, kept),
         });
-      else expect({ resource, id: read.id }).toEqual({ resource, id: "" });
+      } else expect({ resource, id: read.id }).toEqual({ resource, id: "" });
     }
+    // What the stack found is what the dashboard had set: the export's stack, which adopted the
+    // allowlist beside this one, took nothing over from it.
+    expect(held.find((r) => kindOf(r.type) === "IpAllowlist")!.outputs.previous).toEqual(DASHBOARD_ALLOWLIST);
     expect(await accountObjects(h.emu)).toEqual(expect.arrayContaining(dashboardObjects));
     expect(h.emu.responseProblems).toEqual([]);
   });

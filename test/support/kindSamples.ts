@@ -66,17 +66,6 @@ export interface KindSample {
    * answer is retried, not looked for, so no lookup follows it.
    */
   repeatableCreate?: boolean;
-  /**
-   * Why the whole-account program (test/fixtures/wholeAccount/program) leaves the kind out: a
-   * singleton of the account, which the lane's stacks sharing the account would take over from each
-   * other. test/engine/wholeAccount.test.ts and test/cli/drift.test.ts then expect no resource of it.
-   */
-  notInWholeAccount?: string;
-}
-
-/** The kinds the whole-account program declares: every kind of `kinds` but those a sample leaves out. */
-export function wholeAccountKinds(kinds: readonly string[]): string[] {
-  return kinds.filter((kind) => KIND_SAMPLES[kind]?.notInWholeAccount === undefined).sort();
 }
 
 /** Every item of a list, following `pagination_meta.after` (unpaginated lists answer in one page). */
@@ -645,8 +634,6 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
     deletedReadsAs: { allowlist: [{ value: "192.0.2.1", label: "before" }], enabled: false },
     // The create is a PUT, which the client sends again itself when its answer is lost.
     repeatableCreate: true,
-    notInWholeAccount:
-      "a singleton of the account (its IP allowlist): the lane's stacks would take it over from each other",
   },
 
   MaintenanceWindow: {
