@@ -23,8 +23,8 @@
  * values, and a prefix's host bits are kept as written (`10.0.0.1/8` is not `10.0.0.0/8`): the API
  * stores what it is sent. An empty `label` reads as no label.
  *
- * Export: `pulumi-incident export` writes the account's allowlist (always: every account has one, an
- * untouched one empty and disabled) as an `IpAllowlist` adopted by its fixed id (`adoptId:
+ * Export: `pulumi-incident export` writes the account's allowlist, unless it is untouched (empty and
+ * disabled: nothing to manage), as an `IpAllowlist` adopted by its fixed id (`adoptId:
  * "ip_allowlist"`). An adoption reads the list and writes nothing when it holds the declaration;
  * its `previous` is then the list as read (what it held when taken over), so destroying the exported
  * stack leaves the list as it is. An adoption that differs writes the declaration once, keeping the
@@ -326,7 +326,11 @@ export const ipAllowlistSpec: ResourceSpec<IpAllowlistInputs, ApiIpAllowlist> = 
   idOf: () => IP_ALLOWLIST_ID,
   // No list endpoint: the account's one allowlist, for `pulumi-incident export` (adopted by its
   // fixed id; its first `up` writes nothing and keeps the list as read in `previous`).
-  listAll: async (ctx) => [await showAllowlist(ctx.client)],
+  // An untouched list (empty and off) holds nothing to manage: the export leaves it out.
+  listAll: async (ctx) => {
+    const live = await showAllowlist(ctx.client);
+    return live.allowlist.length === 0 && !live.enabled ? [] : [live];
+  },
   toInputs: ipAllowlistFromApi,
   canonical: ipAllowlistCanonical,
   // On an adoption (`adoptId`) or an import nothing is stored yet: the list as read is what it held.

@@ -226,6 +226,11 @@ describe("provider against the emulator", () => {
 
   test("export: the account's one allowlist, adopted by its fixed id with zero writes; a destroy leaves it as it is", async () => {
     expect(ipAllowlistProvider.spec.notExported).toBeUndefined();
+    // An untouched list (empty, off) is left out: nothing to manage.
+    await dashboardPut([], false);
+    expect(await ipAllowlistProvider.spec.listAll!({ client: ae.dashboard } as never)).toEqual([]);
+    await dashboardPut([], true);
+    expect(await ipAllowlistProvider.spec.listAll!({ client: ae.dashboard } as never)).toHaveLength(1);
     await dashboardPut([{ value: "192.0.2.5", label: "Office" }, { value: "2001:DB8::1" }], true);
     const [live, ...more] = await ipAllowlistProvider.spec.listAll!({ client: ae.dashboard } as never);
     expect(more).toEqual([]);
