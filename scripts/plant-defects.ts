@@ -201,11 +201,41 @@ export const DEFECTS: Defect[] = [
     id: "schema-batch-fixed-window",
     item: "24.10",
     file: "resources/catalogTypeAttribute.ts",
-    find: "      if (gather) await quietOrMaxWait(key);",
-    replace: "      if (gather) await sleep(SCHEMA_BATCH_QUIET_MS);",
+    find: "    const quietUntil = (lastArrival.get(key) ?? now) + SCHEMA_BATCH_QUIET_MS;",
+    replace: "    const quietUntil = started + SCHEMA_BATCH_QUIET_MS;",
     description:
       "catalog schema writes gather a type's attribute changes for a fixed window, not until they stop coming: the CLI's spaced calls split into many writes",
     tests: { before: ["test/resources/catalog.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "override-user-in-place",
+    item: "24.4",
+    file: "resources/scheduleOverride.ts",
+    find: 'replaceOnChanges: ["scheduleId", "user"],',
+    replace: 'replaceOnChanges: ["scheduleId"],',
+    description:
+      "ScheduleOverride `user` dropped from replaceOnChanges: a new cover is sent as an update the API refuses (an override cannot be reassigned)",
+    tests: { before: ["test/resources/scheduleOverride.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "policy-type-in-place",
+    item: "24.5",
+    file: "resources/policy.ts",
+    find: 'replaceOnChanges: ["policyType"],',
+    replace: "replaceOnChanges: [],",
+    description:
+      "Policy `policyType` dropped from replaceOnChanges: a new type is sent as an update the API refuses",
+    tests: { before: ["test/resources/policy.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-not-restored",
+    item: "24.6",
+    file: "resources/callRoute.ts",
+    find: '      await putRoute(ctx, id, callRoutePayload(previous), "restore call route");\n',
+    replace: "",
+    description:
+      "CallRoute delete does not write back what the route held before the stack took it over (the warning still says it did)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
   },
   {
     id: "plan-report-raw-diff",
