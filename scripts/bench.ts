@@ -63,7 +63,15 @@ const KINDS = ["mixed", "custom-fields", "paged", "catalog-attributes"];
 const PAGED_KINDS: Record<string, string[]> = {
   mixed: ["CustomField", "ApiKey"],
   "custom-fields": ["CustomField"],
-  paged: ["Severity", "IncidentStatus", "IncidentRole", "Secret", "MaintenanceWindow", "ScheduleSyncTarget"],
+  paged: [
+    "Severity",
+    "IncidentStatus",
+    "IncidentRole",
+    "Secret",
+    "MaintenanceWindow",
+    "ScheduleSyncTarget",
+    "ScheduleSyncRule",
+  ],
   "catalog-attributes": [],
 };
 
@@ -285,6 +293,10 @@ function printStateSize(engine: BenchEngine, options: CliOptions): void {
 async function printPagedReads(result: RunResult, client: ApiClient, kinds: string[]): Promise<void> {
   for (const kind of kinds) {
     const list = providers[kind]!.spec.list!;
+    if (list.path.includes("{schedule_id}")) {
+      await printScopedReads(result, client, kind);
+      continue;
+    }
     const count = (await walkList(client, list)).length;
     const pages = list.pageSize === undefined ? 1 : Math.ceil(count / list.pageSize);
     const requests = result.apiCalls.filter((c) => c.path.startsWith(list.path)).length;
@@ -292,6 +304,27 @@ async function printPagedReads(result: RunResult, client: ApiClient, kinds: stri
       `  refresh ${kind}: ${count} in the account, ${requests} requests (target ≤ ${pages + 1} = ⌈${count} ÷ ${list.pageSize ?? "all"}⌉ + 1): ${requests <= pages + 1 ? "met" : "NOT met"}`,
     );
   }
+}
+
+/**
+ * The same for a kind listed per schedule (sync rules): ⌈n ÷ page size⌉ + 1 requests for each
+ * schedule that holds n of them.
+ */
+async function printScopedReads(result: RunResult, client: ApiClient, kind: string): Promise<void> {
+  const list = providers[kind]!.spec.list!;
+  const schedules = await walkList<{ id: string }>(client, providers.Schedule!.spec.list!);
+  let count = 0;
+  let target = 0;
+  for (const schedule of schedules) {
+    const n = (await walkList(client, list, { schedule_id: schedule.id })).length;
+    count += n;
+    if (n > 0) target += Math.ceil(n / (list.pageSize ?? n)) + 1;
+  }
+  const pattern = new RegExp(`^${list.path.replace("{schedule_id}", "[^/]+")}`);
+  const requests = result.apiCalls.filter((c) => pattern.test(c.path)).length;
+  console.log(
+    `  refresh ${kind}: ${count} in the account on ${schedules.length} schedules, ${requests} requests (target ≤ ${target} = Σ ⌈n ÷ ${list.pageSize ?? "all"}⌉ + 1 per schedule): ${requests <= target ? "met" : "NOT met"}`,
+  );
 }
 
 /** A phase's requests by method and collection (`GET /v1/severities`), ids left out. */

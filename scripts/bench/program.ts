@@ -3,8 +3,9 @@
  * so request counts and the rate-limit bound are easy to reason about. BENCH_KINDS=mixed (default)
  * alternates custom fields and API keys; BENCH_KINDS=custom-fields declares only custom fields;
  * BENCH_KINDS=paged takes the kinds whose refresh reads by page since issue 24 in turn (severities,
- * incident statuses, incident roles, secrets, maintenance windows, schedule sync targets) and catalog
- * attributes, eight to a catalog type (a type is one more object, so the count is approximate);
+ * incident statuses, incident roles, secrets, maintenance windows, schedule sync targets, schedule
+ * sync rules, eight to a schedule) and catalog attributes, eight to a catalog type (a schedule or
+ * a type is one more object, so the count is approximate);
  * BENCH_KINDS=catalog-attributes declares only catalog attributes, eight to a type.
  *
  * It yields to the event loop after every BENCH_CHUNK (1) declarations, so registrations reach the
@@ -34,12 +35,43 @@ const chunk =
 const windowStart = "2099-01-01T22:00:00Z";
 const windowEnd = "2099-01-02T00:00:00Z";
 let catalogType: incident.CatalogType | undefined;
+let schedule: incident.Schedule | undefined;
+let syncTarget: incident.ScheduleSyncTarget | undefined;
 
-/** The i-th object of the `paged` mix: seven kinds in turn. */
+/** The n-th sync rule (object i), on the latest sync target: eight to a schedule (a list each). */
+function declareSyncRule(i: number, n: number): void {
+  if (n % 8 === 0 || !schedule)
+    schedule = new incident.Schedule(`${prefix}-schedule-${i}`, {
+      name: `${prefix} schedule ${i}`,
+      timezone: "Europe/London",
+      rotations: [
+        {
+          id: "primary",
+          name: "Primary",
+          versions: [
+            {
+              handoverStartAt: "2026-01-05T09:00:00+00:00",
+              handovers: [{ interval: 1, intervalType: "weekly" }],
+              users: [{ email: "ada@example.com" }],
+              layers: [{ name: "Layer 1" }],
+            },
+          ],
+        },
+      ],
+    });
+  new incident.ScheduleSyncRule(`${prefix}-sync-rule-${i}`, {
+    scheduleId: schedule.id,
+    scheduleSyncTargetId: syncTarget!.id,
+    rotationId: "primary",
+    syncType: "on_call",
+  });
+}
+
+/** The i-th object of the `paged` mix: eight kinds in turn. */
 function declarePaged(i: number): void {
-  const n = Math.floor(i / 7);
+  const n = Math.floor(i / 8);
   const name = `${prefix} ${i}`;
-  switch (i % 7) {
+  switch (i % 8) {
     case 0:
       new incident.Severity(`${prefix}-severity-${i}`, { name, description: "Benchmark", rank: 1000 + i });
       return;
@@ -81,10 +113,13 @@ function declarePaged(i: number): void {
       });
       return;
     case 5:
-      new incident.ScheduleSyncTarget(`${prefix}-sync-target-${i}`, {
+      syncTarget = new incident.ScheduleSyncTarget(`${prefix}-sync-target-${i}`, {
         slackUserGroupId: `S0BENCH${i}`,
         addBotToGroup: false,
       });
+      return;
+    case 6:
+      declareSyncRule(i, n);
       return;
     default:
       declareAttribute(i, n);
