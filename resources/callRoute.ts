@@ -41,12 +41,12 @@ import { z } from "zod";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, nameText } from "../provider/inputs";
-import { dedupe } from "../provider/normalise";
 import { itemPath } from "../provider/restApi";
 import type { ApiContext, Created, Problem, Props, ResourceSpec } from "../provider/spec";
 import { type EscalationTarget, targetsFromApi } from "./escalationPath";
 import {
   type ApiTarget,
+  canonicalTargets,
   escalationTarget,
   generatedNodeId,
   noDuplicateTargets,
@@ -224,15 +224,6 @@ export function callRouteFromApi(live: ApiCallRoute, declared: CallRouteInputs |
   };
 }
 
-/** A target with its keys in one order, unset ones left out (read-backs build them in another). */
-const canonicalTarget = (t: EscalationTarget): EscalationTarget => ({
-  type: t.type,
-  id: t.id,
-  urgency: t.urgency,
-  ...(t.scheduleMode !== undefined ? { scheduleMode: t.scheduleMode } : {}),
-  ...(t.selectedRotaId !== undefined ? { selectedRotaId: t.selectedRotaId } : {}),
-});
-
 /** Canonical form for diffs: explicit node ids, targets in one key order, repeated targets once. */
 function canonicalCallRoute(args: CallRouteInputs): Props {
   return {
@@ -240,7 +231,7 @@ function canonicalCallRoute(args: CallRouteInputs): Props {
     path: args.path?.map((n, i) => ({
       ...n,
       id: n.id ?? generatedNodeId([i]),
-      level: n.level && { targets: dedupe(n.level.targets.map(canonicalTarget)) },
+      level: n.level && { targets: canonicalTargets(n.level.targets) },
     })),
   };
 }

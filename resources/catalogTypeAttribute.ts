@@ -143,10 +143,15 @@ interface SchemaChange {
   reject(error: unknown): void;
 }
 
-/** Per type (account and id): the changes that arrived since its last write began. */
-const waiting = new Map<string, SchemaChange[]>();
-/** Per type (account and id): when its latest waiting change arrived (ms, performance.now()). */
-const lastArrival = new Map<string, number>();
+/** The changes of a type that arrived since its last write began. */
+interface Batch {
+  changes: SchemaChange[];
+  /** When the latest of them arrived (ms, performance.now()). */
+  lastArrival: number;
+}
+
+/** Per type (account and id): its batch waiting for the type's next write. */
+const waiting = new Map<string, Batch>();
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -177,31 +182,33 @@ function writeSchemaOf(
   const key = `catalog-schema:${ctx.client.account}:${typeId}`;
   return new Promise((resolve, reject) => {
     const item: SchemaChange = { operation, change, goneIsDone, resolve, reject };
-    const batch = waiting.get(key);
-    lastArrival.set(key, performance.now());
+    const waitingBatch = waiting.get(key);
     // A write is due that has not yet read the schema: this change goes with it.
-    if (batch) return void batch.push(item);
-    waiting.set(key, [item]);
+    if (waitingBatch) {
+      waitingBatch.changes.push(item);
+      waitingBatch.lastArrival = performance.now();
+      return;
+    }
+    const batch: Batch = { changes: [item], lastArrival: performance.now() };
+    waiting.set(key, batch);
     const mutex = namedMutex(key);
     // Nothing holds the schema: wait for the rest of the run's changes to stop coming. Otherwise
     // the ones that come while the current write is under way gather until it ends.
     const gather = !mutex.locked;
     void mutex.run(async () => {
-      if (gather) await quietOrMaxWait(key);
-      const changes = waiting.get(key)!;
+      if (gather) await quietOrMaxWait(batch);
       waiting.delete(key);
-      lastArrival.delete(key);
-      await writeBatch(ctx, typeId, changes);
+      await writeBatch(ctx, typeId, batch.changes);
     });
   });
 }
 
-/** Until no change of the type has come for SCHEMA_BATCH_QUIET_MS, or SCHEMA_BATCH_MAX_WAIT_MS. */
-async function quietOrMaxWait(key: string): Promise<void> {
+/** Until no change has joined the batch for SCHEMA_BATCH_QUIET_MS, or SCHEMA_BATCH_MAX_WAIT_MS. */
+async function quietOrMaxWait(batch: Batch): Promise<void> {
   const started = performance.now();
   for (;;) {
     const now = performance.now();
-    const quietUntil = (lastArrival.get(key) ?? now) + SCHEMA_BATCH_QUIET_MS;
+    const quietUntil = batch.lastArrival + SCHEMA_BATCH_QUIET_MS;
     const deadline = Math.min(quietUntil, started + SCHEMA_BATCH_MAX_WAIT_MS);
     if (now >= deadline) return;
     await sleep(deadline - now);

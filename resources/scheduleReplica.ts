@@ -150,18 +150,21 @@ function canonical(args: Props): Props {
   };
 }
 
+/** Every input but `adoptId`: the API has no update, so each of them replaces. */
+const REPLICA_INPUTS = [
+  "scheduleId",
+  "replicaProvider",
+  "replicaProviderId",
+  "replicaFallbackUserId",
+  "sources",
+  "mirrorWindowDays",
+] as const;
+
 /** The inputs where a live replica differs from a declaration (by meaning). */
 function differences(live: ApiScheduleReplica, args: ScheduleReplicaInputs): string[] {
   const a = canonical(scheduleReplicaFromApi(live, args));
   const b = canonical(args);
-  return [
-    "scheduleId",
-    "replicaProvider",
-    "replicaProviderId",
-    "replicaFallbackUserId",
-    "sources",
-    "mirrorWindowDays",
-  ].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  return REPLICA_INPUTS.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
 /**
@@ -203,14 +206,7 @@ export const scheduleReplicaSpec: ResourceSpec<ScheduleReplicaInputs, ApiSchedul
       : [];
   },
   // No update in the API: every input replaces.
-  replaceOnChanges: [
-    "scheduleId",
-    "replicaProvider",
-    "replicaProviderId",
-    "replicaFallbackUserId",
-    "sources",
-    "mirrorWindowDays",
-  ],
+  replaceOnChanges: [...REPLICA_INPUTS],
   // Create-before-delete: the API takes two replicas of one schedule (even onto the same external
   // schedule) at once, and the external schedule keeps its overrides until the last one goes.
   deleteBeforeReplace: false,

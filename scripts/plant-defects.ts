@@ -201,7 +201,7 @@ export const DEFECTS: Defect[] = [
     id: "schema-batch-fixed-window",
     item: "24.10",
     file: "resources/catalogTypeAttribute.ts",
-    find: "    const quietUntil = (lastArrival.get(key) ?? now) + SCHEMA_BATCH_QUIET_MS;",
+    find: "    const quietUntil = batch.lastArrival + SCHEMA_BATCH_QUIET_MS;",
     replace: "    const quietUntil = started + SCHEMA_BATCH_QUIET_MS;",
     description:
       "catalog schema writes gather a type's attribute changes for a fixed window, not until they stop coming: the CLI's spaced calls split into many writes",

@@ -32,7 +32,7 @@ import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
 import { registerLocalShapes } from "../localTypes";
 import type { Store } from "../store";
-import { compact } from "./shared/records";
+import { compact, isTimeZone } from "./shared/records";
 import { blankProblems } from "./shared/settings";
 
 registerLocalShapes();
@@ -51,16 +51,6 @@ interface StoredPayConfig {
   payload: Json;
   created_at: string;
   updated_at: string;
-}
-
-function isTimeZone(tz: unknown): boolean {
-  if (typeof tz !== "string" || tz === "") return false;
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");

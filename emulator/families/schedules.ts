@@ -23,7 +23,7 @@ import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
 import { isRfc3339 } from "../shapes";
 import type { Store } from "../store";
-import { compact } from "./shared/records";
+import { compact, isTimeZone } from "./shared/records";
 import { requireTeams } from "./teams";
 import { type StoredUser, USERS } from "./users";
 
@@ -46,16 +46,6 @@ export interface StoredSchedule {
 /** Seeded users, for user references. */
 export interface ScheduleWorld {
   users: ReadonlyArray<{ id: string; name: string; email: string; role?: string }>;
-}
-
-function isTimeZone(tz: unknown): boolean {
-  if (typeof tz !== "string" || tz === "") return false;
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Behaviour checks beyond the reference shapes; `existing` is the stored schedule on update. */

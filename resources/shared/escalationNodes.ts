@@ -704,8 +704,27 @@ export function workingHoursFromApi(
 
 // ---------- canonical form ----------
 
-function canonicalTargets(targets: readonly AnyTarget[] | undefined): unknown {
-  return dedupe((targets ?? []).map((t) => (t.binding ? { ...t, binding: canonicalBinding(t.binding) } : t)));
+/**
+ * A level's targets by meaning: each with its keys in one order and unset ones left out (a read-back
+ * builds them in another), bindings canonical, repeats once.
+ */
+export function canonicalTargets(targets: readonly AnyTarget[] | undefined): AnyTarget[] {
+  return (
+    dedupe(
+      (targets ?? []).map(
+        (t): AnyTarget => ({
+          type: t.type,
+          ...(t.id !== undefined ? { id: t.id } : {}),
+          ...(t.binding !== undefined
+            ? { binding: canonicalBinding(t.binding) as AnyTarget["binding"] }
+            : {}),
+          urgency: t.urgency,
+          ...(t.scheduleMode !== undefined ? { scheduleMode: t.scheduleMode } : {}),
+          ...(t.selectedRotaId !== undefined ? { selectedRotaId: t.selectedRotaId } : {}),
+        }),
+      ),
+    ) ?? []
+  );
 }
 
 /** Canonical form for diffs: explicit ids everywhere, conditions and bindings by meaning. */

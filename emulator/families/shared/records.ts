@@ -9,3 +9,14 @@ export function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
   for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null) out[k] = v;
   return out as Partial<T>;
 }
+
+/** True for an IANA time zone name this runtime knows (`Europe/London`); anything else is false. */
+export function isTimeZone(tz: unknown): boolean {
+  if (typeof tz !== "string" || tz === "") return false;
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
