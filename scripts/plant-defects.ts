@@ -379,6 +379,26 @@ export const DEFECTS: Defect[] = [
       "check calls the validate endpoint for a declaration equal to the stored inputs: a no-change preview makes API calls",
     tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
+  {
+    id: "entries-days-as-24h",
+    item: "29.1",
+    file: "emulator/families/shared/scheduleEntries.ts",
+    find: "return instantOf(this.anchorDay + offset, this.anchorTime, this.tz);",
+    replace: "return this.anchor + offset * 86_400_000;",
+    description:
+      "Schedule entries count a daily handover as 24 elapsed hours: a 09:00 handover drifts to 08:00 or 10:00 local across a daylight-saving change",
+    tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
+  },
+  {
+    id: "entries-overrides-not-merged",
+    item: "29.1",
+    file: "emulator/families/shared/scheduleEntries.ts",
+    find: "subtract([[e.start, e.end]], cuts)",
+    replace: "subtract([[e.start, e.end]], cuts.slice(0, 0))",
+    description:
+      "Schedule entries' `final` keeps the scheduled shift under an override: two people on call on one layer, the override not replacing its interval",
+    tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
