@@ -151,6 +151,13 @@ export {
   type ValidateOptions,
   validateAgainst,
 } from "./shapes";
+export {
+  type OpsgenieAccount,
+  type PagerDutyAccount,
+  type RunningSourceEmulator,
+  type SourceEmulatorOptions,
+  startSourceEmulator,
+} from "./sources";
 export { Collection, type Entity, Store } from "./store";
 
 /** The role table of the families served by default (each family declares its row). */

@@ -47,11 +47,13 @@ describe("the packed tarball", () => {
     expect(missing).toEqual([]);
   });
 
-  test("holds nothing else but the emulator's reference data and the package's documents", () => {
+  test("holds nothing else but the emulators' reference data and the package's documents", () => {
     const expected = new Set(compiledSources().flatMap((base) => [`${base}.js`, `${base}.d.ts`]));
     for (const f of [
       "dist/emulator/reference.json",
       "dist/emulator/reference-newer.json",
+      "dist/emulator/sources/opsgenie/shapes.json",
+      "dist/emulator/sources/pagerduty/shapes.json",
       "README.md",
       "LICENSE",
       "CHANGELOG.md",
