@@ -9,6 +9,13 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 export interface ClientOptions {
   apiKey: string;
+  /**
+   * What the `Authorization` header holds before the key (default `Bearer `): another API's scheme
+   * for `pulumi-incident migrate`'s source clients (`Token token=`, `GenieKey `).
+   */
+  authScheme?: string;
+  /** The `Accept` header (default `application/json`): PagerDuty versions its API by it. */
+  accept?: string;
   baseUrl: string;
   /** Per-attempt timeout for headers and body, in milliseconds (`incident:requestTimeout`). */
   timeoutMs?: number;
@@ -110,6 +117,8 @@ export const packageVersion: string = readPackageVersion();
 export class ApiClient {
   readonly baseUrl: string;
   private readonly apiKey: string;
+  private readonly authScheme: string;
+  private readonly accept: string;
   private readonly options: Required<
     Pick<
       ClientOptions,
@@ -132,6 +141,8 @@ export class ApiClient {
 
   constructor(options: ClientOptions) {
     this.apiKey = options.apiKey;
+    this.authScheme = options.authScheme ?? "Bearer ";
+    this.accept = options.accept ?? "application/json";
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.options = {
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -243,8 +254,8 @@ export class ApiClient {
           method: spec.method,
           dispatcher: agentFor(this.baseUrl, this.proxy),
           headers: {
-            authorization: `Bearer ${this.apiKey}`,
-            accept: "application/json",
+            authorization: `${this.authScheme}${this.apiKey}`,
+            accept: this.accept,
             "user-agent": `pulumi-incident/${packageVersion}`,
             ...(payload === undefined ? {} : { "content-type": "application/json" }),
           },

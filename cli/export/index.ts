@@ -63,7 +63,8 @@ export async function exportAccount(client: ApiClient, options: ExportOptions = 
   return { account, model, files, kinds };
 }
 
-function packageVersion(): string {
+/** This package's version (the range an exported or migrated project depends on). */
+export function packageVersion(): string {
   for (const up of ["../../package.json", "../../../package.json"]) {
     const file = path.join(__dirname, up);
     if (fs.existsSync(file)) {

@@ -76,6 +76,8 @@ export interface ExportedResource {
   differences: string[];
   /** Schema problems of the declaration (should be none). */
   problems: string[];
+  /** Comments written above the resource (a migration's approximations); user text, escaped when written. */
+  notes?: string[];
 }
 
 /** `const <variable> = incident.<fn>(<args>)`: a user by e-mail, a team by name. */

@@ -2,9 +2,9 @@
  * The files of the exported Pulumi project: Pulumi.yaml, package.json, tsconfig.json, README.md and
  * the program (index.ts, or one module per kind for large accounts).
  */
-import type { ExportedResource, ExportModel } from "./model";
+import type { ExportedResource, ExportModel, Value } from "./model";
 import { kindPlural, kindTitle } from "./names";
-import { lookupStatement, resourceStatement } from "./render";
+import { lookupStatement, outputStatement, resourceStatement } from "./render";
 
 export interface ProjectOptions {
   /** The Pulumi project name. */
@@ -13,6 +13,17 @@ export interface ProjectOptions {
   modules?: boolean;
   /** The version range of this package the project depends on. */
   packageVersion: string;
+  /** What wrote the project (Pulumi.yaml's description, the program's first lines, README.md): the export's by default. */
+  writer?: ProjectWriter;
+  /** Stack outputs the program exports (in index.ts), each a value that may refer to resources. */
+  outputs?: ReadonlyArray<{ name: string; value: Value }>;
+}
+
+/** What another command writing a project (`migrate`) says instead of the export's words. */
+export interface ProjectWriter {
+  description: string;
+  header: string[];
+  readme(model: ExportModel, project: string): string;
 }
 
 /** Above this many resources a program is split into one module per kind. */
@@ -22,9 +33,13 @@ export type Files = Record<string, string>;
 
 export function projectFiles(model: ExportModel, options: ProjectOptions): Files {
   const wantModules = options.modules ?? model.resources.length > MODULES_ABOVE;
-  const program = wantModules ? (moduleFiles(model) ?? singleFile(model)) : singleFile(model);
+  const writer = options.writer ?? EXPORT_WRITER;
+  const outputs = options.outputs ?? [];
+  const program = wantModules
+    ? (moduleFiles(model, writer.header, outputs) ?? singleFile(model, writer.header, outputs))
+    : singleFile(model, writer.header, outputs);
   return {
-    "Pulumi.yaml": pulumiYaml(model, options.project),
+    "Pulumi.yaml": pulumiYaml(model, options.project, writer.description),
     "package.json": `${JSON.stringify(
       {
         name: options.project,
@@ -56,15 +71,15 @@ export function projectFiles(model: ExportModel, options: ProjectOptions): Files
       null,
       2,
     )}\n`,
-    "README.md": readme(model, options.project),
+    "README.md": writer.readme(model, options.project),
     ...program,
   };
 }
 
-function pulumiYaml(model: ExportModel, project: string): string {
+function pulumiYaml(model: ExportModel, project: string, description: string): string {
   const lines = [
     `name: ${project}`,
-    "description: Incident-response configuration exported by pulumi-incident export",
+    `description: ${description}`,
     "runtime:",
     "  name: nodejs",
     "  options:",
@@ -88,10 +103,30 @@ const yamlText = (text: string) => JSON.stringify(text);
 const LOOKUPS_COMMENT =
   "// People and teams are managed in the dashboard (or by SCIM): looked up by e-mail and name.";
 
-const HEADER = [
-  "// Exported by `pulumi-incident export`: every object is adopted by id (`adoptId`), so the first",
-  "// `pulumi up` takes the objects over without changing them. Once it has run, `adoptId` can go.",
-];
+const EXPORT_WRITER: ProjectWriter = {
+  description: "Incident-response configuration exported by pulumi-incident export",
+  header: [
+    "// Exported by `pulumi-incident export`: every object is adopted by id (`adoptId`), so the first",
+    "// `pulumi up` takes the objects over without changing them. Once it has run, `adoptId` can go.",
+  ],
+  readme,
+};
+
+/** The outputs' statements, and the variables they use. */
+function outputLines(outputs: ReadonlyArray<{ name: string; value: Value }>): {
+  lines: string[];
+  uses: Set<string>;
+} {
+  const uses = new Set<string>();
+  const visit = (v: unknown) => {
+    if (v !== null && typeof v === "object") {
+      if ("$ref" in (v as object)) uses.add((v as { $ref: string }).$ref);
+      else Object.values(v as object).forEach(visit);
+    }
+  };
+  for (const o of outputs) visit(o.value);
+  return { lines: outputs.flatMap((o) => [outputStatement(o.name, o.value), ""]), uses };
+}
 
 function usesPulumi(model: ExportModel, resources: ExportedResource[]): { config: boolean; pulumi: boolean } {
   const text = JSON.stringify(resources.map((r) => r.args));
@@ -123,14 +158,19 @@ function sections(resources: ExportedResource[], exported = false): string[] {
   return out;
 }
 
-function singleFile(model: ExportModel): Files {
-  const lines = [...HEADER, ...imports(model, model.resources), ""];
+function singleFile(
+  model: ExportModel,
+  header: string[],
+  outputs: ReadonlyArray<{ name: string; value: Value }>,
+): Files {
+  const lines = [...header, ...imports(model, model.resources), ""];
   if (model.lookups.length > 0) {
     lines.push(LOOKUPS_COMMENT);
     for (const l of model.lookups) lines.push(lookupStatement(l));
     lines.push("");
   }
   lines.push(...sections(model.resources));
+  if (outputs.length > 0) lines.push("// Stack outputs", ...outputLines(outputs).lines);
   return { "index.ts": `${lines.join("\n").trimEnd()}\n` };
 }
 
@@ -138,7 +178,11 @@ function singleFile(model: ExportModel): Files {
  * One module per kind (`alertRoutes.ts`, …) plus lookups.ts; index.ts imports them in dependency
  * order. Undefined when kinds refer to each other both ways (modules would import in a cycle).
  */
-function moduleFiles(model: ExportModel): Files | undefined {
+function moduleFiles(
+  model: ExportModel,
+  header: string[],
+  outputs: ReadonlyArray<{ name: string; value: Value }>,
+): Files | undefined {
   const kindOf = new Map(model.resources.map((r) => [r.variable, r.kind]));
   const lookupVariables = new Set(model.lookups.map((l) => l.variable));
   const order: string[] = [];
@@ -191,7 +235,19 @@ function moduleFiles(model: ExportModel): Files | undefined {
     files[`${moduleName(kind)}.ts`] =
       `${[...imports(model, resources), ...importLines, "", ...body].join("\n").trimEnd()}\n`;
   }
-  files["index.ts"] = `${[...HEADER, ...order.map((k) => `import "./${moduleName(k)}";`)].join("\n")}\n`;
+  // index.ts imports every module (in dependency order), by name what the outputs use.
+  const out = outputLines(outputs);
+  const importsOf = (kind: string) => {
+    const used = model.resources
+      .filter((r) => r.kind === kind && out.uses.has(r.variable))
+      .map((r) => r.variable);
+    return used.length > 0
+      ? importStatement(used.sort(), `./${moduleName(kind)}`)
+      : `import "./${moduleName(kind)}";`;
+  };
+  const index = [...header, ...order.map(importsOf)];
+  if (outputs.length > 0) index.push("", "// Stack outputs", ...out.lines);
+  files["index.ts"] = `${index.join("\n").trimEnd()}\n`;
   return files;
 }
 

@@ -64,14 +64,24 @@ export async function readAccount(client: ApiClient, options: ReadOptions): Prom
     }
     options.onKind?.(++done, kinds.length, kind, lives?.length ?? 0);
   }
-  // Deactivated users too: an escalation path or a rota may still name someone who left.
+  const { users, teams } = await readPeopleAndTeams(client);
+  return { objects, users, teams, skippedKinds };
+}
+
+/**
+ * The account's users (deactivated ones too: an escalation path or a rota may still name someone who
+ * left) and teams: what objects refer to through lookups, and what `migrate` matches people and teams with.
+ */
+export async function readPeopleAndTeams(
+  client: ApiClient,
+): Promise<{ users: AccountUser[]; teams: AccountTeam[] }> {
   const users = (await walkList<AccountUser>(client, USERS_LIST, { include_inactive: "true" })).map((u) => ({
     id: u.id,
     email: u.email,
     name: u.name,
   }));
   const teams = (await walkList<AccountTeam>(client, TEAMS_LIST)).map((t) => ({ id: t.id, name: t.name }));
-  return { objects, users, teams, skippedKinds };
+  return { users, teams };
 }
 
 // Users and teams are not managed by the provider: objects refer to them through lookups.

@@ -212,13 +212,28 @@ function newExpression(resource: ExportedResource, indent: string, lead: number)
   return `new incident.${resource.kind}(\n${inner}${name},\n${inner}${args}\n${indent});`;
 }
 
+/** Text for a `//` comment: a line terminator in it would end the comment, so each is a space. */
+export function commentText(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, " ");
+}
+
 function resourceComment(resource: ExportedResource): string {
-  const notes: string[] = [];
+  const notes: string[] = (resource.notes ?? []).map((n) => `// ${commentText(n)}`);
   if (resource.problems.length > 0)
-    notes.push(`// Check: the API answered what these inputs cannot hold: ${resource.problems.join("; ")}`);
+    notes.push(
+      `// Check: the API answered what these inputs cannot hold: ${commentText(resource.problems.join("; "))}`,
+    );
   if (resource.differences.length > 0)
-    notes.push(`// Check: the first \`pulumi up\` will update ${resource.differences.join(", ")}`);
+    notes.push(
+      `// Check: the first \`pulumi up\` will update ${commentText(resource.differences.join(", "))}`,
+    );
   return notes.length > 0 ? `${notes.join("\n")}\n` : "";
+}
+
+/** `export const <name> = <value>;` (a stack output), laid out as a formatter would. */
+export function outputStatement(name: string, value: Value): string {
+  const lhs = `export const ${name} = `;
+  return `${lhs}${print(value, "", lhs.length, ";")}`;
 }
 
 /** `const <variable> = incident.<fn>({ … });` (broken after the `=` as `resourceStatement`). */

@@ -11,7 +11,12 @@ export interface Captured {
   code: number;
 }
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, tty = false): Promise<Captured> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  tty = false,
+  now?: () => number,
+): Promise<Captured> {
   let out = "";
   let err = "";
   const stderr = Object.assign(new PassThrough(), { isTTY: tty, columns: 100 });
@@ -25,6 +30,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, tty = false
     },
     stderr,
     env,
+    now,
   });
   return { out, err, code };
 }

@@ -121,9 +121,9 @@ export async function runInProcess(program: string, o: InProcessOptions): Promis
   if (failure) throw failure;
   const resolved: Record<string, any> = {};
   for (const [key, value] of Object.entries(outputs)) {
-    resolved[key] = pulumi.Output.isInstance(value)
-      ? await new Promise((done) => (value as pulumiType.Output<unknown>).apply(done))
-      : value;
+    // Outputs inside plain objects too (`{ schedules: { a: schedule.id } }`), as the engine resolves them.
+    const lifted = pulumi.Output.isInstance(value) ? value : pulumi.output(value as never);
+    resolved[key] = await new Promise((done) => (lifted as pulumiType.Output<unknown>).apply(done));
   }
   return {
     resources,
