@@ -5,9 +5,11 @@
  *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N] [--resolve]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
+ *   pulumi-incident migrate --from pagerduty|opsgenie [DIR] [--plan] [--verify --outputs FILE] [--team T] [--name REGEX] …
  *
- * Exit codes: 0 fine (drift: no drift), 2 drift (drift) or a failed or incomplete preview (plan-report:
- * the report is written and says so first), 1 error (bad input, settings, API).
+ * Exit codes: 0 fine (drift: no drift), 2 drift (drift), a failed or incomplete preview (plan-report:
+ * the report is written and says so first) or an exact migration that differs (migrate --verify), 1
+ * error (bad input, settings, API).
  */
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -15,6 +17,19 @@ import { closeAllConnections } from "../provider/client";
 import { accountNames } from "./accountNames";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
 import { exportAccount, selectKinds, summary, writeProject } from "./export";
+import {
+  differs,
+  migrationFiles,
+  planMarkdown,
+  planText,
+  readMigration,
+  readOutputs,
+  SOURCES,
+  type SourceName,
+  sourceClient,
+  verifyMigration,
+  verifyText,
+} from "./migrate";
 import { planReport, planReportMarkdown, unnamedTargets } from "./planReport";
 import { progress } from "./progress";
 import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
@@ -26,6 +41,9 @@ Commands:
   drift [FILE]         Compare a \`pulumi stack export\` (FILE, or stdin) with the API; read-only
   export [DIR]         Write the whole account as a Pulumi TypeScript project that adopts every
                        object (DIR, default ./incident-account); read-only
+  migrate [DIR]        Write another pager's on-call setup (--from pagerduty|opsgenie) as a Pulumi
+                       TypeScript project for this API (DIR, default ./<source>-migration), with its
+                       plan; --plan prints the plan only; --verify compares who is on call; read-only
 
 Options:
   --json FILE          Also write the report as JSON to FILE
@@ -45,15 +63,24 @@ Options:
   --project NAME       export: the Pulumi project name (default incident-account)
   --modules            export: one module per kind (default when more than 200 objects)
   --single-file        export: everything in index.ts
-  --force              export: write into a directory that is not empty
+  --force              export, migrate: write into a directory that is not empty
+  --from SOURCE        migrate: pagerduty or opsgenie (key and URL: PAGERDUTY_API_KEY, PAGERDUTY_BASE_URL,
+                       OPSGENIE_API_KEY, OPSGENIE_BASE_URL)
+  --plan               migrate: print the plan (what maps exactly, approximately, not at all); write nothing
+  --verify             migrate: compare who is on call in the source and here (needs --outputs)
+  --outputs FILE       migrate --verify: \`pulumi stack output --json\` of the migrated stack
+  --team TEAM          migrate: only objects of this source team (name or id), and what they need
+  --since TIME         migrate --verify: start of the window (RFC 3339; default now)
+  --days N             migrate --verify: length of the window in days (default 28)
   -h, --help           Show this help
 
-Settings (drift, export, plan-report --resolve): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
-environment.
+Settings (drift, export, migrate, plan-report --resolve): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, …
+from the environment.
 
-Exit codes: 0 done / no drift; 2 drift found (drift), or the preview failed or is incomplete
-(plan-report: the report is written all the same and says so first); 1 error (nothing written:
-unreadable input, bad options or settings, the API).
+Exit codes: 0 done / no drift; 2 drift found (drift), the preview failed or is incomplete (plan-report:
+the report is written all the same and says so first), or an object the plan calls exact is not on call
+as in the source (migrate --verify); 1 error (nothing written: unreadable input, bad options or settings,
+the API).
 `;
 
 export const EXIT_OK = 0;
@@ -67,6 +94,8 @@ export interface Io {
   stdout: (text: string) => void;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** The clock (default `Date.now`): what a migration counts as now. */
+  now?: () => number;
 }
 
 /** Runs one command; answers the exit code (never throws). */
@@ -87,6 +116,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return await exportCommand(file, values, io);
     } catch (error) {
       io.stderr.write(`pulumi-incident export: ${(error as Error).message ?? String(error)}\n`);
+      return EXIT_ERROR;
+    } finally {
+      await closeAllConnections();
+    }
+  }
+  if (command === "migrate" && !values.help) {
+    if (extra.length > 0)
+      return usageError(`one directory at most (got ${positionals.slice(1).join(", ")})`, io);
+    try {
+      return await migrateCommand(file, values, io);
+    } catch (error) {
+      io.stderr.write(`pulumi-incident migrate: ${(error as Error).message ?? String(error)}\n`);
       return EXIT_ERROR;
     } finally {
       await closeAllConnections();
@@ -174,6 +215,26 @@ async function exportCommand(dir: string | undefined, values: Values, io: Io): P
   const include = list(values.include);
   const exclude = list(values.exclude);
   selectKinds(include, exclude);
+  const { namePattern, project, target, dryRun, modules } = projectOptions(dir, values, "incident-account");
+  const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+  const bar = progress(io.stderr, io.env, "export");
+  const result = await exportAccount(client, {
+    include,
+    exclude,
+    namePattern,
+    project,
+    modules,
+    onKind: (done, total, kind, count) =>
+      bar.step(done, total, kind, { text: `${count} objects`, tone: "good" }),
+  });
+  bar.finish();
+  if (!dryRun) writeProject(target, result.files, values.force === true);
+  io.stdout(summary(result, dryRun ? undefined : target));
+  return EXIT_OK;
+}
+
+/** The options `export` and `migrate` share, checked before any request. */
+function projectOptions(dir: string | undefined, values: Values, defaultName: string) {
   if (values.modules && values["single-file"])
     throw new Error("--modules and --single-file exclude each other");
   let namePattern: RegExp | undefined;
@@ -184,29 +245,74 @@ async function exportCommand(dir: string | undefined, values: Values, io: Io): P
       throw new Error(`--name: not a regular expression: ${(error as Error).message}`);
     }
   }
-  const project = values.project ?? "incident-account";
+  const project = values.project ?? defaultName;
   if (!/^[A-Za-z0-9_.-]+$/.test(project))
     throw new Error(`--project: ${JSON.stringify(project)}: use letters, digits, '-', '_' and '.' only`);
-  const target = dir ?? "incident-account";
+  const target = dir ?? defaultName;
   const dryRun = values["dry-run"] === true;
   if (!dryRun && fs.existsSync(target) && fs.readdirSync(target).length > 0 && !values.force)
     throw new Error(
       `${target} is not empty: choose another directory, or pass --force to overwrite its files`,
     );
-  const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
-  const bar = progress(io.stderr, io.env, "export");
-  const result = await exportAccount(client, {
-    include,
-    exclude,
+  const modules = values.modules ? true : values["single-file"] ? false : undefined;
+  return { namePattern, project, target, dryRun, modules };
+}
+
+/**
+ * `migrate --from SOURCE [DIR]`: every option checked before the first request; the source read with
+ * a GET-only client, this account's people and teams too (to match them).
+ */
+async function migrateCommand(dir: string | undefined, values: Values, io: Io): Promise<number> {
+  const from = values.from;
+  if (from === undefined) throw new Error(`--from is required: ${SOURCES.join(" or ")}`);
+  if (!SOURCES.includes(from as SourceName))
+    throw new Error(`--from: unknown source ${JSON.stringify(from)} (${SOURCES.join(" or ")})`);
+  const source = from as SourceName;
+  if (values.plan && values.verify) throw new Error("--plan and --verify exclude each other");
+  const days = values.days === undefined ? 28 : Number(values.days);
+  if (!Number.isInteger(days) || days < 1 || days > 91)
+    throw new Error(`--days must be a whole number of days from 1 to 91 (got ${values.days})`);
+  const now = (io.now ?? Date.now)();
+  const since = values.since === undefined ? now : Date.parse(values.since);
+  if (Number.isNaN(since)) throw new Error(`--since: not an RFC 3339 time (got ${values.since})`);
+  if (values.verify && values.outputs === undefined)
+    throw new Error("--verify needs --outputs FILE: the `pulumi stack output --json` of the migrated stack");
+  const outputs = values.verify ? readOutputs(values.outputs!) : undefined;
+  const writing = !values.plan && !values.verify;
+  const { namePattern, project, target, dryRun, modules } = writing
+    ? projectOptions(dir, values, `${source}-migration`)
+    : { ...projectOptions(undefined, { ...values, force: true }, `${source}-migration`), dryRun: true };
+  const hereClient = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+  const read = await readMigration(source, sourceClient(source, io.env), hereClient, {
+    now,
+    team: values.team,
     namePattern,
-    project,
-    modules: values.modules ? true : values["single-file"] ? false : undefined,
-    onKind: (done, total, kind, count) =>
-      bar.step(done, total, kind, { text: `${count} objects`, tone: "good" }),
+    days,
   });
-  bar.finish();
-  if (!dryRun) writeProject(target, result.files, values.force === true);
-  io.stdout(summary(result, dryRun ? undefined : target));
+  if (outputs) {
+    const report = await verifyMigration({
+      migration: read.migration,
+      source: read.view,
+      here: hereClient,
+      hereEmails: read.hereEmails,
+      outputs,
+      window: { start: since, end: since + days * 86_400_000 },
+    });
+    emit(verifyText(report), report, values, io);
+    return report.checks.some((c) => c.fidelity === "exact" && differs(c)) ? EXIT_DRIFT : EXIT_OK;
+  }
+  const program = migrationFiles(read.migration, { project, modules });
+  if (values.plan) {
+    emit(planMarkdown(read.migration, program.resourceNames), read.migration.plan, values, io);
+    return EXIT_OK;
+  }
+  if (!dryRun) writeProject(target, program.files, values.force === true);
+  const files = Object.entries(program.files).map(
+    ([name, t]) => `  ${name} (${t.split("\n").length - 1} lines)`,
+  );
+  io.stdout(
+    `${dryRun ? "Dry run: would write" : `Wrote ${Object.keys(program.files).length} files to ${target}`}${dryRun ? ` ${Object.keys(program.files).length} files` : ""}\n${files.join("\n")}\n\n${planText(read.migration)}`,
+  );
   return EXIT_OK;
 }
 
@@ -230,6 +336,13 @@ function parse(argv: string[]) {
       modules: { type: "boolean" },
       "single-file": { type: "boolean" },
       force: { type: "boolean" },
+      from: { type: "string" },
+      plan: { type: "boolean" },
+      verify: { type: "boolean" },
+      outputs: { type: "string" },
+      team: { type: "string" },
+      since: { type: "string" },
+      days: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

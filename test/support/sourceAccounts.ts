@@ -12,6 +12,10 @@ import {
   type RunningSourceEmulator,
   startSourceEmulator,
 } from "../../emulator";
+import { runCli } from "./cliRun";
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { formatProblems } from "./exportRoundTrip";
+import { type InProcessStack, runInProcess } from "./inProcessStack";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "migrate");
 
@@ -59,4 +63,76 @@ export async function startSource(
     get: (p, auth) => call("GET", p, auth === undefined ? header : auth),
     call: (m, p) => call(m, p),
   };
+}
+
+/**
+ * `pulumi-incident migrate …` in process, against this API's emulator and a source's: the keys and
+ * URLs in the environment, the clock at the accounts' "now".
+ */
+export async function runMigrate(
+  args: string[],
+  target: { apiKey: string; url: string },
+  sources: { pagerduty?: TestSource; opsgenie?: TestSource },
+) {
+  const env: NodeJS.ProcessEnv = { INCIDENT_API_KEY: target.apiKey, INCIDENT_BASE_URL: target.url };
+  if (sources.pagerduty)
+    Object.assign(env, {
+      PAGERDUTY_API_KEY: sources.pagerduty.apiKey,
+      PAGERDUTY_BASE_URL: sources.pagerduty.url,
+    });
+  if (sources.opsgenie)
+    Object.assign(env, {
+      OPSGENIE_API_KEY: sources.opsgenie.apiKey,
+      OPSGENIE_BASE_URL: sources.opsgenie.url,
+    });
+  return runCli(["migrate", ...args], env, false, () => ACCOUNT_NOW);
+}
+
+export interface MigratedProject {
+  dir: string;
+  /** index.ts (and any modules), joined. */
+  text: string;
+  /** What `migrate` printed. */
+  out: string;
+  /** The program run in process against the target emulator, as a first `up` would. */
+  stack: InProcessStack;
+  /** The stack's outputs as `pulumi stack output --json` writes them. */
+  outputsFile: string;
+}
+
+/**
+ * `migrate --from <vendor> <parent>/<name>` (only GETs, on both sides), the project laid out as a
+ * formatter would, then its program run in process against the target emulator (`linkProjects(parent)`
+ * first), its outputs written where `--verify --outputs` reads them.
+ */
+export async function migrateProject(
+  vendor: "pagerduty" | "opsgenie",
+  target: TestEmulator,
+  source: TestSource,
+  parent: string,
+  name: string,
+  args: string[] = [],
+): Promise<MigratedProject> {
+  const dir = path.join(parent, name);
+  const marks = [target.requests.length, source.requests.length];
+  const run = await runMigrate(["--from", vendor, dir, ...args], target, { [vendor]: source });
+  expect(run.err).toBe("");
+  expect(run.code).toBe(0);
+  const writes = [...target.requests.slice(marks[0]), ...source.requests.slice(marks[1])].filter(
+    (r) => r.method !== "GET",
+  );
+  expect(writes).toEqual([]);
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts"));
+  expect(formatProblems(dir, files)).toBe("");
+  const text = files.map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+  const stack = await runInProcess(dir, { emu: target, project: `${vendor}-migration` });
+  const outputsFile = path.join(dir, "outputs.json");
+  fs.writeFileSync(outputsFile, JSON.stringify(stack.outputs, null, 2));
+  return { dir, text, out: run.out, stack, outputsFile };
+}
+
+/** A target emulator whose clock runs from the accounts' "now" (what the migrated versions are relative to). */
+export function startTargetEmulator(): Promise<TestEmulator> {
+  const started = Date.now();
+  return startTestEmulator({ now: () => ACCOUNT_NOW + (Date.now() - started) });
 }

@@ -1,0 +1,353 @@
+/**
+ * `migrate --verify`: the proof. For every migrated schedule, who is on call in the source (its own
+ * computation: PagerDuty's rendered final schedule, Opsgenie's timeline) against who is on call
+ * here (`GET /v2/schedule_entries`: this API's schedule entries, computed by the evaluator behind
+ * `preview_entries`, for the schedule `pulumi up` made), over a window; and for every migrated
+ * escalation policy, who is paged at each level at each instant, and after how long. People are
+ * compared by e-mail address. Read-only on both sides: the schedules' ids come from the stack's
+ * output `migrated` (`pulumi stack output --json`), so verifying needs no key that may write.
+ *
+ * What it prints for each object: no difference, or the intervals where the people differ
+ * (start, end, who in the source, who here). An object the plan calls exact must show none.
+ */
+import type { ApiClient } from "../../provider/client";
+import { oneLine } from "../markdown";
+import { isoSeconds } from "./common";
+import { type Fidelity, fidelityOf, type Migration } from "./model";
+import { sourceTitle } from "./sourceClient";
+
+export interface Window {
+  start: number;
+  end: number;
+}
+
+/** Who is on call from `start` to `end` (people by e-mail, lower case). */
+export interface OnCall {
+  start: number;
+  end: number;
+  emails: string[];
+}
+
+/** An interval where the two sides differ. */
+export interface Difference {
+  start: number;
+  end: number;
+  source: string[];
+  here: string[];
+}
+
+/** A level of an escalation, as both sides are read for the check. */
+export interface Level {
+  /** Minutes from the start of the escalation to this level's pages. */
+  afterMinutes: number;
+  emails: string[];
+  /** Schedules paged (an id of that side), and whom of them. */
+  schedules: Array<{ id: string; mode: string }>;
+}
+
+/** What verify reads of the source (the vendor's module answers it). */
+export interface SourceView {
+  onCall(scheduleId: string, window: Window): Promise<OnCall[]>;
+  levels(policyId: string): Level[];
+}
+
+export interface ObjectCheck {
+  /** The source's word for it: `schedule`, `escalation policy` (PagerDuty), `escalation` (Opsgenie). */
+  kind: string;
+  name: string;
+  sourceId: string;
+  fidelity: Fidelity;
+  /** Why it could not be checked (not in the stack's outputs, gone here, …). */
+  problem?: string;
+  differences: Difference[];
+  /** Escalation policies: per level, the delays and differences. */
+  levels?: Array<{
+    level: number;
+    sourceAfter?: number;
+    hereAfter?: number;
+    differences: Difference[];
+    note?: string;
+  }>;
+}
+
+export interface VerifyReport {
+  source: Migration["source"];
+  window: Window;
+  checks: ObjectCheck[];
+}
+
+/** The differing intervals of two timelines within the window, touching ones of the same people joined. */
+export function differences(
+  source: readonly OnCall[],
+  here: readonly OnCall[],
+  window: Window,
+): Difference[] {
+  const cuts = new Set<number>([window.start, window.end]);
+  for (const e of [...source, ...here]) {
+    if (e.start > window.start && e.start < window.end) cuts.add(e.start);
+    if (e.end > window.start && e.end < window.end) cuts.add(e.end);
+  }
+  const points = [...cuts].sort((a, b) => a - b);
+  const who = (list: readonly OnCall[], s: number, e: number) =>
+    [...new Set(list.filter((x) => x.start <= s && x.end >= e).flatMap((x) => x.emails))].sort();
+  const out: Difference[] = [];
+  for (let i = 0; i + 1 < points.length; i++) {
+    const [s, e] = [points[i]!, points[i + 1]!];
+    const a = who(source, s, e);
+    const b = who(here, s, e);
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    const last = out[out.length - 1];
+    if (
+      last &&
+      last.end === s &&
+      JSON.stringify(last.source) === JSON.stringify(a) &&
+      JSON.stringify(last.here) === JSON.stringify(b)
+    )
+      last.end = e;
+    else out.push({ start: s, end: e, source: a, here: b });
+  }
+  return out;
+}
+
+/** This account's entries of a schedule over the window (every page), as who is on call. */
+export async function hereOnCall(
+  client: ApiClient,
+  scheduleId: string,
+  window: Window,
+  emails: Map<string, string>,
+): Promise<OnCall[]> {
+  const out: OnCall[] = [];
+  let start = isoSeconds(window.start);
+  for (;;) {
+    const body = await client.get<{
+      schedule_entries: {
+        final: Array<{ start_at: string; end_at: string; user?: { id: string; email?: string } }>;
+      };
+      pagination_meta?: { after?: string };
+    }>("/v2/schedule_entries", "list schedule entries", {
+      schedule_id: scheduleId,
+      entry_window_start: start,
+      entry_window_end: isoSeconds(window.end),
+    });
+    for (const e of body.schedule_entries.final) {
+      const email = (e.user?.email ?? (e.user ? emails.get(e.user.id) : undefined))?.toLowerCase();
+      out.push({ start: Date.parse(e.start_at), end: Date.parse(e.end_at), emails: email ? [email] : [] });
+    }
+    const after = body.pagination_meta?.after;
+    if (!after || after === start) return out;
+    start = after;
+  }
+}
+
+/** The levels of an escalation path here (top-level nodes: delays add up, a repeat ends the walk). */
+export async function hereLevels(
+  client: ApiClient,
+  pathId: string,
+  emails: Map<string, string>,
+): Promise<Level[]> {
+  const { escalation_path } = await client.get<{
+    escalation_path: {
+      path: Array<{
+        type: string;
+        level?: {
+          targets: Array<{ type: string; id: string; schedule_mode?: string }>;
+          time_to_ack_seconds?: number;
+        };
+        delay?: { delay_seconds?: number };
+      }>;
+    };
+  }>(`/v2/escalation_paths/${encodeURIComponent(pathId)}`, "show escalation path");
+  const levels: Level[] = [];
+  let seconds = 0;
+  for (const node of escalation_path.path) {
+    if (node.type === "repeat") break;
+    if (node.type === "delay") seconds += node.delay?.delay_seconds ?? 0;
+    if (node.type !== "level" || !node.level) continue;
+    levels.push({
+      afterMinutes: seconds / 60,
+      emails: node.level.targets
+        .filter((t) => t.type === "user")
+        .flatMap((t) => emails.get(t.id)?.toLowerCase() ?? []),
+      schedules: node.level.targets
+        .filter((t) => t.type === "schedule")
+        .map((t) => ({ id: t.id, mode: t.schedule_mode || "currently_on_call" })),
+    });
+    seconds += node.level.time_to_ack_seconds ?? 0;
+  }
+  return levels;
+}
+
+/** Who a level pages over the window: its users, and whoever is on call in its schedules. */
+async function pagedBy(
+  level: Level,
+  window: Window,
+  onCall: (id: string) => Promise<OnCall[]>,
+): Promise<{ timeline: OnCall[]; note?: string }> {
+  const timeline: OnCall[] = [{ start: window.start, end: window.end, emails: level.emails }];
+  const skipped: string[] = [];
+  for (const s of level.schedules) {
+    if (s.mode !== "currently_on_call") {
+      skipped.push(s.mode);
+      continue;
+    }
+    timeline.push(...(await onCall(s.id)));
+  }
+  return {
+    timeline,
+    note:
+      skipped.length > 0
+        ? `schedule targets paging ${[...new Set(skipped)].join(", ")} are not compared`
+        : undefined,
+  };
+}
+
+export interface VerifyInput {
+  migration: Migration;
+  source: SourceView;
+  here: ApiClient;
+  /** This account's users, id → e-mail. */
+  hereEmails: Map<string, string>;
+  /** The stack's `migrated` output: source id → id here. */
+  outputs: { schedules: Record<string, string>; escalationPaths: Record<string, string> };
+  window: Window;
+}
+
+export async function verifyMigration(input: VerifyInput): Promise<VerifyReport> {
+  const { migration, source, here, hereEmails, outputs, window } = input;
+  const fidelity = new Map(migration.plan.map((o) => [`${o.sourceKind}:${o.sourceId}`, fidelityOf(o)]));
+  const sourceCache = new Map<string, Promise<OnCall[]>>();
+  const hereCache = new Map<string, Promise<OnCall[]>>();
+  const sourceOnCall = (id: string) => {
+    if (!sourceCache.has(id)) sourceCache.set(id, source.onCall(id, window));
+    return sourceCache.get(id)!;
+  };
+  const hereSchedule = (id: string) => {
+    if (!hereCache.has(id)) hereCache.set(id, hereOnCall(here, id, window, hereEmails));
+    return hereCache.get(id)!;
+  };
+  const checks: ObjectCheck[] = [];
+  for (const s of migration.schedules) {
+    const check: ObjectCheck = {
+      kind: "schedule",
+      name: s.name,
+      sourceId: s.sourceId,
+      fidelity: fidelity.get(`schedule:${s.sourceId}`) ?? "exact",
+      differences: [],
+    };
+    const id = outputs.schedules[s.sourceId];
+    if (!id) check.problem = "not in the stack's `migrated` output (was the program changed, or not run?)";
+    else check.differences = differences(await sourceOnCall(s.sourceId), await hereSchedule(id), window);
+    checks.push(check);
+  }
+  for (const p of migration.escalations) {
+    const plan = migration.plan.find(
+      (o) =>
+        o.sourceId === p.sourceId && (o.sourceKind === "escalation policy" || o.sourceKind === "escalation"),
+    );
+    const check: ObjectCheck = {
+      kind: plan?.sourceKind ?? "escalation policy",
+      name: p.name,
+      sourceId: p.sourceId,
+      fidelity: plan ? fidelityOf(plan) : "exact",
+      differences: [],
+      levels: [],
+    };
+    const id = outputs.escalationPaths[p.sourceId];
+    if (!id) {
+      check.problem = "not in the stack's `migrated` output (was the program changed, or not run?)";
+      checks.push(check);
+      continue;
+    }
+    const sourceLevels = source.levels(p.sourceId);
+    const hereLevelsOf = await hereLevels(here, id, hereEmails);
+    for (let n = 0; n < Math.max(sourceLevels.length, hereLevelsOf.length); n++) {
+      const a = sourceLevels[n];
+      const b = hereLevelsOf[n];
+      const empty = { timeline: [] as OnCall[], note: undefined };
+      const [pa, pb] = await Promise.all([
+        a ? pagedBy(a, window, sourceOnCall) : empty,
+        b ? pagedBy(b, window, hereSchedule) : empty,
+      ]);
+      check.levels!.push({
+        level: n + 1,
+        sourceAfter: a?.afterMinutes,
+        hereAfter: b?.afterMinutes,
+        differences: differences(pa.timeline, pb.timeline, window),
+        note: pa.note ?? pb.note,
+      });
+    }
+    check.differences = check.levels!.flatMap((l) => l.differences);
+    checks.push(check);
+  }
+  return { source: migration.source, window, checks };
+}
+
+/** A check differs: people differ somewhere, a level's delay differs, or it could not be checked. */
+export function differs(check: ObjectCheck): boolean {
+  return (
+    check.problem !== undefined ||
+    check.differences.length > 0 ||
+    (check.levels ?? []).some((l) => l.sourceAfter !== l.hereAfter)
+  );
+}
+
+const when = (ms: number) => isoSeconds(ms).replace("T", " ").replace(/:00Z$/, " UTC").replace(/Z$/, " UTC");
+const people = (emails: string[]) => (emails.length === 0 ? "nobody" : emails.join(", "));
+
+/** The report for the terminal: per object, no difference, or the intervals that differ. */
+export function verifyText(report: VerifyReport, maxIntervals = 20): string {
+  const title = sourceTitle(report.source);
+  const days = Math.round((report.window.end - report.window.start) / 86_400_000);
+  const lines = [
+    `Who is on call, ${title} against here, from ${when(report.window.start)} for ${days} days:`,
+  ];
+  const intervals = (list: Difference[], indent: string) => {
+    for (const d of list.slice(0, maxIntervals))
+      lines.push(
+        `${indent}${when(d.start)} – ${when(d.end)}: ${title} ${people(d.source)}; here ${people(d.here)}`,
+      );
+    if (list.length > maxIntervals) lines.push(`${indent}… and ${list.length - maxIntervals} more`);
+  };
+  for (const c of report.checks) {
+    const head = `  ${c.kind} ${JSON.stringify(oneLine(c.name))} (${c.fidelity === "unmapped" ? "not migrated" : c.fidelity})`;
+    if (c.problem) {
+      lines.push(`${head}: not checked: ${c.problem}`);
+      continue;
+    }
+    if (!differs(c)) {
+      lines.push(`${head}: no difference`);
+      continue;
+    }
+    if (!c.levels) {
+      const hours = c.differences.reduce((sum, d) => sum + (d.end - d.start), 0) / 3_600_000;
+      lines.push(
+        `${head}: differs in ${c.differences.length} interval${c.differences.length === 1 ? "" : "s"} (${Math.round(hours * 10) / 10} h):`,
+      );
+      intervals(c.differences, "    ");
+      continue;
+    }
+    lines.push(`${head}: differs:`);
+    for (const l of c.levels ?? []) {
+      const delay =
+        l.sourceAfter === l.hereAfter
+          ? `after ${l.sourceAfter} min`
+          : `after ${l.sourceAfter ?? "–"} min in ${title}, ${l.hereAfter ?? "–"} min here`;
+      if (l.differences.length === 0 && l.sourceAfter === l.hereAfter) continue;
+      lines.push(
+        `    level ${l.level} (${delay}): ${l.differences.length === 0 ? "the same people" : `${l.differences.length} intervals differ`}${l.note ? ` (${l.note})` : ""}`,
+      );
+      intervals(l.differences, "      ");
+    }
+  }
+  const exactDiffer = report.checks.filter((c) => c.fidelity === "exact" && differs(c)).length;
+  const approxDiffer = report.checks.filter((c) => c.fidelity !== "exact" && differs(c));
+  lines.push(
+    "",
+    `${exactDiffer === 0 ? "Every exact object is on call as in the source." : `${exactDiffer} object(s) the plan calls exact differ: a defect of the migration, or the source changed since.`}`,
+  );
+  if (approxDiffer.length > 0)
+    lines.push(
+      `Approximate (as the plan says): ${approxDiffer.map((c) => `${c.kind} ${JSON.stringify(oneLine(c.name))}`).join(", ")}.`,
+    );
+  return `${lines.join("\n")}\n`;
+}

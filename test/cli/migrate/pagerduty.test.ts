@@ -1,0 +1,260 @@
+/**
+ * `pulumi-incident migrate --from pagerduty`, in process: the fixture account
+ * (test/fixtures/migrate/pagerduty.json: three stacked layers with daily and weekly restrictions
+ * and one that starts next month, a policy that repeats and pages a schedule, a user this account
+ * lacks) read from the PagerDuty emulator with GETs only; the plan; the program (layers as
+ * rotations, restrictions as working intervals, versions), run in process against this API's
+ * emulator; `--verify` over four weeks: no difference for the exact objects, Dan's turns named for
+ * the approximate ones, and a difference found when the schedule here is changed.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { TestEmulator } from "../../support/emulator";
+import { linkProjects } from "../../support/exportInProcess";
+import { parseComment } from "../../support/markdownDom";
+import {
+  ACCOUNT_NOW,
+  type MigratedProject,
+  migrateProject,
+  runMigrate,
+  startSource,
+  startTargetEmulator,
+  type TestSource,
+} from "../../support/sourceAccounts";
+
+const DAY = 86_400_000;
+
+describe("migrate --from pagerduty", () => {
+  let emu: TestEmulator;
+  let pd: TestSource;
+  let parent: string;
+  let project: MigratedProject;
+
+  beforeAll(async () => {
+    emu = await startTargetEmulator();
+    pd = await startSource("pagerduty");
+    parent = fs.mkdtempSync(path.join(os.tmpdir(), "migrate-pd-"));
+    linkProjects(parent);
+  });
+  afterAll(async () => {
+    expect(pd.responseProblems).toEqual([]);
+    await pd?.close();
+    await emu?.dispose();
+    fs.rmSync(parent, { recursive: true, force: true });
+  });
+
+  const fidelities = (plan: any[]) =>
+    Object.fromEntries(
+      plan.map((o) => [
+        `${o.sourceKind} ${o.name}`,
+        o.written.length === 0 && o.items.some((i: any) => i.fidelity === "unmapped")
+          ? "unmapped"
+          : o.items.some((i: any) => i.fidelity !== "exact")
+            ? "approximate"
+            : "exact",
+      ]),
+    );
+
+  test("--plan: per object, what maps exactly, approximately (how) and not at all (why); writes nothing", async () => {
+    const json = path.join(parent, "plan.json");
+    const marks = [emu.requests.length, pd.requests.length];
+    const run = await runMigrate(["--from", "pagerduty", "--plan", "--json", json], emu, { pagerduty: pd });
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+    expect(
+      [...emu.requests.slice(marks[0]), ...pd.requests.slice(marks[1])].filter((r) => r.method !== "GET"),
+    ).toEqual([]);
+    const plan = JSON.parse(fs.readFileSync(json, "utf8"));
+    expect(fidelities(plan)).toEqual({
+      "schedule Payments primary": "exact",
+      "schedule Platform on call": "approximate",
+      "escalation policy Payments escalation": "exact",
+      "escalation policy Platform escalation": "approximate",
+      "service Checkout API": "approximate",
+      "service Legacy monitoring": "approximate",
+      'user Dan "Night Owl" O\'Brien': "unmapped",
+      "team Growth": "unmapped",
+    });
+    const items = (name: string) => plan.find((o: any) => o.name === name).items as any[];
+    expect(items("Platform on call").find((i) => i.fidelity === "approximate").how).toMatch(
+      /O'Brien \(dan@example\.com\) has no user here: left out, the others take the turns in order/,
+    );
+    expect(items("Payments primary").map((i) => `${i.what} → ${i.how}`)).toEqual(
+      expect.arrayContaining([
+        'layer "Business hours": daily restriction → working intervals Mon 09:00–17:00, Tue 09:00–17:00, Wed 09:00–17:00, Thu 09:00–17:00, Fri 09:00–17:00, Sat 09:00–17:00, Sun 09:00–17:00',
+        'layer "Weekends": weekly restriction → working intervals Sat 00:00–Mon 00:00',
+        expect.stringMatching(
+          /^layer "Business hours": starts 2027-04-05T09:00:00-04:00 → a rotation version from then/,
+        ),
+        expect.stringMatching(
+          /^layer "Weekly": changes ahead → rotation versions: now: Mon 00:00–Sat 00:00; from 2027-04-05 13:00 UTC: /,
+        ),
+      ]),
+    );
+    expect(items("Payments escalation").map((i) => i.what)).toEqual(
+      expect.arrayContaining(['rule 1: schedule "Payments primary"', "repeats 2 times (num_loops)"]),
+    );
+    expect(items("Legacy monitoring")).toContainEqual(
+      expect.objectContaining({ fidelity: "approximate", what: 'team "Growth"' }),
+    );
+    // The Markdown: one heading per object, every name as text.
+    const md = parseComment(run.out);
+    expect(md.problems).toEqual([]);
+    expect(md.headings.map((h) => h.text)).toEqual(
+      expect.arrayContaining([
+        "Migration plan (from PagerDuty)",
+        "schedule Payments primary — exact",
+        `user Dan "Night Owl" O'Brien — not migrated`,
+      ]),
+    );
+  });
+
+  test("writes the project: layers as rotations side by side, each less the hours of the layers above it", async () => {
+    project = await migrateProject("pagerduty", emu, pd, parent, "project");
+    const made = (name: string) => project.stack.resources.find((r) => r.name === name)!;
+    const schedule = made("payments-primary").inputs;
+    expect(schedule.timezone).toBe("America/New_York");
+    expect(schedule.rotations.map((r: any) => r.id)).toEqual(["weekly", "weekends", "business-hours"]);
+    const [weekly, weekends, business] = schedule.rotations;
+    const intervals = (v: any) =>
+      (v.workingIntervals ?? []).map((w: any) => `${w.weekday} ${w.startTime}-${w.endTime}`);
+    // Now: the weekly layer on weekdays (the weekend layer covers Saturday and Sunday)…
+    expect(intervals(weekly.versions[0])).toEqual(
+      ["monday", "tuesday", "wednesday", "thursday", "friday"].map((d) => `${d} 00:00-24:00`),
+    );
+    expect(intervals(weekends.versions[0])).toEqual(["saturday 00:00-24:00", "sunday 00:00-24:00"]);
+    // …from 5 April, business hours (a layer that starts next month) over both.
+    expect(business.versions[0].users).toEqual([]);
+    expect(business.versions[1].effectiveFrom).toBe("2027-04-05T09:00:00-04:00");
+    expect(intervals(business.versions[1])).toHaveLength(7);
+    expect(weekly.versions[1].effectiveFrom).toBe("2027-04-05T09:00:00-04:00");
+    expect(intervals(weekly.versions[1])).toContain("monday 17:00-24:00");
+    expect(intervals(weekends.versions[1])).toEqual([
+      "saturday 00:00-09:00",
+      "saturday 17:00-24:00",
+      "sunday 00:00-09:00",
+      "sunday 17:00-24:00",
+    ]);
+    expect(weekly.versions[0].handovers).toEqual([{ interval: 1, intervalType: "weekly" }]);
+    expect(weekends.versions[0].handovers).toEqual([{ interval: 1, intervalType: "daily" }]);
+    // People by e-mail (getUser); the person this account lacks is left out and named above the resource.
+    expect(project.text).toContain('const ada = incident.getUserOutput({ email: "ada@example.com" });');
+    expect(project.text).not.toContain('email: "dan@example.com"');
+    expect(project.text).toMatch(
+      /\/\/ Approximate: layer "Layer 1": users .*O'Brien \(dan@example\.com\).* has no user here/,
+    );
+    // The policy: rules as levels, the schedule target, the repeat.
+    const path = made("payments-escalation").inputs.path;
+    expect(path).toEqual([
+      expect.objectContaining({
+        id: "start",
+        level: expect.objectContaining({
+          targets: [expect.objectContaining({ type: "schedule", scheduleMode: "currently_on_call" })],
+          timeToAckSeconds: 900,
+        }),
+      }),
+      expect.objectContaining({ level: expect.objectContaining({ timeToAckSeconds: 1800 }) }),
+      expect.objectContaining({ repeat: { repeatTimes: 2, toNode: "start" } }),
+    ]);
+    // The service: a route escalating to the path, an alert source per integration.
+    expect(made("checkout-api").inputs.escalationConfig.escalationTargets).toEqual([
+      { escalationPaths: { arrayValue: [{ literal: made("payments-escalation").id }] } },
+    ]);
+    expect(made("legacy-monitoring").inputs.enabled).toBe(false);
+    expect(
+      project.stack.resources
+        .filter((r) => r.type.endsWith(":AlertSource"))
+        .map((r) => r.inputs.sourceType)
+        .sort(),
+    ).toEqual(["email", "http", "nagios"]);
+    // The stack output --verify reads; the README holds the plan.
+    expect(project.stack.outputs.migrated.schedules).toEqual({
+      PSPAY01: made("payments-primary").id,
+      PSPLAT1: made("platform-on-call").id,
+    });
+    const readme = fs.readFileSync(`${project.dir}/README.md`, "utf8");
+    expect(readme).toContain("## Migration plan (from PagerDuty)");
+    expect(parseComment(readme.slice(readme.indexOf("## Migration plan"))).problems).toEqual([]);
+  });
+
+  test("--verify: no difference over four weeks for the exact objects; the approximate ones name Dan's turns", async () => {
+    // Not vacuous: the source's final schedule changes hands many times among four people, and crosses April 5.
+    const window = `since=${new Date(ACCOUNT_NOW).toISOString()}&until=${new Date(ACCOUNT_NOW + 28 * DAY).toISOString()}`;
+    const final = (await pd.get(`/schedules/PSPAY01?${window}`)).body.schedule.final_schedule
+      .rendered_schedule_entries;
+    expect(final.length).toBeGreaterThan(15);
+    expect(new Set(final.map((e: any) => e.user.id)).size).toBe(4);
+    const marks = [emu.requests.length, pd.requests.length];
+    const run = await runMigrate(["--from", "pagerduty", "--verify", "--outputs", project.outputsFile], emu, {
+      pagerduty: pd,
+    });
+    expect(run.err).toBe("");
+    expect(
+      [...emu.requests.slice(marks[0]), ...pd.requests.slice(marks[1])].filter((r) => r.method !== "GET"),
+    ).toEqual([]);
+    expect(run.out).toContain("from 2027-03-15 00:00 UTC for 28 days");
+    expect(run.out).toContain('schedule "Payments primary" (exact): no difference');
+    expect(run.out).toContain('escalation policy "Payments escalation" (exact): no difference');
+    expect(run.out).toMatch(/schedule "Platform on call" \(approximate\): differs in \d+ intervals/);
+    expect(run.out).toMatch(
+      /2027-03-17 08:00 UTC – 2027-03-18 08:00 UTC: PagerDuty dan@example\.com; here bob@example\.com/,
+    );
+    expect(run.out).toMatch(
+      /level 2 \(after 10 min\): 1 intervals differ\n.*PagerDuty bob@example\.com, dan@example\.com; here bob@example\.com/,
+    );
+    expect(run.out).toContain("Every exact object is on call as in the source.");
+    expect(run.code).toBe(0);
+  });
+
+  test("--verify fails (exit 2) and names the instants when the schedule here no longer matches", async () => {
+    const id = project.stack.outputs.migrated.schedules.PSPAY01;
+    const live = (await emu.ok("GET", `/v2/schedules/${id}`)).schedule;
+    // Someone drops the weekend layer's working intervals in the dashboard.
+    const rotations = live.config.rotations.map((r: any) => ({
+      ...r,
+      users: r.users.map((u: any) => ({ id: u.id })),
+      working_intervals:
+        r.id === "weekends" || r.working_intervals.length === 0 ? undefined : r.working_intervals,
+      working_interval: undefined,
+    }));
+    await emu.ok("PUT", `/v2/schedules/${id}`, { body: { schedule: { config: { rotations } } } });
+    const run = await runMigrate(["--from", "pagerduty", "--verify", "--outputs", project.outputsFile], emu, {
+      pagerduty: pd,
+    });
+    expect(run.code).toBe(2);
+    expect(run.out).toMatch(/schedule "Payments primary" \(exact\): differs in \d+ intervals/);
+    // A Wednesday: the weekly layer's Cat in PagerDuty, Cat and the weekend layer's person here.
+    expect(run.out).toMatch(
+      /2027-03-1\d \d\d:00 UTC – .*: PagerDuty cat@example\.com; here (bob|eve)@example\.com, cat@example\.com/,
+    );
+    // The policy paging that schedule differs with it.
+    expect(run.out).toMatch(
+      /escalation policy "Payments escalation" \(exact\): differs:\n {4}level 1 \(after 0 min\): \d+ intervals differ/,
+    );
+    expect(run.out).toContain("2 object(s) the plan calls exact differ");
+  });
+
+  test("--team and --name select objects, and bring in what they need", async () => {
+    const plan = async (...args: string[]) => {
+      const json = path.join(parent, `plan-${args.join("-").replace(/\W/g, "")}.json`);
+      const run = await runMigrate(["--from", "pagerduty", "--plan", "--json", json, ...args], emu, {
+        pagerduty: pd,
+      });
+      expect(run.code).toBe(0);
+      return JSON.parse(fs.readFileSync(json, "utf8")).filter(
+        (o: any) => o.sourceKind !== "user" && o.sourceKind !== "team",
+      );
+    };
+    expect((await plan("--team", "Platform")).map((o: any) => o.name)).toEqual([
+      "Platform on call",
+      "Platform escalation",
+    ]);
+    const byName = await plan("--name", "^Checkout");
+    expect(byName.map((o: any) => [o.name, o.neededBy])).toEqual([
+      ["Payments primary", 'escalation policy "Payments escalation"'],
+      ["Payments escalation", 'service "Checkout API"'],
+      ["Checkout API", undefined],
+    ]);
+  });
+});
