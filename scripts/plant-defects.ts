@@ -379,6 +379,16 @@ export const DEFECTS: Defect[] = [
       "check calls the validate endpoint for a declaration equal to the stored inputs: a no-change preview makes API calls",
     tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
+  {
+    id: "alert-route-empty-conditions-refused",
+    item: "28.3",
+    file: "resources/alertRoute.ts",
+    find: '      if (key === "conditionGroups" && ic.conditionGroups?.length === 0) continue;\n',
+    replace: "",
+    description:
+      "AlertRoute check refuses `incidentConfig.conditionGroups: []` on a route without incident creation (stricter than the configurations the Terraform provider publishes)",
+    tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options

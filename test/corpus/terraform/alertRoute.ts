@@ -3,6 +3,7 @@ import { stable, type TfCorpus, type TfRefs, type TfResource } from "./types";
 
 const v2File = "internal/provider/incident_alert_route_resource_test.go";
 const v3File = "internal/provider/incident_alert_route_v3_resource_test.go";
+const aliasFile = "internal/provider/incident_alert_route_operation_alias_test.go";
 
 /** HCL's `jsonencode`: keys sorted, `<`, `>` and `&` escaped as `\u00XX`. */
 function jsonencode(value: unknown): string {
@@ -361,6 +362,42 @@ const owningTeams = (name: string, count: 1 | 2): TfResource[] => {
   ];
 };
 
+/** `testAccIncidentAlertRouteOperationAliasConfig(operation)`: a condition on a String attribute. */
+const alias = (operation: string): TfResource[] => [
+  {
+    name: "alert_attribute.alias",
+    kind: "AlertAttribute",
+    // No `type` in the config: the Terraform schema's default, `String`.
+    inputs: () => ({ name: stable("alias-attr"), type: "String", array: false }),
+  },
+  {
+    name: "alert_route.alias",
+    kind: "AlertRoute",
+    inputs: (r) => ({
+      name: stable("alias-route"),
+      enabled: true,
+      isPrivate: false,
+      alertSources: [],
+      expressions: [],
+      conditionGroups: [
+        {
+          conditions: [
+            {
+              subject: `alert.attributes.${r.id("alert_attribute.alias")}`,
+              operation,
+              paramBindings: [{ arrayValue: [{ literal: "org/repo" }] }],
+            },
+          ],
+        },
+      ],
+      groupingConfig: { enabled: false },
+      messageConfig: { destinations: [] },
+      escalationConfig: { autoCancelEscalations: true, escalationTargets: [] },
+      incidentConfig: { enabled: false, conditionGroups: [] },
+    }),
+  },
+];
+
 /** incident_alert_route: the v3 layout (this provider's) and the v2 layout, translated by the migration guide. */
 export const corpus: TfCorpus = {
   resource: "incident_alert_route",
@@ -536,6 +573,15 @@ export const corpus: TfCorpus = {
       test: "TestAccIncidentAlertRouteResourceEscapedJSONLiteral",
       configs: [
         { step: "create: jsonencode's escaped '>'", resources: withVars("escaped-json-literal-test") },
+      ],
+    },
+    {
+      file: aliasFile,
+      test: "TestAccIncidentAlertRouteOperationAlias",
+      configs: [
+        { step: "create: one_of on a String attribute", resources: alias("one_of") },
+        { step: "the same config again", resources: alias("one_of") },
+        { step: "update: contains_one_of", resources: alias("contains_one_of") },
       ],
     },
   ],
