@@ -389,6 +389,16 @@ export const DEFECTS: Defect[] = [
       "AlertRoute check refuses `incidentConfig.conditionGroups: []` on a route without incident creation (stricter than the configurations the Terraform provider publishes)",
     tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
   },
+  {
+    id: "catalog-type-source-repo-url-format",
+    item: "28.3",
+    file: "resources/catalogType.ts",
+    find: "  sourceRepoUrl: z.string().optional(),",
+    replace: '  sourceRepoUrl: z.url("must be a URL").optional(),',
+    description:
+      'CatalogType check refuses a sourceRepoUrl that is not a URL (`""`), a format the reference does not publish and the Terraform provider\'s acceptance tests do not keep',
+    tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
