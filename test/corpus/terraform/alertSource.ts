@@ -2,6 +2,8 @@ import type { SampleApi } from "../../support/kindSamples";
 import { stable, type TfCorpus, type TfResource } from "./types";
 
 const file = "internal/provider/incident_alert_source_resource_test.go";
+/** v7's tests of the resource (its v3 shape: title and description at the top, `priority`). */
+const v7File = "internal/provider/incident_alert_source_acceptance_test.go";
 
 /** `testAlertSourceTitle` / `testAlertSourceDescription`: rich-text documents, sent as written. */
 const title =
@@ -140,6 +142,78 @@ const issue342 = (withThird: boolean): TfResource[] => [
             byReference("country", "country"),
             byReference("environment", "environment"),
             ...(withThird ? [byReference("service", "service")] : []),
+          ],
+        },
+      };
+    },
+  },
+];
+
+/**
+ * v7's `testAccAlertSourcePriorityConfig`: a `priority` field bound to a named expression (a branch on
+ * a parsed severity, with a fallback). This provider's AlertSource (API v2) sets the priority the way
+ * the Terraform provider's v6 resource did: a binding of the built-in Priority alert attribute.
+ */
+const priorityConfig: TfResource[] = [
+  {
+    name: "alert_source.priority",
+    kind: "AlertSource",
+    inputs: (r) => {
+      const priority = r.given("firstPriority");
+      return {
+        name: stable("beta-priority"),
+        sourceType: "http",
+        template: {
+          title: "a title",
+          description: "a description",
+          expressions: [
+            {
+              label: "severity",
+              reference: "severity",
+              rootReference: "payload",
+              operations: [
+                {
+                  operationType: "parse",
+                  parse: { source: "$.severity", returns: { type: "String", array: false } },
+                },
+              ],
+            },
+            {
+              label: "priority_lookup",
+              reference: "priority_lookup",
+              rootReference: ".",
+              operations: [
+                {
+                  operationType: "branches",
+                  branches: {
+                    branches: [
+                      {
+                        conditionGroups: [
+                          {
+                            conditions: [
+                              {
+                                subject: 'expressions["severity"]',
+                                operation: "one_of",
+                                paramBindings: [{ arrayValue: [{ literal: "CRITICAL" }] }],
+                              },
+                            ],
+                          },
+                        ],
+                        result: { value: { literal: priority } },
+                      },
+                    ],
+                    returns: { type: 'CatalogEntry["AlertPriority"]', array: false },
+                  },
+                },
+              ],
+              elseBranch: { result: { value: { literal: priority } } },
+            },
+          ],
+          attributes: [
+            {
+              alertAttributeId: r.given("priorityAttribute"),
+              binding: { value: { reference: 'expressions["priority_lookup"]' } },
+            },
           ],
         },
       };
@@ -374,8 +448,44 @@ export const corpus: TfCorpus = {
         },
       ],
     },
+    {
+      file: v7File,
+      test: "TestAccAlertSourceHeartbeatDisabled (v7; step 2)",
+      configs: [
+        {
+          step: "a heartbeat source, disabled = false",
+          resources: [
+            source({
+              name: stable("heartbeat-paused"),
+              sourceType: "heartbeat",
+              template: { title: "", description: "" },
+              heartbeatOptions: { intervalSeconds: 60 },
+              disabled: false,
+            }),
+          ],
+        },
+      ],
+    },
+    {
+      file: v7File,
+      test: "TestAccAlertSourcePriority (v7)",
+      prepare: priorities,
+      configs: [{ step: "create: priority from an expression", resources: priorityConfig }],
+    },
   ],
   notTranslated: [
+    {
+      file: v7File,
+      test: "TestAccAlertSourceHeartbeatDisabled (v7)",
+      what: "step 1: `disabled = true` on a heartbeat that has never been pinged (ExpectError)",
+      why: "a configuration the service refuses, not one it accepts (the source is made, the pause refused)",
+    },
+    {
+      file: v7File,
+      test: "TestAccAlertSourcePriority (v7)",
+      what: "`priority = { expression_ref = … }` and `named_expression` blocks (the v3 shape)",
+      why: "this provider's AlertSource speaks API v2: the priority is a binding of the built-in Priority alert attribute (as in the Terraform provider's v6 resource), the named expressions its template's `expressions`; the Priority attribute and an alert priority, which the emulator does not seed, are made in the dashboard first",
+    },
     {
       file,
       test: "TestAccAlertSourceResource_ValidationErrors",
