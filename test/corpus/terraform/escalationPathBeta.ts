@@ -71,6 +71,11 @@ export const corpus: TfCorpus = {
   ],
   notTranslated: [
     {
+      file: "internal/provider/incident_escalation_path_acceptance_test.go",
+      test: "TestAccEscalationPath (v7)",
+      why: "the same configurations as TestAccEscalationPathBeta (v7 renamed the beta resource `incident_escalation_path`) with `team_ids = []`, which is this provider's default: translated there",
+    },
+    {
       file,
       test: "TestAccEscalationPathBeta",
       what: "`start`, `sequences`, `branch` and `loop` (the path as named sequences)",

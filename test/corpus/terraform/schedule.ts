@@ -1,6 +1,15 @@
 import { stable, type TfCorpus, type TfRefs, type TfResource } from "./types";
 
 const file = "internal/provider/incident_schedule_resource_test.go";
+/** v7's test of the resource (a schedule without inline rotations). */
+const v7File = "internal/provider/incident_schedule_acceptance_test.go";
+const v7Schedule = (name: string, countryCodes: string[]): TfResource[] => [
+  {
+    name: "schedule.test",
+    kind: "Schedule",
+    inputs: () => ({ name: stable(name), timezone: "Europe/London", holidaysPublicConfig: { countryCodes } }),
+  },
+];
 
 const handoverStartAt = "2024-04-26T16:00:00Z";
 const weekly = [{ interval: 1, intervalType: "weekly" }];
@@ -171,8 +180,29 @@ export const corpus: TfCorpus = {
         },
       ],
     },
+    {
+      file: v7File,
+      test: "TestAccIncidentSchedule (v7)",
+      configs: [
+        { step: "create: holidays GB", resources: v7Schedule("acc-schedule", ["GB"]) },
+        {
+          step: "update: renamed, holidays GB, FR",
+          resources: v7Schedule("acc-schedule-renamed", ["GB", "FR"]),
+        },
+        {
+          step: "update: holidays cleared (the block left out in v7)",
+          resources: v7Schedule("acc-schedule-renamed", []),
+        },
+      ],
+    },
   ],
   notTranslated: [
+    {
+      file: v7File,
+      test: "TestAccIncidentSchedule (v7)",
+      what: "step 3: `holidays_public_config` left out, which in v7 clears the holidays",
+      why: "here leaving it out leaves the holidays unmanaged: the same meaning is `countryCodes: []`, as translated",
+    },
     {
       file,
       test: "TestAccIncidentScheduleResourceInvalidTimestamp",
