@@ -1,5 +1,5 @@
 import type { SampleApi } from "../../support/kindSamples";
-import { stable, type TfCorpus, type TfResource } from "./types";
+import { SEEDED_TEAMS, stable, type TfCorpus, type TfResource, teamCatalogType } from "./types";
 
 const file = "internal/provider/incident_alert_source_resource_test.go";
 /** v7's tests of the resource (its v3 shape: title and description at the top, `priority`). */
@@ -58,23 +58,11 @@ const full: TfResource[] = [
   },
 ];
 
-/** The configs' Team catalog type (data source `incident_catalog_type.team`), made in the dashboard. */
-async function teamType(api: SampleApi): Promise<Record<string, string>> {
-  const made = await api.call("POST", "/v3/catalog_types", {
-    name: "Team",
-    description: "Teams",
-    ranked: false,
-    use_name_as_identifier: false,
-  });
-  return { teamType: made.catalog_type.id };
-}
 const teamEntry = (address: string, externalId: string, name: string): TfResource => ({
   name: `catalog_entry.${address}`,
   kind: "CatalogEntry",
   inputs: (r) => ({ catalogTypeId: r.given("teamType"), externalId, name, attributeValues: {} }),
 });
-/** Seeded teams standing for the configs' Team catalog entries (the emulator's teams are `/v3/teams`). */
-const TEAMS = ["01TEAMPLATFORM", "01TEAMPAYMENTS"];
 
 /**
  * Issue 342's config reads the account's built-in Priority alert attribute and the entries of its
@@ -307,7 +295,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccAlertSourceResource_Private",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         {
           step: "create: private, visible to a team",
@@ -323,7 +311,7 @@ export const corpus: TfCorpus = {
               template: {
                 ...template,
                 isPrivate: true,
-                visibleToTeams: { arrayValue: [{ literal: TEAMS[0] }] },
+                visibleToTeams: { arrayValue: [{ literal: SEEDED_TEAMS[0] }] },
               },
             }),
           ],
@@ -345,7 +333,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccAlertSourceResourceOwningTeamIDs",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         { step: "create without owning_team_ids", resources: plain("test-source-no-teams") },
         {
@@ -359,7 +347,7 @@ export const corpus: TfCorpus = {
             source({
               name: stable("test-source-with-teams"),
               sourceType: "datadog",
-              owningTeamIds: TEAMS.slice(0, 1),
+              owningTeamIds: SEEDED_TEAMS.slice(0, 1),
             }),
           ],
         },
@@ -379,7 +367,7 @@ export const corpus: TfCorpus = {
             source({
               name: stable("test-source-updated-teams"),
               sourceType: "datadog",
-              owningTeamIds: TEAMS,
+              owningTeamIds: [...SEEDED_TEAMS],
             }),
           ],
         },

@@ -1,5 +1,4 @@
-import type { SampleApi } from "../../support/kindSamples";
-import { stable, type TfCorpus, type TfResource } from "./types";
+import { SEEDED_TEAMS, stable, type TfCorpus, type TfResource, teamCatalogType } from "./types";
 
 const file = "internal/provider/incident_api_key_resource_test.go";
 
@@ -24,17 +23,6 @@ const key = (k: Key): TfResource[] => [
     }),
   },
 ];
-
-/** The team-scoped config's Team catalog type (data source `incident_catalog_type.team`), made in the dashboard. */
-async function teamType(api: SampleApi): Promise<Record<string, string>> {
-  const made = await api.call("POST", "/v3/catalog_types", {
-    name: "Team",
-    description: "Teams",
-    ranked: false,
-    use_name_as_identifier: false,
-  });
-  return { teamType: made.catalog_type.id };
-}
 
 /** incident_api_key: created, edited without rotating, rotated, steady, comments dropped, no roles; team-scoped. */
 export const corpus: TfCorpus = {
@@ -81,7 +69,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentAPIKeyResourceTeamScoped",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         {
           step: "create: a team role for one team, no account role",
@@ -102,7 +90,7 @@ export const corpus: TfCorpus = {
               kind: "ApiKey",
               inputs: () => ({
                 name: stable("TF test api key team scoped"),
-                teamIds: ["01TEAMPLATFORM"],
+                teamIds: [SEEDED_TEAMS[0]],
                 teamRoles: ["schedules_editor"],
               }),
             },

@@ -1,3 +1,4 @@
+import { entryTestType } from "./catalogEntry";
 import type { TfCorpus, TfResource } from "./types";
 
 const file = "internal/provider/incident_catalog_entries_resource_test.go";
@@ -15,20 +16,7 @@ interface Element {
 
 /** `catalogEntriesTemplate`: a type (named after the test's uuid), three attributes, and the entries. */
 const config = (uuid: string, elements: Element[], managedAttributes: boolean): TfResource[] => [
-  {
-    name: "catalog_type.example",
-    kind: "CatalogType",
-    inputs: () => ({
-      name: `Catalog Entry Acceptance Test (${uuid})`,
-      description: "Used in terraform acceptance tests for incident_catalog_entry",
-      sourceRepoUrl: "https://github.com/incident-io/terraform-demo",
-    }),
-  },
-  {
-    name: "catalog_type_attribute.example_description",
-    kind: "CatalogTypeAttribute",
-    inputs: (r) => ({ catalogTypeId: r.id("catalog_type.example"), name: "Description", type: "Text" }),
-  },
+  ...entryTestType(uuid),
   {
     name: "catalog_type_attribute.example_array",
     kind: "CatalogTypeAttribute",

@@ -12,8 +12,11 @@ interface Entry {
   emptyManaged?: boolean;
 }
 
-/** `catalogEntryTemplate`: a catalog type named after the test's uuid, two attributes, and (optionally) the entry. */
-const config = (uuid: string, entry?: Entry): TfResource[] => [
+/**
+ * The catalog type of the entry tests (`catalogEntryTemplate`, and `catalogEntriesTemplate` of
+ * catalogEntries.ts), named after the test's uuid, and its Description attribute.
+ */
+export const entryTestType = (uuid: string): TfResource[] => [
   {
     name: "catalog_type.example",
     kind: "CatalogType",
@@ -28,6 +31,11 @@ const config = (uuid: string, entry?: Entry): TfResource[] => [
     kind: "CatalogTypeAttribute",
     inputs: (r) => ({ catalogTypeId: r.id("catalog_type.example"), name: "Description", type: "Text" }),
   },
+];
+
+/** `catalogEntryTemplate`: the type, its two attributes, and (optionally) the entry. */
+const config = (uuid: string, entry?: Entry): TfResource[] => [
+  ...entryTestType(uuid),
   {
     name: "catalog_type_attribute.example_bool",
     kind: "CatalogTypeAttribute",

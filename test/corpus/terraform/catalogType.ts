@@ -1,4 +1,4 @@
-import { stable, type TfCorpus, type TfResource } from "./types";
+import { SEEDED_TEAMS, stable, type TfCorpus, type TfResource } from "./types";
 
 const file = "internal/provider/incident_catalog_type_resource_test.go";
 const test = "TestAccIncidentCatalogTypeResource";
@@ -47,7 +47,7 @@ export const corpus: TfCorpus = {
       file,
       test: "TestAccIncidentCatalogTypeResourceOwningTeams",
       configs: [
-        { step: "create: one owning team", resources: type({ owningTeamIds: ["01TEAMPLATFORM"] }) },
+        { step: "create: one owning team", resources: type({ owningTeamIds: [SEEDED_TEAMS[0]] }) },
         { step: "update: owning teams managed as empty", resources: type({ owningTeamIds: [] }) },
       ],
     },

@@ -1,27 +1,17 @@
-import type { SampleApi } from "../../support/kindSamples";
-import { stable, type TfCorpus, type TfRefs, type TfResource } from "./types";
+import {
+  dailyRotation,
+  SEEDED_TEAMS,
+  stable,
+  type TfCorpus,
+  type TfRefs,
+  type TfResource,
+  teamCatalogType,
+} from "./types";
 
 const file = "internal/provider/incident_escalation_path_resource_test.go";
 
-/**
- * The configs read the workspace's Team catalog type (data source `incident_catalog_type.team`) and
- * make an entry of it; that type is made here in the dashboard first.
- */
-async function teamType(api: SampleApi): Promise<Record<string, string>> {
-  const made = await api.call("POST", "/v3/catalog_types", {
-    name: "Team",
-    description: "Teams",
-    ranked: false,
-    use_name_as_identifier: false,
-  });
-  return { teamType: made.catalog_type.id };
-}
-
-/**
- * The configs' `team_ids` name the Team catalog entry they make; the emulator's teams are its
- * seeded ones (`/v3/teams`), so a seeded team stands for it (the entry is still made).
- */
-const TEAM = "01TEAMPLATFORM";
+/** The configs' `team_ids` name the Team catalog entry they make: a seeded team stands for it. */
+const TEAM = SEEDED_TEAMS[0];
 /** `channelID(false)`: the channel of the incident.io engineers' default workspace. */
 const CHANNEL = "C0392FG9C20";
 
@@ -44,20 +34,7 @@ const schedule = (address: string, name: string, teamIds: string[]): TfResource 
   inputs: () => ({
     name,
     timezone: "Europe/London",
-    rotations: [
-      {
-        id: "primary",
-        name: "Primary",
-        versions: [
-          {
-            handoverStartAt: "2024-05-01T12:00:00Z",
-            users: [],
-            layers: [{ id: "primary", name: "Primary" }],
-            handovers: [{ intervalType: "daily", interval: 1 }],
-          },
-        ],
-      },
-    ],
+    rotations: [dailyRotation([])],
     teamIds,
   }),
 });
@@ -164,13 +141,13 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentEscalationPathResource",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [{ step: "create", resources: mainConfig(stable("Terraform EP tests"), "normal") }],
     },
     {
       file,
       test: "TestAccIncidentEscalationPathTeamIDs",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         { step: "create: team_ids = []", resources: mainConfig(stable("Empty TeamIDs Test"), "empty") },
       ],
@@ -183,7 +160,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentEscalationPathSelectedRotaID",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         {
           step: "create: currently_on_call_for_rota with selected_rota_id, and next_on_call",
@@ -217,7 +194,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentEscalationPathRetryConfig",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         {
           step: "create: a level paged 3 times, a minute apart",
@@ -243,7 +220,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentEscalationPathUnknownValues",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         {
           step: "create: the path from a local indexed by a variable, a target id known after apply",

@@ -1,4 +1,4 @@
-import { stable, type TfCorpus, type TfResource } from "./types";
+import { dailyRotation, stable, type TfCorpus, type TfResource } from "./types";
 
 const file = "internal/provider/incident_schedule_replica_resource_test.go";
 
@@ -15,21 +15,8 @@ const config = (mirrorWindowDays: number): TfResource[] => [
     inputs: () => ({
       name: stable("Test Schedule for Replica"),
       timezone: "Europe/London",
-      rotations: [
-        {
-          id: "primary",
-          name: "Primary",
-          versions: [
-            {
-              handoverStartAt: "2024-05-01T12:00:00Z",
-              handovers: [{ interval: 1, intervalType: "daily" }],
-              // `users = ["NOBODY"]`: a placeholder; a seeded user here.
-              users: [{ id: "01USERADA" }],
-              layers: [{ id: "primary-layer", name: "Primary" }],
-            },
-          ],
-        },
-      ],
+      // `users = ["NOBODY"]`: a placeholder; a seeded user here.
+      rotations: [dailyRotation([{ id: "01USERADA" }], "primary-layer")],
     }),
   },
   {

@@ -1,4 +1,4 @@
-import { stable, type TfCorpus, type TfResource } from "./types";
+import { dailyRotation, stable, type TfCorpus, type TfResource } from "./types";
 
 const file = "internal/provider/incident_schedule_sync_rule_resource_test.go";
 
@@ -14,20 +14,7 @@ const config = (
     inputs: () => ({
       name: stable(scheduleName),
       timezone: "Europe/London",
-      rotations: [
-        {
-          id: "primary",
-          name: "Primary",
-          versions: [
-            {
-              handoverStartAt: "2024-05-01T12:00:00Z",
-              users: [],
-              layers: [{ id: "primary", name: "Primary" }],
-              handovers: [{ intervalType: "daily", interval: 1 }],
-            },
-          ],
-        },
-      ],
+      rotations: [dailyRotation([])],
     }),
   },
   {

@@ -1,5 +1,4 @@
-import type { SampleApi } from "../../support/kindSamples";
-import { stable, type TfCorpus, type TfResource } from "./types";
+import { SEEDED_TEAMS, stable, type TfCorpus, type TfResource, teamCatalogType } from "./types";
 
 const file = "internal/provider/incident_secret_resource_test.go";
 
@@ -12,16 +11,6 @@ const secret = (name: string, fields: { description?: string; value: string }): 
 ];
 const description = "Auth token for the PagerDuty outgoing webhook";
 
-/** The owning-teams config's Team catalog type (data source `incident_catalog_type.team`), made in the dashboard. */
-async function teamType(api: SampleApi): Promise<Record<string, string>> {
-  const made = await api.call("POST", "/v3/catalog_types", {
-    name: "Team",
-    description: "Teams",
-    ranked: false,
-    use_name_as_identifier: false,
-  });
-  return { teamType: made.catalog_type.id };
-}
 const owned = (owned: boolean): TfResource[] => [
   {
     name: "catalog_entry.secret_team",
@@ -40,7 +29,7 @@ const owned = (owned: boolean): TfResource[] => [
     inputs: () => ({
       name: stable("TF test secret owning teams"),
       value: "sk_live_abc123",
-      ...(owned ? { owningTeamIds: ["01TEAMPLATFORM"] } : {}),
+      ...(owned ? { owningTeamIds: [SEEDED_TEAMS[0]] } : {}),
     }),
   },
 ];
@@ -91,7 +80,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentSecretResourceOwningTeams",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         { step: "create: owned by a team", resources: owned(true) },
         { step: "update: owning_team_ids dropped (the whole organisation)", resources: owned(false) },

@@ -86,3 +86,40 @@ export interface TfCorpus {
  * of the test run's id (names in those tests carry it, and some limits are paid for by it).
  */
 export const stable = (name: string): string => `${name}-4f2a`;
+
+// ---------- what the configurations of several files share ----------
+
+/**
+ * The workspace's Team catalog type, which many configs read (data source
+ * `incident_catalog_type.team`) to make entries of: made in the dashboard first (`teamType`).
+ */
+export async function teamCatalogType(api: SampleApi): Promise<Record<string, string>> {
+  const made = await api.call("POST", "/v3/catalog_types", {
+    name: "Team",
+    description: "Teams",
+    ranked: false,
+    use_name_as_identifier: false,
+  });
+  return { teamType: made.catalog_type.id };
+}
+
+/**
+ * Seeded teams (`/v3/teams`) standing for the Team catalog entries the configs make and name in
+ * `team_ids` / `owning_team_ids`: the emulator's teams are its seeded ones, and a catalog entry id
+ * is not a team there.
+ */
+export const SEEDED_TEAMS = ["01TEAMPLATFORM", "01TEAMPAYMENTS"] as const;
+
+/** The rotation most configs give a schedule: `primary`, daily from 2024-05-01 12:00 UTC. */
+export const dailyRotation = (users: { id: string }[], layerId = "primary") => ({
+  id: "primary",
+  name: "Primary",
+  versions: [
+    {
+      handoverStartAt: "2024-05-01T12:00:00Z",
+      users,
+      layers: [{ id: layerId, name: "Primary" }],
+      handovers: [{ intervalType: "daily", interval: 1 }],
+    },
+  ],
+});

@@ -1,5 +1,4 @@
-import type { SampleApi } from "../../support/kindSamples";
-import { stable, type TfCorpus, type TfResource } from "./types";
+import { SEEDED_TEAMS, stable, type TfCorpus, type TfResource, teamCatalogType } from "./types";
 
 const file = "internal/provider/incident_workflow_resource_test.go";
 
@@ -71,22 +70,9 @@ const workflow = (override: Partial<Values> = {}): TfResource[] => {
   ];
 };
 
-/** The configs' owning teams are Team catalog entries they make; that type is made in the dashboard. */
-async function teamType(api: SampleApi): Promise<Record<string, string>> {
-  const made = await api.call("POST", "/v3/catalog_types", {
-    name: "Team",
-    description: "Teams",
-    ranked: false,
-    use_name_as_identifier: false,
-  });
-  return { teamType: made.catalog_type.id };
-}
-/** Seeded teams standing for the configs' Team entries (the emulator's teams are `/v3/teams`). */
-const TEAMS = ["01TEAMPLATFORM", "01TEAMPAYMENTS"];
-
 /** `testAccIncidentWorkflowResourceConfigOwningTeams(count)`: 0 leaves owning_team_ids out. */
 const owningTeams = (count: number): TfResource[] => [
-  ...TEAMS.slice(0, count).map(
+  ...SEEDED_TEAMS.slice(0, count).map(
     (_, i): TfResource => ({
       name: `catalog_entry.owner_team_${i}`,
       kind: "CatalogEntry",
@@ -108,7 +94,7 @@ const owningTeams = (count: number): TfResource[] => [
       steps: followUps("Write postmortem"),
       expressions: [],
       includePrivateIncidents: false,
-      ...(count > 0 ? { owningTeamIds: TEAMS.slice(0, count) } : {}),
+      ...(count > 0 ? { owningTeamIds: SEEDED_TEAMS.slice(0, count) } : {}),
     }),
   },
 ];
@@ -147,7 +133,7 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentWorkflowResourceOwningTeamIDs",
-      prepare: teamType,
+      prepare: teamCatalogType,
       configs: [
         { step: "create without owning_team_ids", resources: owningTeams(0) },
         { step: "update: one owning team", resources: owningTeams(1) },
