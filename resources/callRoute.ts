@@ -688,7 +688,7 @@ async function applyPart<L extends { id: string }, T>(
         } catch (error) {
           if (!(error instanceof ApiError) || !error.outcomeUnknown || attempt >= 3) throw error;
           const now = await showRoute(ctx, routeId);
-          const live = ((now as any)[part.name] ?? []) as L[];
+          const live = (now[part.name] ?? []) as unknown as L[];
           if (
             live.some((l) => part.key.live(l) === part.key.declared(step.item) && !part.differs(l, step.item))
           )
@@ -878,16 +878,12 @@ export const callRouteSpec: ResourceSpec<CallRouteInputs, ApiCallRoute> = {
       // `previous` whole: what the stack changed (or an update that failed half-way changed) is put
       // back; a menu is made again when the route had one (the path it then holds keeps the menu's
       // place: the first option clears it).
-      await converge(
-        ctx,
-        id,
-        {
-          settings: previous,
-          allowedCallers: previous.allowedCallers,
-          options: (previous.options?.length ?? 0) > 0 ? previous.options : undefined,
-        },
-        { operation: "restore call route" },
-      );
+      const restore: Target = {
+        settings: previous,
+        allowedCallers: previous.allowedCallers,
+        options: (previous.options?.length ?? 0) > 0 ? previous.options : undefined,
+      };
+      await converge(ctx, id, restore, { operation: "restore call route" });
       ctx.client.warn(
         `CallRoute ${name}: call route ${id} is not deleted (the API cannot delete call routes): its settings were put back to what they were before the stack took it over (name ${JSON.stringify(previous.name)})` +
           (menuLost
