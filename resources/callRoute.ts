@@ -762,8 +762,7 @@ const idsBy = <T extends { id: string }>(items: readonly T[] | undefined, key: (
  * over by `callRouteId`. Creating the resource keeps what the route held in `previous` and writes
  * the declared settings; deleting it (`pulumi destroy`, or removing it from the program) writes
  * `previous` back (its path, allowed callers and menu too) and warns that the call route itself is
- * not deleted. Declare at most one `CallRoute` per route (two would
- * overwrite each other).
+ * not deleted. Declare at most one `CallRoute` per route (two would overwrite each other).
  *
  * `allowedCallers` and `options` are whole lists (leave one out to keep it as it is): callers
  * compare by number, options by digit. A route routes by its path or its menu: declare `path` or
