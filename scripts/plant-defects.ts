@@ -231,10 +231,67 @@ export const DEFECTS: Defect[] = [
     id: "call-route-not-restored",
     item: "24.6",
     file: "resources/callRoute.ts",
-    find: '      await putRoute(ctx, id, callRoutePayload(previous), "restore call route");\n',
-    replace: "",
+    find: '      await converge(ctx, id, restore, { operation: "restore call route" });\n',
+    replace: "      void restore;\n",
     description:
       "CallRoute delete does not write back what the route held before the stack took it over (the warning still says it did)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-callers-not-restored",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "        allowedCallers: previous.allowedCallers,\n",
+    replace: "        allowedCallers: undefined,\n",
+    description:
+      "CallRoute delete puts the settings back but leaves the stack's allowed callers (the ones the route had before are lost)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-menu-not-restored",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "        options: (previous.options?.length ?? 0) > 0 ? previous.options : undefined,\n",
+    replace: "        options: undefined,\n",
+    description:
+      "CallRoute delete does not make the route's phone-tree menu again after the stack's path retired it",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-part-create-repeated",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "          const live = (now[part.name] ?? []) as unknown as L[];\n",
+    replace: "          void now;\n          const live: L[] = [];\n",
+    description:
+      "a CallRoute allowed caller or option whose create answer was lost is sent again, the lookup on the route finding nothing (a duplicate)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-callers-after-settings",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: '  await applyPart(ctx, id, CALLERS, callerSteps, "add", progress);\n  if (!live',
+    replace: "  if (!live",
+    more: [
+      {
+        find: '  await applyPart(ctx, id, CALLERS, callerSteps, "remove", progress);\n',
+        replace:
+          '  await applyPart(ctx, id, CALLERS, callerSteps, "add", progress);\n  await applyPart(ctx, id, CALLERS, callerSteps, "remove", progress);\n',
+      },
+    ],
+    description:
+      "CallRoute adds its allowed callers after writing the settings: turning the allowlist on with them is refused (it needs a caller first)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-part-error-path",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "      throw underPart(error, at);\n",
+    replace: "      void [underPart, at];\n      throw error;\n",
+    description:
+      "a refused allowed caller or option names its API field (phone_number) instead of the input (allowedCallers[1].phoneNumber)",
     tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
   },
   {
