@@ -399,6 +399,16 @@ export const DEFECTS: Defect[] = [
       "Schedule entries' `final` keeps the scheduled shift under an override: two people on call on one layer, the override not replacing its interval",
     tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
   },
+  {
+    id: "read-only-loose-preview",
+    item: "29.4",
+    file: "cli/readOnlyClient.ts",
+    find: "  if (spec.method !== \"POST\") return false;",
+    replace: "  if (spec.method !== \"POST\") return spec.path.includes(\"/actions/preview_entries\");",
+    description:
+      "The read-only client lets any method through to a path that merely contains /actions/preview_entries (a PUT, a DELETE, a look-alike path)",
+    tests: { after: ["test/cli/readOnlyClient.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
