@@ -3,6 +3,7 @@
  * `pulumi-incident`: review tools for stacks of this provider.
  *
  *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N] [--resolve]
+ *                               [--shifts [--window 14d] [--from TIME]]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
  *
@@ -15,9 +16,16 @@ import { closeAllConnections } from "../provider/client";
 import { accountNames } from "./accountNames";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
 import { exportAccount, selectKinds, summary, writeProject } from "./export";
-import { planReport, planReportMarkdown, unnamedTargets } from "./planReport";
+import {
+  plannedResources,
+  planReport,
+  planReportMarkdown,
+  stateResources,
+  unnamedTargets,
+} from "./planReport";
 import { progress } from "./progress";
-import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
+import { checkAccount, ReadOnlyClient, settingsFrom } from "./readOnlyClient";
+import { DEFAULT_WINDOW_MS, MAX_WINDOW_MS, type ShiftWindow, shiftsOf } from "./shifts";
 
 const USAGE = `Usage: pulumi-incident <command> [options]
 
@@ -33,6 +41,12 @@ Options:
   --state FILE         plan-report: a \`pulumi stack export\`, to name the ids of unchanged resources
   --resolve            plan-report: name the users and schedules the plan targets that neither it
                        nor --state names, from the account (a read-only key is enough: GETs only)
+  --shifts             plan-report: the shifts that change hands and the coverage gaps each changed
+                       schedule (and schedule override) makes, computed by the API: one read of the
+                       schedule's entries and one preview of the update per schedule (a key that
+                       may update schedules previews; without, the section says so in one line)
+  --window N[d|h]      --shifts: how far to look, in days (14d, the default) or hours; 91 days at most
+  --from TIME          --shifts: when the window starts (RFC 3339; default now)
   --max-length N       plan-report: shorten the Markdown to N characters at most (a GitHub comment
                        holds 65536): diagrams and long change lists go first; the JSON stays whole
   --config FILE        drift, export, --resolve: settings from \`pulumi config --json --show-secrets\` output
@@ -48,7 +62,7 @@ Options:
   --force              export: write into a directory that is not empty
   -h, --help           Show this help
 
-Settings (drift, export, plan-report --resolve): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
+Settings (drift, export, plan-report --resolve and --shifts): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
 environment.
 
 Exit codes: 0 done / no drift; 2 drift found (drift), or the preview failed or is incomplete
@@ -108,20 +122,40 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
           ? undefined
           : parseJson(fs.readFileSync(values.state, "utf8"), values.state, "pulumi stack export");
       const digest = parseJson(input, file, "pulumi preview --json");
-      let account = {};
-      if (values.resolve) {
-        const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
-        const resolved = await accountNames(unnamedTargets(digest, state), client);
-        account = resolved.names;
-        for (const t of resolved.missing)
-          io.stderr.write(`pulumi-incident plan-report: --resolve: no ${t.type} ${t.id} in the account\n`);
-      }
-      const report = planReport(digest, state, account);
       const maxLength = values["max-length"] === undefined ? undefined : Number(values["max-length"]);
       if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1000))
         throw new Error(
           `--max-length must be a whole number of characters, 1000 or more (got ${values["max-length"]})`,
         );
+      let account = {};
+      const window = shiftWindow(values);
+      let client: ReadOnlyClient | undefined;
+      if (values.resolve || window) {
+        client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+      }
+      let checked = false;
+      if (values.resolve && client) {
+        const targets = unnamedTargets(digest, state, { scheduleUsers: window !== undefined });
+        checked = targets.length > 0;
+        const resolved = await accountNames(targets, client);
+        account = resolved.names;
+        for (const t of resolved.missing)
+          io.stderr.write(`pulumi-incident plan-report: --resolve: no ${t.type} ${t.id} in the account\n`);
+      }
+      const report = planReport(digest, state, account);
+      if (window && client) {
+        // Once per run: --resolve checked the account already when it had anything to look up.
+        if (!checked) await checkAccount(client, "--shifts");
+        const names = report.names;
+        report.shifts = (
+          await shiftsOf(plannedResources(digest), {
+            client,
+            window,
+            names: (id) => names[id],
+            state: state === undefined ? [] : stateResources(state),
+          })
+        ).report;
+      }
       emit(planReportMarkdown(report, { maxLength }), report, values, io);
       if (report.status === "complete") return EXIT_OK;
       io.stderr.write(
@@ -155,6 +189,35 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } finally {
     await closeAllConnections();
   }
+}
+
+/** `--shifts`' window: `--from` (default now, to the minute) and `--window` long; undefined without `--shifts`. */
+function shiftWindow(values: Values): ShiftWindow | undefined {
+  if (!values.shifts) {
+    for (const option of ["window", "from"] as const)
+      if (values[option] !== undefined) throw new Error(`--${option} goes with --shifts`);
+    return undefined;
+  }
+  let length = DEFAULT_WINDOW_MS;
+  if (values.window !== undefined) {
+    const m = /^(\d+)\s*(d|h)?$/.exec(values.window.trim());
+    length = m ? Number(m[1]) * (m[2] === "h" ? 3_600_000 : 86_400_000) : Number.NaN;
+    if (!(length >= 3_600_000 && length <= MAX_WINDOW_MS))
+      throw new Error(
+        `--window must be a number of days (14d) or hours (36h), from 1 hour to 91 days, the longest the API previews (got ${JSON.stringify(values.window)})`,
+      );
+  }
+  let start = Math.floor(Date.now() / 60_000) * 60_000;
+  if (values.from !== undefined) {
+    start = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(values.from)
+      ? Date.parse(values.from)
+      : Number.NaN;
+    if (Number.isNaN(start))
+      throw new Error(
+        `--from must be an RFC 3339 time such as 2026-03-23T09:00:00Z (got ${JSON.stringify(values.from)})`,
+      );
+  }
+  return { start, end: start + length };
 }
 
 function usageError(message: string, io: Io): number {
@@ -221,6 +284,9 @@ function parse(argv: string[]) {
       state: { type: "string" },
       "max-length": { type: "string" },
       resolve: { type: "boolean" },
+      shifts: { type: "boolean" },
+      window: { type: "string" },
+      from: { type: "string" },
       concurrency: { type: "string" },
       include: { type: "string", multiple: true },
       exclude: { type: "string", multiple: true },

@@ -403,11 +403,21 @@ export const DEFECTS: Defect[] = [
     id: "read-only-loose-preview",
     item: "29.4",
     file: "cli/readOnlyClient.ts",
-    find: "  if (spec.method !== \"POST\") return false;",
-    replace: "  if (spec.method !== \"POST\") return spec.path.includes(\"/actions/preview_entries\");",
+    find: '  if (spec.method !== "POST") return false;',
+    replace: '  if (spec.method !== "POST") return spec.path.includes("/actions/preview_entries");',
     description:
       "The read-only client lets any method through to a path that merely contains /actions/preview_entries (a PUT, a DELETE, a look-alike path)",
     tests: { after: ["test/cli/readOnlyClient.test.ts"] },
+  },
+  {
+    id: "shifts-gaps-reversed",
+    item: "29.2",
+    file: "cli/shifts.ts",
+    find: "...minus(afterGaps, beforeGaps).map(",
+    replace: "...minus(beforeGaps, afterGaps).map(",
+    description:
+      "plan-report --shifts reports the gaps a change closes as opened (before and after taken the wrong way round)",
+    tests: { after: ["test/cli/shifts.test.ts"] },
   },
 ];
 

@@ -10,6 +10,7 @@
 import fc from "fast-check";
 import { ENTRIES_PAGE_SIZE } from "../../emulator/families/scheduleEntries";
 import {
+  mergeOverrides,
   type OverrideInput,
   type RotationVersion,
   type ScheduleEntry,
@@ -262,6 +263,8 @@ describe("the evaluator's properties", () => {
           const plain = evaluate(tz, [v], w);
           const merged = evaluate(tz, [v], w, [override]);
           expect(merged.scheduled).toEqual(plain.scheduled);
+          // The same merge over entries already computed (what a caller holding the API's answer does).
+          expect(mergeOverrides(plain.scheduled, [override], w)).toEqual(merged);
           expect(merged.overrides.map((o) => [o.entry_id, o.user])).toEqual([["01OVERRIDE", "cover"]]);
           // Other layers as scheduled; on the override's layer, the cover inside its interval, the rota outside.
           for (const layer of v.layers.slice(1))
