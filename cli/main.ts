@@ -16,6 +16,7 @@ import { closeAllConnections } from "../provider/client";
 import { accountNames } from "./accountNames";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
 import { exportAccount, selectKinds, summary, writeProject } from "./export";
+import { pagedFirstOf } from "./pagedFirst";
 import {
   plannedResources,
   planReport,
@@ -147,14 +148,16 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         // Once per run: --resolve checked the account already when it had anything to look up.
         if (!checked) await checkAccount(client, "--shifts");
         const names = report.names;
-        report.shifts = (
-          await shiftsOf(plannedResources(digest), {
-            client,
-            window,
-            names: (id) => names[id],
-            state: state === undefined ? [] : stateResources(state),
-          })
-        ).report;
+        const planned = plannedResources(digest);
+        const context = {
+          client,
+          window,
+          names: (id: string) => names[id],
+          state: state === undefined ? [] : stateResources(state),
+        };
+        const { report: shifts, timelines } = await shiftsOf(planned, context);
+        report.shifts = shifts;
+        if (!shifts.unavailable) report.pagedFirst = await pagedFirstOf(planned, timelines, context);
       }
       emit(planReportMarkdown(report, { maxLength }), report, values, io);
       if (report.status === "complete") return EXIT_OK;

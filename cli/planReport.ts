@@ -38,6 +38,7 @@ import {
   strong,
   tableBlock,
 } from "./markdown";
+import { type PagedFirstReport, pagedFirstBlocks } from "./pagedFirst";
 import { diffValues, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
 import { type ShiftsReport, shiftsBlocks } from "./shifts";
 import { changeSummary, READERS } from "./summaries";
@@ -89,6 +90,8 @@ export interface PlanReport {
   names: Record<string, string>;
   /** `--shifts`: the shifts that change hands and the coverage gaps, per schedule (cli/shifts.ts). */
   shifts?: ShiftsReport;
+  /** `--shifts`: who is paged first, before and after, per escalation path (cli/pagedFirst.ts). */
+  pagedFirst?: PagedFirstReport;
 }
 
 /** A document plan-report cannot read: says which step (index and URN) and which field. */
@@ -857,6 +860,7 @@ function blocksOf(report: PlanReport, options: RenderOptions): Block[] {
   }
 
   if (report.shifts) out.push(...shiftsBlocks(report.shifts, options.optional));
+  if (report.pagedFirst) out.push(...pagedFirstBlocks(report.pagedFirst));
 
   if (report.resources.length) out.push(headingBlock(3, md`Changes`));
   report.resources.forEach((r, i) => {

@@ -107,6 +107,10 @@ export interface ShiftsReport {
 /** A schedule's final entries before and after the change (the paging tools read them). */
 export interface ScheduleTimeline {
   schedule: string;
+  /** The plan's operation on it (`overrides`: only its overrides change; `none`: it does not change). */
+  op: ScheduleShifts["op"] | "none";
+  /** Whether who is on call changes in the window. */
+  changes: boolean;
   timezone: string;
   before?: Entry[];
   after?: Entry[];
@@ -131,7 +135,7 @@ export interface ShiftContext {
   now?: number;
 }
 
-class Unavailable extends Error {}
+export class Unavailable extends Error {}
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 const holdsPending = (v: unknown) => {
@@ -161,7 +165,7 @@ function parsed<T>(
 }
 
 /** Every page of a schedule's entries over the window (the cursor is the next page's start). */
-async function serviceEntries(
+export async function serviceEntries(
   ctx: ShiftContext,
   id: string,
   counted: ScheduleShifts["requests"],
@@ -187,7 +191,7 @@ async function serviceEntries(
   return all;
 }
 
-function refused(error: unknown, what: string): never {
+export function refused(error: unknown, what: string): never {
   if (error instanceof ApiError && error.status === 403)
     throw new Unavailable(
       `Shifts not computed: the API key may not ${what} (the API answered 403${error.message ? `: ${oneLine(error.message)}` : ""}). Previewing needs a role that may update schedules (schedules_editor or on_call_editor); the rest of the report is as without --shifts.`,
@@ -270,7 +274,7 @@ function laneText(l: { rotation: string; layer: string }): string {
   return l.layer === l.rotation ? l.rotation : `${l.rotation} / ${l.layer}`;
 }
 
-function userText(
+export function userText(
   u: User | undefined,
   names: (id: string) => string | undefined,
   seen: Map<string, string>,
@@ -434,8 +438,10 @@ export async function shiftsOf(
     for (const subject of subjectsOf(planned)) {
       const result = await shiftsOfOne(subject, ctx, seen);
       report.schedules.push(result.shifts);
-      if (result.timeline)
-        timelines.set(subject.id ?? subject.resource?.urn ?? subject.schedule, result.timeline);
+      if (result.timeline) {
+        if (subject.id) timelines.set(subject.id, result.timeline);
+        if (subject.resource) timelines.set(subject.resource.urn, result.timeline);
+      }
     }
   } catch (error) {
     if (!(error instanceof Unavailable)) throw error;
@@ -624,14 +630,23 @@ async function shiftsOfOne(
   shifts.runs = changedRuns(before?.final ?? [], after.final, window, lane, who);
   return {
     shifts,
-    timeline: { schedule: label, timezone: tz, before: before?.final, after: after.final, lane, who },
+    timeline: {
+      schedule: label,
+      op: subject.op,
+      changes: shifts.runs.length > 0 || shifts.gaps.length > 0,
+      timezone: tz,
+      before: before?.final,
+      after: after.final,
+      lane,
+      who,
+    },
   };
 }
 
 // ---------------------------------------------------------------------------------- words
 
 const dayParts = new Map<string, Intl.DateTimeFormat>();
-function localParts(ms: number, tz: string): { day: string; time: string; year: string } {
+export function localParts(ms: number, tz: string): { day: string; time: string; year: string } {
   let f = dayParts.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat("en-GB", {
@@ -666,7 +681,7 @@ export function timeRange(start: number, end: number, tz: string): string {
 }
 
 /** `Mon 23 Mar 2026 00:00 UTC`. */
-function instantText(ms: number): string {
+export function instantText(ms: number): string {
   const p = localParts(ms, "UTC");
   return `${p.day} ${p.year} ${p.time} UTC`;
 }

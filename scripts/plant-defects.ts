@@ -419,6 +419,16 @@ export const DEFECTS: Defect[] = [
       "plan-report --shifts reports the gaps a change closes as opened (before and after taken the wrong way round)",
     tests: { after: ["test/cli/shifts.test.ts"] },
   },
+  {
+    id: "paged-first-ignores-working-hours",
+    item: "29.3",
+    file: "cli/escalation.ts",
+    find: "verdict = active(windowId);",
+    replace: "verdict = true;",
+    description:
+      "Who is paged first takes a working-hours branch as always active: nights and weekends read as paging the day rota",
+    tests: { after: ["test/cli/pagedFirst.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options

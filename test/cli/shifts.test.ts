@@ -12,9 +12,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type PlanReport, planReport, planReportMarkdown } from "../../cli/planReport";
 import { timeRange } from "../../cli/shifts";
-import { closeAllConnections } from "../../provider/client";
 import { runCli } from "../support/cliRun";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { emulatorForTests } from "../support/emulator";
 import { parseComment } from "../support/markdownDom";
 import { previewAccount } from "../support/previewAccount";
 
@@ -24,15 +23,7 @@ const FROM = "2031-03-24T00:00:00Z";
 const TYPE = "pulumi-nodejs:dynamic/incident:";
 const LONDON = "Europe/London";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ burst: 100_000, refillPerSecond: 100_000 });
-});
-afterAll(async () => {
-  await closeAllConnections();
-  await emu.dispose();
-});
-afterEach(() => expect(emu.responseProblems).toEqual([]));
+const emulator = emulatorForTests();
 
 const primary = () =>
   structuredClone(ONCALL.steps.find((s: any) => s.urn.endsWith("Schedule::payments-primary")));
@@ -61,13 +52,13 @@ interface Run {
 }
 
 /** plan-report --shifts on `digest`, its account made in the emulator first. */
-async function shifts(digest: any, args: string[] = [], token = emu.apiKey): Promise<Run> {
-  const real = await previewAccount(digest, emu);
+async function shifts(digest: any, args: string[] = [], token = emulator().apiKey): Promise<Run> {
+  const real = await previewAccount(digest, emulator());
   const json = path.join(require("node:os").tmpdir(), `shifts-${process.pid}-${Math.random()}.json`);
-  const mark = emu.requests.length;
+  const mark = emulator().requests.length;
   const { code, out, err } = await runCli(
     ["plan-report", "--shifts", "--from", FROM, "--json", json, ...args],
-    { INCIDENT_API_KEY: token, INCIDENT_BASE_URL: emu.url },
+    { INCIDENT_API_KEY: token, INCIDENT_BASE_URL: emulator().url },
     false,
     JSON.stringify(real),
   );
@@ -78,7 +69,9 @@ async function shifts(digest: any, args: string[] = [], token = emu.apiKey): Pro
     markdown: out,
     err,
     report,
-    requests: emu.requests.slice(mark).map((r) => `${r.method} ${r.route}`),
+    requests: emulator()
+      .requests.slice(mark)
+      .map((r) => `${r.method} ${r.route}`),
   };
 }
 
@@ -360,7 +353,7 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
   });
 
   test("a key that may not preview: one line saying what is missing and why; the rest of the report as without --shifts; exit 0", async () => {
-    const reader = await emu.createApiKey("reader", ["viewer"]);
+    const reader = await emulator().createApiKey("reader", ["viewer"]);
     const digest = doc(
       edited((n) => {
         const users = version(n).users;
@@ -379,7 +372,7 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
       run.markdown.indexOf("### Shifts that change"),
       run.markdown.indexOf("### Changes"),
     );
-    const without = planReportMarkdown(planReport(await previewAccount(digest, emu)));
+    const without = planReportMarkdown(planReport(await previewAccount(digest, emulator())));
     expect(run.markdown.replace(section, "").replace(/<id[^>]*>|01[0-9A-HJKMNP-TV-Z]{24}/g, "ID")).toEqual(
       without.replace(/<id[^>]*>|01[0-9A-HJKMNP-TV-Z]{24}/g, "ID"),
     );
@@ -414,11 +407,11 @@ describe("plan-report --shifts: options and words", () => {
     const bad = (args: string[]) =>
       runCli(
         ["plan-report", ...args],
-        { INCIDENT_API_KEY: emu.apiKey, INCIDENT_BASE_URL: emu.url },
+        { INCIDENT_API_KEY: emulator().apiKey, INCIDENT_BASE_URL: emulator().url },
         false,
         JSON.stringify(ONCALL),
       );
-    const mark = emu.requests.length;
+    const mark = emulator().requests.length;
     expect(await bad(["--shifts", "--window", "92d"])).toMatchObject({
       code: 1,
       err: expect.stringContaining("91 days"),
@@ -435,7 +428,7 @@ describe("plan-report --shifts: options and words", () => {
       code: 1,
       err: expect.stringContaining("--window goes with --shifts"),
     });
-    expect(emu.requests.length).toBe(mark);
+    expect(emulator().requests.length).toBe(mark);
   });
 
   test("times in the schedule's zone with its offset, across midnight and a clock change", () => {

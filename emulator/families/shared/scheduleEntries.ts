@@ -494,8 +494,12 @@ function clockMs(text: string): number | undefined {
   return (h * 60 + min) * 60_000;
 }
 
-/** The parts of `[start, end)` inside the working intervals (local to `tz`), merged. */
-function workingPieces(
+/**
+ * The parts of `[start, end)` inside weekday intervals (a weekday, `HH:MM` to `HH:MM`, local to
+ * `tz`), merged: when a rotation's working intervals let it schedule people, or when an escalation
+ * path's working hours are active.
+ */
+export function workingPieces(
   intervals: readonly WorkingInterval[],
   start: number,
   end: number,
