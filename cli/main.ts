@@ -5,15 +5,18 @@
  *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N] [--resolve]
  *                               [--shifts [--window 14d] [--from TIME]]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
+ *   pulumi-incident coverage [FILE|-] [--window 7d] [--from TIME] [--exclude NAMES] [--json OUT] [--output OUT] [--config FILE]
  *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
  *
- * Exit codes: 0 fine (drift: no drift), 2 drift (drift) or a failed or incomplete preview (plan-report:
- * the report is written and says so first), 1 error (bad input, settings, API).
+ * Exit codes: 0 fine (drift: no drift; coverage: someone on call throughout), 2 drift (drift), a gap
+ * (coverage) or a failed or incomplete preview (plan-report: the report is written and says so
+ * first), 1 error (bad input, settings, API).
  */
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { closeAllConnections } from "../provider/client";
 import { accountNames } from "./accountNames";
+import { COVERAGE_WINDOW_MS, coverage, coverageMarkdown, coverageOutcome } from "./coverage";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
 import { exportAccount, selectKinds, summary, writeProject } from "./export";
 import { pagedFirstOf } from "./pagedFirst";
@@ -33,6 +36,8 @@ const USAGE = `Usage: pulumi-incident <command> [options]
 Commands:
   plan-report [FILE]   Markdown report of a \`pulumi preview --json\` document (FILE, or stdin)
   drift [FILE]         Compare a \`pulumi stack export\` (FILE, or stdin) with the API; read-only
+  coverage [FILE]      When nobody is on call in the next week, per schedule of a \`pulumi stack
+                       export\` (FILE, or stdin); read-only
   export [DIR]         Write the whole account as a Pulumi TypeScript project that adopts every
                        object (DIR, default ./incident-account); read-only
 
@@ -46,8 +51,9 @@ Options:
                        schedule (and schedule override) makes, computed by the API: one read of the
                        schedule's entries and one preview of the update per schedule (a key that
                        may update schedules previews; without, the section says so in one line)
-  --window N[d|h]      --shifts: how far to look, in days (14d, the default) or hours; 91 days at most
-  --from TIME          --shifts: when the window starts (RFC 3339; default now)
+  --window N[d|h]      --shifts, coverage: how far to look, in days or hours (default 14d for
+                       --shifts, 7d for coverage); 91 days at most
+  --from TIME          --shifts, coverage: when the window starts (RFC 3339; default now)
   --max-length N       plan-report: shorten the Markdown to N characters at most (a GitHub comment
                        holds 65536): diagrams and long change lists go first; the JSON stays whole
   --config FILE        drift, export, --resolve: settings from \`pulumi config --json --show-secrets\` output
@@ -55,6 +61,8 @@ Options:
   --concurrency N      drift: objects read at once (default 4)
   --include KINDS      export: only these kinds (comma-separated, e.g. AlertRoute,EscalationPath)
   --exclude KINDS      export: all kinds but these
+  --exclude NAMES      coverage: schedules (their names in the program, comma-separated) not to check,
+                       e.g. ones meant to cover working hours only
   --name REGEX         export: only objects whose name matches (a JavaScript regular expression)
   --dry-run            export: print what would be written; write nothing
   --project NAME       export: the Pulumi project name (default incident-account)
@@ -63,10 +71,11 @@ Options:
   --force              export: write into a directory that is not empty
   -h, --help           Show this help
 
-Settings (drift, export, plan-report --resolve and --shifts): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
+Settings (drift, coverage, export, plan-report --resolve and --shifts): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
 environment.
 
-Exit codes: 0 done / no drift; 2 drift found (drift), or the preview failed or is incomplete
+Exit codes: 0 done / no drift / no gap; 2 drift found (drift), a schedule with nobody on call for a
+while (coverage), or the preview failed or is incomplete
 (plan-report: the report is written all the same and says so first); 1 error (nothing written:
 unreadable input, bad options or settings, the API).
 `;
@@ -74,6 +83,8 @@ unreadable input, bad options or settings, the API).
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_DRIFT = 2;
+/** coverage: a schedule has times when nobody is on call. */
+export const EXIT_GAPS = 2;
 /** plan-report: the preview failed or stopped before its end (the report is written and says so). */
 export const EXIT_PREVIEW_FAILED = 2;
 
@@ -166,6 +177,21 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       );
       return EXIT_PREVIEW_FAILED;
     }
+    if (command === "coverage") {
+      const window = windowOf(values, COVERAGE_WINDOW_MS);
+      const exclude = values.exclude
+        ?.flatMap((v) => v.split(","))
+        .map((n) => n.trim())
+        .filter((n) => n !== "");
+      const doc = parseJson(input, file, "pulumi stack export");
+      const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+      const report = await coverage(doc, { client, window, exclude });
+      emit(coverageMarkdown(report), report, values, io);
+      const outcome = coverageOutcome(report);
+      for (const s of report.schedules.filter((x) => x.error))
+        io.stderr.write(`pulumi-incident coverage: Schedule ${s.name} (${s.id}) not checked: ${s.error}\n`);
+      return outcome === "error" ? EXIT_ERROR : outcome === "gaps" ? EXIT_GAPS : EXIT_OK;
+    }
     if (command === "drift") {
       const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
@@ -194,14 +220,19 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
 }
 
-/** `--shifts`' window: `--from` (default now, to the minute) and `--window` long; undefined without `--shifts`. */
+/** `--shifts`' window; undefined without `--shifts` (whose options are refused then). */
 function shiftWindow(values: Values): ShiftWindow | undefined {
   if (!values.shifts) {
     for (const option of ["window", "from"] as const)
       if (values[option] !== undefined) throw new Error(`--${option} goes with --shifts`);
     return undefined;
   }
-  let length = DEFAULT_WINDOW_MS;
+  return windowOf(values, DEFAULT_WINDOW_MS);
+}
+
+/** The window of `--from` (default now, to the minute) and `--window` (default `defaultMs`). */
+function windowOf(values: Values, defaultMs: number): ShiftWindow {
+  let length = defaultMs;
   if (values.window !== undefined) {
     const m = /^(\d+)\s*(d|h)?$/.exec(values.window.trim());
     length = m ? Number(m[1]) * (m[2] === "h" ? 3_600_000 : 86_400_000) : Number.NaN;

@@ -429,6 +429,16 @@ export const DEFECTS: Defect[] = [
       "Who is paged first takes a working-hours branch as always active: nights and weekends read as paging the day rota",
     tests: { after: ["test/cli/pagedFirst.test.ts"] },
   },
+  {
+    id: "coverage-gaps-exit-0",
+    item: "29.5",
+    file: "cli/main.ts",
+    find: 'outcome === "gaps" ? EXIT_GAPS : EXIT_OK',
+    replace: 'outcome === "gaps" ? EXIT_OK : EXIT_OK',
+    description:
+      "pulumi-incident coverage exits 0 when a schedule has a gap: the nightly job never says anyone is uncovered",
+    tests: { after: ["test/cli/coverage.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
