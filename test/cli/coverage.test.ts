@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { runCli } from "../support/cliRun";
 import { emulatorForTests } from "../support/emulator";
 import { parseComment } from "../support/markdownDom";
-import { previewAccount } from "../support/previewAccount";
+import { previewAccount, stackExportOf } from "../support/previewAccount";
 
 const ONCALL = JSON.parse(
   fs.readFileSync(path.join(__dirname, "..", "fixtures", "previewJson", "oncall-pr.json"), "utf8"),
@@ -17,30 +17,7 @@ const ONCALL = JSON.parse(
 const emulator = emulatorForTests();
 
 /** The schedules of the oncall stack, made in the emulator, as `pulumi stack export` holds them. */
-async function stackExport(): Promise<any> {
-  const real = await previewAccount(ONCALL, emulator(), ["Schedule"]);
-  const schedules = real.steps.filter((s: any) => /:Schedule::/.test(s.urn) && s.oldState?.id);
-  return {
-    version: 3,
-    deployment: {
-      resources: [
-        {
-          urn: "urn:pulumi:dev::incident-oncall::pulumi:pulumi:Stack::incident-oncall-dev",
-          type: "pulumi:pulumi:Stack",
-          custom: false,
-        },
-        ...schedules.map((s: any) => ({
-          urn: s.urn,
-          custom: true,
-          id: s.oldState.id,
-          type: s.oldState.type,
-          inputs: s.oldState.inputs,
-          outputs: s.oldState.outputs,
-        })),
-      ],
-    },
-  };
-}
+const stackExport = async () => stackExportOf(await previewAccount(ONCALL, emulator(), ["Schedule"]));
 
 const run = async (args: string[], doc: unknown) => {
   const mark = emulator().requests.length;

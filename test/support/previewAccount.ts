@@ -7,6 +7,10 @@
  * recorded outputs beside the new ones, throughout the document. Tools that read the account (plan-report
  * `--shifts`) then read the emulator as they would the account.
  */
+import { pagedFirstOf } from "../../cli/pagedFirst";
+import { type PlanReport, plannedResources, planReport } from "../../cli/planReport";
+import { ReadOnlyClient } from "../../cli/readOnlyClient";
+import { shiftsOf } from "../../cli/shifts";
 import { setCredentials } from "../../provider/credentials";
 import { providers } from "../../resources";
 import type { TestEmulator } from "./emulator";
@@ -62,4 +66,60 @@ export async function previewAccount(
     learn(step.oldState.outputs, made.outs, ids);
   }
   return substitute(digest, ids);
+}
+
+/**
+ * The plan report of a recorded (masked) preview document with the `--shifts` sections, computed
+ * against `emu` (the document's account made there first): the report is read from the masked
+ * document, so what it prints of ids is the fixture's, and the sections from the account.
+ */
+export async function reportWithShifts(
+  digest: any,
+  emu: TestEmulator,
+  window: { start: number; end: number },
+): Promise<PlanReport> {
+  const real = await previewAccount(digest, emu);
+  const report = planReport(digest);
+  const planned = plannedResources(real);
+  const context = {
+    client: new ReadOnlyClient({ apiKey: emu.apiKey, baseUrl: emu.url }),
+    window,
+    names: (id: string) => report.names[id],
+    state: [],
+  };
+  const { report: shifts, timelines } = await shiftsOf(planned, context);
+  report.shifts = shifts;
+  report.pagedFirst = await pagedFirstOf(planned, timelines, context);
+  return report;
+}
+
+/**
+ * The resources of `kinds` that a document (with real ids: `previewAccount`'s answer) finds in the
+ * account, as `pulumi stack export` holds them: the stack's state before the plan.
+ */
+export function stackExportOf(real: any, kinds: readonly string[] = ["Schedule"]) {
+  const steps = (real.steps ?? []).filter(
+    (s: any) => s.oldState?.id && kinds.includes(String(s.oldState.type ?? "").slice(TYPE_PREFIX.length)),
+  );
+  const stack = String(steps[0]?.urn ?? "urn:pulumi:dev::project::").split("::");
+  return {
+    version: 3,
+    deployment: {
+      resources: [
+        {
+          urn: `${stack[0]}::${stack[1]}::pulumi:pulumi:Stack::${stack[1]}-${stack[0]?.replace(/^urn:pulumi:/, "")}`,
+          type: "pulumi:pulumi:Stack",
+          custom: false,
+        },
+        ...steps.map((s: any) => ({
+          urn: s.urn,
+          custom: true,
+          id: s.oldState.id,
+          type: s.oldState.type,
+          inputs: s.oldState.inputs,
+          outputs: s.oldState.outputs,
+        })),
+      ],
+    },
+  };
 }
