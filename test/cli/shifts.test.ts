@@ -132,6 +132,11 @@ describe("plan-report --shifts on the recorded oncall pull request", () => {
     );
     // Cost: one entries read and one preview for the update, one entries read for the replaced one.
     expect(run.requests.sort()).toEqual([...COST_PER_UPDATE, "GET /v2/schedule_entries"].sort());
+    // Shortened for a comment: still well-formed, the folded lists counted instead.
+    const short = await shifts(ONCALL, ["--max-length", "6000"]);
+    expect(short.markdown.length).toBeLessThanOrEqual(6000);
+    expect(parseComment(short.markdown).problems).toEqual([]);
+    expect(short.markdown).toContain("see the JSON report");
     expect(run.report.shifts!.schedules.map((s) => [s.schedule, s.requests])).toEqual([
       ["Schedule payments-primary", { scheduleEntries: 1, previewEntries: 1, schedules: 0 }],
       ["Schedule payments-secondary", { scheduleEntries: 1, previewEntries: 0, schedules: 0 }],
