@@ -456,6 +456,66 @@ export const DEFECTS: Defect[] = [
       'CatalogType check refuses a sourceRepoUrl that is not a URL (`""`), a format the reference does not publish and the Terraform provider\'s acceptance tests do not keep',
     tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
   },
+  {
+    id: "entries-days-as-24h",
+    item: "29.1",
+    file: "emulator/families/shared/scheduleEntries.ts",
+    find: "return instantOf(this.anchorDay + offset, this.anchorTime, this.tz);",
+    replace: "return this.anchor + offset * 86_400_000;",
+    description:
+      "Schedule entries count a daily handover as 24 elapsed hours: a 09:00 handover drifts to 08:00 or 10:00 local across a daylight-saving change",
+    tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
+  },
+  {
+    id: "entries-overrides-not-merged",
+    item: "29.1",
+    file: "emulator/families/shared/scheduleEntries.ts",
+    find: "subtract([[e.start, e.end]], cuts)",
+    replace: "subtract([[e.start, e.end]], cuts.slice(0, 0))",
+    description:
+      "Schedule entries' `final` keeps the scheduled shift under an override: two people on call on one layer, the override not replacing its interval",
+    tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
+  },
+  {
+    id: "read-only-loose-preview",
+    item: "29.4",
+    file: "cli/readOnlyClient.ts",
+    find: '  if (spec.method !== "POST") return false;',
+    replace: '  if (spec.method !== "POST") return spec.path.includes("/actions/preview_entries");',
+    description:
+      "The read-only client lets any method through to a path that merely contains /actions/preview_entries (a PUT, a DELETE, a look-alike path)",
+    tests: { after: ["test/cli/readOnlyClient.test.ts"] },
+  },
+  {
+    id: "shifts-gaps-reversed",
+    item: "29.2",
+    file: "cli/shifts.ts",
+    find: "...minus(afterGaps, beforeGaps).map(",
+    replace: "...minus(beforeGaps, afterGaps).map(",
+    description:
+      "plan-report --shifts reports the gaps a change closes as opened (before and after taken the wrong way round)",
+    tests: { after: ["test/cli/shifts.test.ts"] },
+  },
+  {
+    id: "paged-first-ignores-working-hours",
+    item: "29.3",
+    file: "cli/escalation.ts",
+    find: "verdict = active(windowId);",
+    replace: "verdict = true;",
+    description:
+      "Who is paged first takes a working-hours branch as always active: nights and weekends read as paging the day rota",
+    tests: { after: ["test/cli/pagedFirst.test.ts"] },
+  },
+  {
+    id: "coverage-gaps-exit-0",
+    item: "29.5",
+    file: "cli/main.ts",
+    find: 'outcome === "gaps" ? EXIT_GAPS : EXIT_OK',
+    replace: 'outcome === "gaps" ? EXIT_OK : EXIT_OK',
+    description:
+      "pulumi-incident coverage exits 0 when a schedule has a gap: the nightly job never says anyone is uncovered",
+    tests: { after: ["test/cli/coverage.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
