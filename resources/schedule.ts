@@ -352,15 +352,25 @@ function sortVersions(versions: ApiRotation[]): ApiRotation[] {
 }
 
 /**
- * Pairs live versions with declared ones. The API drops versions that a later version has
- * superseded, so the live list may lack the oldest declared versions: live versions are matched to
- * declared ones from the newest backwards.
+ * Pairs live versions with declared ones: by the instant each takes effect where every live
+ * version has a declared one of the same instant, in order. Otherwise (a declared instant changed)
+ * from the newest backwards: the API drops versions that a later version has superseded, so the
+ * live list may lack the oldest declared versions.
  */
 function alignVersions(
   live: ApiRotation[],
   declared: readonly ScheduleRotationVersion[] | undefined,
 ): { live: ApiRotation; declaredIndex: number | undefined }[] {
   const d = declared ?? [];
+  // The same instant in effect (none for a rotation's first version) is the same version: a
+  // version appended after the live ones (one taking effect later) pairs with nothing live, so the
+  // versions before it keep their layers (and the overrides on them).
+  const byInstant = live.map((v) =>
+    d.findIndex((x) => instant(x.effectiveFrom) === instant(v.effective_from)),
+  );
+  if (byInstant.every((index, i) => index >= 0 && (i === 0 || index > (byInstant[i - 1] ?? -1)))) {
+    return live.map((v, i) => ({ live: v, declaredIndex: byInstant[i] }));
+  }
   const offset = d.length - live.length;
   return live.map((v, i) => ({
     live: v,

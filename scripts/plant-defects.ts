@@ -65,6 +65,16 @@ const WHOLE_ACCOUNT = "-c jest.engine.config.js test/engine/wholeAccount.test.ts
 
 export const DEFECTS: Defect[] = [
   {
+    id: "schedule-versions-aligned-from-newest",
+    item: "29.2",
+    file: "resources/schedule.ts",
+    find: "  if (byInstant.every((index, i) =>",
+    replace: "  if (false && byInstant.every((index, i) =>",
+    description:
+      "Schedule pairs live versions with declared ones from the newest backwards only: a future version appended makes the update send the current version's layer without its id, and the overrides on it are lost",
+    tests: { after: ["test/resources/schedule.test.ts"] },
+  },
+  {
     id: "rank-zero-rule",
     item: "1",
     file: "resources/catalogEntries.ts",
