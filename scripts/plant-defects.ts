@@ -379,6 +379,16 @@ export const DEFECTS: Defect[] = [
       "check calls the validate endpoint for a declaration equal to the stored inputs: a no-change preview makes API calls",
     tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
+  {
+    id: "bucket-ignores-others",
+    item: "extra",
+    file: "provider/rateLimiter.ts",
+    find: "  shareRate(): number {\n    return this.rate;",
+    replace: "  shareRate(): number {\n    return this.refillPerSecond;",
+    description:
+      "the client's bucket refills at the server's whole rate while other processes spend the same key (each of K stacks applied at once assumes the whole budget: 429 storms, requests failing after 7 attempts; issue 30)",
+    tests: { after: ["test/provider/rateLimiter.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
