@@ -389,6 +389,16 @@ export const DEFECTS: Defect[] = [
       "the client's bucket refills at the server's whole rate while other processes spend the same key (each of K stacks applied at once assumes the whole budget: 429 storms, requests failing after 7 attempts; issue 30)",
     tests: { after: ["test/provider/rateLimiter.test.ts"] },
   },
+  {
+    id: "team-role-writes-any-object",
+    item: "extra",
+    file: "emulator/roles.ts",
+    find: "  if (before !== undefined && !ours(before)) {",
+    replace: "  if (before !== undefined && ours([])) {",
+    description:
+      "the emulator lets a key whose only write role is a team role change or delete another team's object (the reference: team roles apply to resources its teams own; issue 30)",
+    tests: { after: ["test/emulator/roles.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
