@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --sizes 250,500,1000,2000`: how a stack's cost grows with its size (issue 30
- * item 4). For each size N, one stack of N bench objects (bench/program.ts) runs create, no-change,
- * refresh and destroy twice through the engine: as users run it (the engine writes a checkpoint
+ * item 4). For each size N, one stack of N bench objects (bench/program.ts) runs create, a
+ * no-change preview (`pulumi preview`, as a pull request's pipeline runs it), refresh and destroy twice through the engine: as users run it (the engine writes a checkpoint
  * after every step) and with `PULUMI_SKIP_CHECKPOINTS=true` (the state written once, at the end).
  * The difference is the engine's checkpoint time; the rest of the skipped run is the provider
  * (its requests, paced by the bucket: the bound, and the span of its requests) and the engine's
@@ -22,7 +22,7 @@ export interface SizesSettings {
   kinds: string;
 }
 
-const PHASES = ["create", "no-change", "refresh", "destroy"] as const;
+const PHASES = ["create", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
 const MODES = ["checkpoints", "skipped"] as const;
 type Mode = (typeof MODES)[number];
@@ -125,6 +125,7 @@ export async function sizesBench(engine: BenchEngine, s: SizesSettings, dir: str
 function runPhase(engine: BenchEngine, phase: Phase, options: CliOptions): Promise<Measured> {
   if (phase === "refresh") return engine.refresh(options);
   if (phase === "destroy") return engine.destroy(options);
+  if (phase === "preview") return engine.preview(options);
   return engine.up(options);
 }
 
