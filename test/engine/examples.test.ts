@@ -237,7 +237,7 @@ describe("examples/fleet", () => {
     },
   });
   /** The objects of the kinds the fleet manages, as the API lists them. */
-  const account_ = async () => {
+  const accountLists = async () => {
     const lists: Record<string, unknown> = {};
     for (const p of [
       "/v1/severities",
@@ -269,7 +269,7 @@ describe("examples/fleet", () => {
           ["on_call_editor", "workflows_editor", "secrets_manage"],
           [id],
         );
-      const before = await account_();
+      const before = await accountLists();
 
       const shared = expectOk(await up(account()));
       expect(shared.counts.create).toBe(3);
@@ -301,7 +301,9 @@ describe("examples/fleet", () => {
         expect(JSON.stringify(workflow.condition_groups)).toContain((shared.outputs as any).severityIds[1]);
       }
 
-      // A change in the Payments stack: every request is its key's, none names an Identity object.
+      // A change in the Payments stack reads and writes nothing of Identity's: every request is the
+      // Payments key's (the emulator's log), none names an Identity object, every write is to a
+      // Payments object.
       const identityIds = Object.entries(outputs.Identity)
         .filter(([k]) => k !== "teamId")
         .map(([, v]) => v);
@@ -319,6 +321,10 @@ describe("examples/fleet", () => {
       expect(requests.filter((r) => identityIds.some((id) => `${r.path}?${r.query}`.includes(id)))).toEqual(
         [],
       );
+      // Nor a list of a kind the teams own: it would answer the other team's objects too.
+      expect(
+        requests.filter((r) => /^\/v\d\/(schedules|escalation_paths|workflows|secrets)$/.test(r.path)),
+      ).toEqual([]);
       const paymentsIds = Object.values(outputs.Payments);
       expect(
         requests
@@ -333,7 +339,7 @@ describe("examples/fleet", () => {
       ]))
         expectOk(run);
       expectOk(await destroy(account()));
-      expect(await account_()).toEqual(before);
+      expect(await accountLists()).toEqual(before);
       expect(h.emu.responseProblems).toEqual([]);
     },
     scenarioTimeoutMs,
