@@ -5,6 +5,8 @@ import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from "undici";
 import { ApiError, type ApiErrorInit, decodeErrorBody } from "./errors";
 import { parseRetryAfter, TokenBucket } from "./rateLimiter";
 
+export { parseLimitHeader } from "./rateLimiter";
+
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 export interface ClientOptions {
@@ -254,7 +256,7 @@ export class ApiClient {
         });
         status = res.statusCode;
         const text = await res.body.text();
-        this.observeRateHeaders(res.headers);
+        this.bucket.observeAnswer(status, (name) => headerValue(res.headers[name]));
         const requestIdHeader = headerValue(res.headers["x-request-id"]);
         this.trace(spec, status, started, attempt, undefined, requestIdHeader);
         const parsed = parseJson(text);
@@ -317,7 +319,7 @@ export class ApiClient {
         throw new ApiError({ ...init, attempts, hint: this.hintFor(init) });
       } catch (error) {
         if (error instanceof ApiError) throw error;
-        this.bucket.calibrate();
+        this.bucket.unanswered();
         const code = networkCode(error);
         this.trace(spec, status, started, attempt, code);
         const notSent = NOT_SENT_CODES.has(code);
@@ -407,19 +409,6 @@ export class ApiClient {
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 
-  private observeRateHeaders(headers: Record<string, string | string[] | undefined>): void {
-    const limit = parseLimitHeader(headerValue(headers["x-ratelimit-limit"]));
-    if (limit) {
-      const current = this.bucket;
-      if (current.capacity !== limit.capacity || current.refillPerSecond !== limit.refillPerSecond) {
-        current.reconfigure(limit.capacity, limit.refillPerSecond);
-      }
-    }
-    const remaining = Number(headerValue(headers["x-ratelimit-remaining"]));
-    if (headerValue(headers["x-ratelimit-remaining"]) !== undefined) this.bucket.observeRemaining(remaining);
-    this.bucket.calibrate();
-  }
-
   /**
    * One attempt, to the trace file (INCIDENT_TRACE_FILE: a JSON line) and, at `info` and above, as a
    * line on the console. Neither holds a header or a body: never the key, never a secret.
@@ -441,7 +430,7 @@ export class ApiClient {
       );
     }
     if (!this.traceFile) return;
-    const line = { method: spec.method, path: spec.path, status, ms, attempt, error };
+    const line = { method: spec.method, path: spec.path, status, ms, attempt, error, at: started };
     try {
       appendFileSync(this.traceFile, `${JSON.stringify(line)}\n`);
     } catch {
@@ -459,22 +448,6 @@ export function logWarning(message: string): void {
   } catch {
     process.stderr.write(`${message}\n`);
   }
-}
-
-/** `X-RateLimit-Limit: 1200, 1200;window=60` → capacity 1200, 20 tokens per second. */
-export function parseLimitHeader(
-  value: string | undefined,
-): { capacity: number; refillPerSecond: number } | undefined {
-  if (!value) return undefined;
-  const entries = value.split(",").map((s) => s.trim());
-  const capacity = Number.parseInt(entries[0] ?? "", 10);
-  const windowed = entries
-    .map((e) => /^(\d+)\s*;\s*window=(\d+)/.exec(e))
-    .find((m): m is RegExpExecArray => m !== null);
-  if (!Number.isFinite(capacity) || !windowed) return undefined;
-  const refillPerSecond = Number(windowed[1]) / Number(windowed[2]);
-  if (!(refillPerSecond > 0)) return undefined;
-  return { capacity, refillPerSecond };
 }
 
 const POOL = { keepAliveTimeout: 30_000, connections: 32 };

@@ -526,6 +526,26 @@ export const DEFECTS: Defect[] = [
       "pulumi-incident coverage exits 0 when a schedule has a gap: the nightly job never says anyone is uncovered",
     tests: { after: ["test/cli/coverage.test.ts"] },
   },
+  {
+    id: "bucket-ignores-others",
+    item: "extra",
+    file: "provider/rateLimiter.ts",
+    find: "  shareRate(): number {\n    return this.rate;",
+    replace: "  shareRate(): number {\n    return this.refillPerSecond;",
+    description:
+      "the client's bucket refills at the server's whole rate while other processes spend the same key (each of K stacks applied at once assumes the whole budget: 429 storms, requests failing after 7 attempts; issue 30)",
+    tests: { after: ["test/provider/rateLimiter.test.ts"] },
+  },
+  {
+    id: "team-role-writes-any-object",
+    item: "extra",
+    file: "emulator/roles.ts",
+    find: "  if (before !== undefined && !ours(before)) {",
+    replace: "  if (before !== undefined && ours([])) {",
+    description:
+      "the emulator lets a key whose only write role is a team role change or delete another team's object (the reference: team roles apply to resources its teams own; issue 30)",
+    tests: { after: ["test/emulator/roles.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options

@@ -618,6 +618,7 @@ interface FamilyRuntime {
     write: readonly string[];
     teamRead?: readonly string[];
     teamWrite?: readonly string[];
+    teamOwned?: unknown;
   };
   routes: readonly { method: string; path: string }[];
 }
@@ -646,14 +647,15 @@ function emulatorReadme(root: string, load: (file: string) => Record<string, unk
     const endpoints = [...byPath].map(([p, methods]) => `\`${methods.join("/")} ${p}\``).join(", ");
     return `| ${family.name} (\`families/${file}\`) | ${endpoints} |`;
   });
-  const list = (roles: readonly string[] | "any_key", team?: readonly string[]) => {
+  const list = (roles: readonly string[] | "any_key", team?: readonly string[], owned = false) => {
     const account = roles === "any_key" ? "any_key" : roles.length > 0 ? roles.join(", ") : "–";
-    return team && team.length > 0 ? `${account} (team: ${team.join(", ")})` : account;
+    const scope = owned ? "; its teams' objects only" : "";
+    return team && team.length > 0 ? `${account} (team: ${team.join(", ")}${scope})` : account;
   };
   const rows = new Map<string, string[]>();
   for (const { family } of families) {
     const r = family.roles;
-    const row = `${list(r.read, r.teamRead)} | ${list(r.write, r.teamWrite)}`;
+    const row = `${list(r.read, r.teamRead)} | ${list(r.write, r.teamWrite, r.teamOwned !== undefined)}`;
     rows.set(row, [...(rows.get(row) ?? []), family.name]);
   }
   const roles = [...rows].map(([row, names]) => `| ${names.join(", ")} | ${row} |`);
