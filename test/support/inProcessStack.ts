@@ -29,6 +29,8 @@ export interface InProcessResource {
 
 export interface InProcessStack {
   resources: InProcessResource[];
+  /** A preview (`previewOf`): what would change, `<op> <type> <name>` (empty: no change). */
+  changes: string[];
   /** The stack's outputs, secrets included (as `pulumi stack output --show-secrets` gives them). */
   outputs: Record<string, any>;
   /** The state as `pulumi stack export` writes it: secret values as ciphertext. */
@@ -42,6 +44,12 @@ export interface InProcessOptions {
   stack?: string;
   /** The program's config, without the namespace (`variant`). */
   config?: Record<string, string>;
+  /**
+   * A preview over this stack (the state an `up` left): each resource is checked and diffed against
+   * its state by its kind's provider, as the engine's preview does, and nothing is made
+   * (`InProcessStack.changes` lists what would change).
+   */
+  previewOf?: InProcessStack;
 }
 
 /** Inputs as a provider receives them: the engine strips secret wrappers (the host accepts none). */
@@ -64,6 +72,7 @@ export async function runInProcess(program: string, o: InProcessOptions): Promis
   process.env.INCIDENT_API_KEY = o.emu.apiKey;
   process.env.INCIDENT_BASE_URL = o.emu.url;
   const resources: InProcessResource[] = [];
+  const changes: string[] = [];
   let outputs: Record<string, any> = {};
   let failure: unknown;
   let pulumi!: typeof pulumiType;
@@ -82,6 +91,22 @@ export async function runInProcess(program: string, o: InProcessOptions): Promis
           let id: string;
           let outs: Record<string, any>;
           let inputs: Record<string, any> = unwrapSecrets(args.inputs);
+          if (o.previewOf) {
+            // The engine's preview: check against the old inputs, diff against the old state.
+            const old = o.previewOf.resources.find((r) => r.type === args.type && r.name === args.name);
+            if (!old) {
+              changes.push(`create ${kind} ${args.name}`);
+              return { id: "", state: inputs };
+            }
+            const checked = await provider.check!(old.inputs, inputs);
+            if (checked.failures?.length)
+              throw new Error(`${kind} ${args.name}: ${JSON.stringify(checked.failures)}`);
+            const diff = await provider.diff!(old.id, old.outputs, checked.inputs);
+            if (diff.changes)
+              changes.push(`${diff.replaces?.length ? "replace" : "update"} ${kind} ${args.name}`);
+            resources.push({ ...old, inputs: checked.inputs });
+            return { id: old.id, state: old.outputs };
+          }
           if (args.id !== undefined && args.id !== "") {
             const read = await provider.read!(args.id, inputs);
             if (!read.id) throw new Error(`${kind}.get: no object with id ${args.id}`);
@@ -125,8 +150,13 @@ export async function runInProcess(program: string, o: InProcessOptions): Promis
       ? await new Promise((done) => (value as pulumiType.Output<unknown>).apply(done))
       : value;
   }
+  if (o.previewOf) {
+    for (const old of o.previewOf.resources)
+      if (!resources.some((r) => r.urn === old.urn)) changes.push(`delete ${old.type} ${old.name}`);
+  }
   return {
     resources,
+    changes,
     outputs: resolved,
     exportDocument: () => ({
       version: 3,
