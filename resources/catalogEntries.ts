@@ -296,7 +296,8 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
   partOf: "catalogTypeId",
   // `pulumi-incident export` reads the entries as CatalogEntry objects and writes a type's entries
   // as one CatalogEntries above a threshold (cli/export/catalog.ts).
-  notExported: "read as CatalogEntry objects; a type's entries are one CatalogEntries above 50 (--catalog-entries)",
+  notExported:
+    "read as CatalogEntry objects; a type's entries are one CatalogEntries above 50 (--catalog-entries)",
   // Its read is a walk of the type's entries (no list spec needed); its writes change that list.
   writesLists: [CATALOG_ENTRIES_PATH],
   toInputs: (live, declared) => ({

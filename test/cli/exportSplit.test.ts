@@ -37,12 +37,14 @@ const HOSTILE_TEAMS = [
     id: "01TEAMHOSTILEMARKDOWN",
     name: "Ops </details><script>alert(1)</script> | [x](https://evil.example) @here",
   },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a team's name, not a template
   { id: "01TEAMHOSTILEYAML", name: 'SRE "\u007f\u0085\ufeff" \n- name: injected\n# comment: ${x} `' },
   { id: "01TEAMHOSTILESCRIPT", name: "東京 本社" },
   // The account project's own directory name.
   { id: "01TEAMHOSTILEACCOUNT", name: "account" },
 ];
 /** An object name that would end a string, a comment or a template in the program. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: an object's name, not a template
 const HOSTILE_NAME = '*/ ${process.exit(1)} ` "; // \\ </script>';
 
 /** Ids of what the account holds, by a name of the test's own. */
