@@ -47,6 +47,9 @@ const HOSTILE_TEAMS = [
 // biome-ignore lint/suspicious/noTemplateCurlyInString: an object's name, not a template
 const HOSTILE_NAME = '*/ ${process.exit(1)} ` "; // \\ </script>';
 
+/** A secret's name that would be markup in a README and break a YAML line. */
+const HOSTILE_SECRET = 'Token <img src=x onerror=alert(1)> [x](https://evil.example) "\u007f\n# y';
+
 /** Ids of what the account holds, by a name of the test's own. */
 const ids: Record<string, string> = {};
 const secretValues: Record<string, string> = {};
@@ -174,15 +177,15 @@ async function seed(): Promise<void> {
 
   // Several owners: the account project, listed in its README.
   secretValues["Shared token"] = "shared-token-value-1234";
-  secretValues["Platform token"] = "platform-token-value-5678";
+  secretValues[HOSTILE_SECRET] = "platform-token-value-5678";
   await create("sharedSecret", "Secret", {
     name: "Shared token",
     value: secretValues["Shared token"],
     owningTeamIds: ["01TEAMPLATFORM", "01TEAMPAYMENTS"],
   });
   await create("platformSecret", "Secret", {
-    name: "Platform token",
-    value: secretValues["Platform token"],
+    name: HOSTILE_SECRET,
+    value: secretValues[HOSTILE_SECRET],
     owningTeamIds: ["01TEAMPLATFORM"],
   });
 
@@ -237,6 +240,10 @@ async function seed(): Promise<void> {
       externalId: `i-${n}`,
     });
 }
+
+/** Only characters YAML 1.2 lets a file hold as they are (c-printable, less the byte order mark). */
+const YAML_PRINTABLE =
+  /^[\t\n\r\u0020-\u007e\u0085\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]*$/u;
 
 /** The adopted ids of a project's program. */
 const adoptIds = (text: string) => [...text.matchAll(/adoptId: "([^"]+)"/g)].map((m) => m[1]!);
@@ -373,7 +380,7 @@ describe("export --split-by team", () => {
       expect(holds).toContain(`Objects team "${asRead(t.name)}" owns`);
 
     // YAML: every character one a YAML file may hold; each description reads back as written.
-    const printable = /^[\t\n\r\u0020-\u007e\u0085\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/u;
+    const printable = YAML_PRINTABLE;
     for (const p of fleet.projects) {
       const yaml = fs.readFileSync(path.join(p.dir, "Pulumi.yaml"), "utf8");
       expect(yaml).toMatch(printable);
@@ -441,6 +448,13 @@ describe("catalog entries", () => {
     expect(each.text).toMatch(/managedAttributes: \[serviceTier\.id\]/);
 
     const bulk = await exportProject(emu, path.join(work, "bulk"), ["--catalog-entries", "bulk"]);
+    for (const p of [each, bulk]) {
+      expectReadmeHoldsText(p.dir);
+      expect(fs.readFileSync(path.join(p.dir, "Pulumi.yaml"), "utf8")).toMatch(YAML_PRINTABLE);
+    }
+    expect(parseComment(fs.readFileSync(path.join(bulk.dir, "README.md"), "utf8")).listItems).toContain(
+      `${Object.keys(secretConfig(bulk.dir)).find((k) => secretConfig(bulk.dir)[k] === secretValues[HOSTILE_SECRET])}: the value of Secret "${asRead(HOSTILE_SECRET)}"`,
+    );
     expect(
       declared(bulk.text)
         .filter((d) => d.startsWith("CatalogEntr"))
@@ -485,9 +499,15 @@ const asRead = (text: string) =>
 function secretConfig(dir: string): Record<string, string> {
   const yaml = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
   const out: Record<string, string> = {};
-  for (const m of yaml.matchAll(
-    /^ {2}[^:\n]+:(\S+):\n {4}description: "The value of Secret \\"(.*)\\" \(secret\)"/gm,
-  ))
-    out[m[1]!] = secretValues[m[2]!]!;
+  for (const m of yaml.matchAll(/^ {2}[^:\n]+:(\S+):\n {4}description: (".*")$/gm)) {
+    const name = /^The value of Secret "(.*)" \(secret\)$/s.exec(JSON.parse(m[2]!))![1]!;
+    out[m[1]!] = secretValues[name]!;
+  }
   return out;
+}
+
+/** Each README of a project holds user text as text: no markup comes from it (the title aside). */
+function expectReadmeHoldsText(dir: string): void {
+  const parsed = parseComment(fs.readFileSync(path.join(dir, "README.md"), "utf8"));
+  expect([dir, parsed.problems.filter((p) => p !== "an element: <h1>")]).toEqual([dir, []]);
 }

@@ -2,7 +2,8 @@
  * The export round trip of the fast lane: `pulumi-incident export` of the emulator's account (in
  * process), the project formatted (Biome) and type-checked (CommonJS, nodenext, and index.ts as an ES
  * module), then its program run under the SDK's mocks (test/support/inProcessStack.ts): every object
- * adopted, with zero writes. What only the engine decides is test/engine/wholeAccount.test.ts's.
+ * adopted, with zero writes, and a preview over that state clean. A fleet (`--split-by team`) is a
+ * directory of such projects. What only the engine decides is test/engine/wholeAccount.test.ts's.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";

@@ -5,8 +5,9 @@
  * For the fast lane's tests of the CLI tools (drift, export), which need an account and its state;
  * what the engine decides is the engine lane's (test/engine/).
  *
- * Not an engine: no diff, no update, no delete, no preview; resources are made in the order their
- * inputs resolve, as the SDK registers them. Secret outputs (each kind's `secretOutputs`) are written
+ * Not an engine: no update, no delete; resources are made in the order their inputs resolve, as the
+ * SDK registers them. A preview (`previewOf`) is the providers' check and diff of each resource
+ * against the state a run left, as the engine's preview calls them, and makes nothing. Secret outputs (each kind's `secretOutputs`) are written
  * to the export as ciphertext, as `pulumi stack export` keeps them: their plaintext is never in it.
  */
 import { randomBytes } from "node:crypto";
