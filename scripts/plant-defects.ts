@@ -458,6 +458,16 @@ export const DEFECTS: Defect[] = [
       "the export's adoption check reads local inputs (managedAttributes) back from the API, which never holds them: every partial entry is reported as a write",
     tests: { after: [FAST_LANE] },
   },
+  {
+    id: "export-secret-call-unbroken",
+    item: "30.1",
+    file: "cli/export/render.ts",
+    find: "    if (isSecret(value) && lead + flat.length + trail.length > WIDTH)\n",
+    replace: "    if (isSecret(value) && lead + flat.length + trail.length < 0)\n",
+    description:
+      "the exported program keeps `config.requireSecret(…)` on one line however long its key: a formatter would change the file",
+    tests: { after: [FAST_LANE] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options

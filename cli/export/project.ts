@@ -313,6 +313,13 @@ function readme(model: ExportModel, options: ProjectOptions): string {
       ),
     );
   }
+  blocks.push(...notesAndLeftOut(model));
+  return renderBlocks(blocks);
+}
+
+/** A README's notes (user text in them escaped) and the objects left out, with why. */
+export function notesAndLeftOut(model: Pick<ExportModel, "notes" | "leftOut">): Block[] {
+  const blocks: Block[] = [];
   if (model.notes.length > 0) blocks.push(headingBlock(2, "Notes"), list(model.notes.map((n) => text(n))));
   if (model.leftOut.length > 0) {
     blocks.push(
@@ -320,5 +327,5 @@ function readme(model: ExportModel, options: ProjectOptions): string {
       list(model.leftOut.map((o) => md`${o.kind} ${quoted(o.label)} (${o.id}): ${o.reason}`)),
     );
   }
-  return renderBlocks(blocks);
+  return blocks;
 }

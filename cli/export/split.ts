@@ -29,12 +29,11 @@ import {
   paragraph,
   renderBlocks,
   tableBlock,
-  text,
 } from "../markdown";
 import type { ExportedResource, ExportModel, ModelOptions } from "./model";
 import { type Draft, draftObjects, type Elsewhere, modelOf } from "./model";
 import { words } from "./names";
-import { type Files, projectFiles, quoted, titleBlock } from "./project";
+import { type Files, notesAndLeftOut, projectFiles, quoted, titleBlock } from "./project";
 import type { Account, AccountTeam } from "./read";
 
 export const SPLIT_BY = ["team"] as const;
@@ -357,12 +356,6 @@ function fleetReadme(fleet: Fleet, base: string): string {
       md`Each project's README lists its secret values to set first (${inlineCode("pulumi config set --secret")}), what it looks up and from where.`,
     ),
   );
-  if (fleet.notes.length > 0) blocks.push(headingBlock(2, "Notes"), list(fleet.notes.map((n) => text(n))));
-  if (fleet.leftOut.length > 0) {
-    blocks.push(
-      headingBlock(2, "Left out"),
-      list(fleet.leftOut.map((o) => md`${o.kind} ${quoted(o.label)} (${o.id}): ${o.reason}`)),
-    );
-  }
+  blocks.push(...notesAndLeftOut(fleet));
   return renderBlocks(blocks);
 }

@@ -14,6 +14,7 @@ import { stringLiteral } from "../../cli/export/render";
 import { ApiClient } from "../../provider/client";
 import type { Props } from "../../provider/spec";
 import { providers } from "../../resources";
+import { dashboardSchedule } from "../support/dashboard";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import {
   adoptInProcess,
@@ -70,25 +71,17 @@ async function seed(): Promise<void> {
     return ids[name]!;
   };
   const user = (await emu.ok("GET", "/v2/users?email=ada%40example.com")).users[0].id as string;
-  const rota = (name: string, teamIds: string[]) => ({
-    name,
-    timezone: "Europe/London",
-    teamIds,
-    rotations: [
-      {
-        id: "primary",
-        name: "Primary",
-        versions: [
-          {
-            handoverStartAt: "2026-01-05T09:00:00Z",
-            handovers: [{ interval: 1, intervalType: "weekly" }],
-            users: [{ id: user }],
-            layers: [{ name: "Primary" }],
-          },
-        ],
-      },
-    ],
-  });
+  // Schedules as the dashboard makes them, owned by teams.
+  const rota = async (key: string, name: string, teamIds: string[]) => {
+    const made = dashboardSchedule({
+      name,
+      timezone: "Europe/London",
+      handoverStartAt: "2026-01-05T09:00:00Z",
+      users: [user],
+    }) as { schedule: Props };
+    const body = { schedule: { ...made.schedule, team_ids: teamIds } };
+    ids[key] = (await emu.ok("POST", "/v2/schedules", { body })).schedule.id;
+  };
   const path = (name: string, scheduleId: string, teamIds: string[]) => ({
     name,
     teamIds,
@@ -109,9 +102,9 @@ async function seed(): Promise<void> {
   await create("impactHigh", "CustomFieldOption", { customFieldId: ids.impact!, value: "High" });
 
   // One owner each; two schedules share a name (no lookup by name finds one of them alone).
-  await create("paymentsRota", "Schedule", rota("Rota", ["01TEAMPAYMENTS"]));
-  await create("identityRota", "Schedule", rota("Rota", ["01TEAMIDENTITY"]));
-  await create("accountTeamRota", "Schedule", rota("Account team rota", ["01TEAMHOSTILEACCOUNT"]));
+  await rota("paymentsRota", "Rota", ["01TEAMPAYMENTS"]);
+  await rota("identityRota", "Rota", ["01TEAMIDENTITY"]);
+  await rota("accountTeamRota", "Account team rota", ["01TEAMHOSTILEACCOUNT"]);
   await create("paymentsPath", "EscalationPath", path("Payments", ids.paymentsRota!, ["01TEAMPAYMENTS"]));
   // The hostile team's path pages Identity's rota: declared there, found by id (its name is shared).
   await create(
