@@ -8,14 +8,16 @@
  *   entry all the same when an entry has no external id (CatalogEntries keys entries by it) or when
  *   some entries are not exported (a `--name` filter): an authoritative resource would delete them.
  * - **Attributes the stack does not own** (`managedAttributes`, in both forms): the export knows who
- *   maintains an attribute from its `mode` (CatalogTypeAttributeV3, reference.json): `api` and the
- *   unset mode (`""`) are written through the API, so the stack manages them; `dashboard` is edited
+ *   maintains an attribute from its `mode` (CatalogTypeAttributeV3, reference.json: "Controls how
+ *   this attribute is modified", the modes listed without their meaning, so read by their names):
+ *   `api` and the unset mode (`""`) are written through the API, so the stack manages them; `dashboard` is edited
  *   in the dashboard, `backlink` and `path` are derived by the service, and `external`, `dynamic`
  *   and `internal` come from an integration's sync: their values are left to their owner. Every
  *   attribute managed: `managedAttributes` is left out (the entry owns all of them).
  * - **Types a sync owns whole**: the catalog importer (incident-io/catalog-importer) marks the types
  *   it syncs with the annotation `incident.io/catalog-importer/sync-id`, and replaces their entries
- *   on every run; a type the API answers `is_editable: false` is synced from an integration. Their
+ *   on every run (incident-io/catalog-importer, its `AnnotationSyncID`); a type the API answers
+ *   `is_editable: false` is synced from an integration (shared/api/SUMMARY.md). Their
  *   entries are not exported (a stack would fight the sync): one line says so.
  */
 import type { Props } from "../../provider/spec";

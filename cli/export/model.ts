@@ -506,6 +506,8 @@ function elsewhereLookups(
     }
     const args: { [key: string]: Value } = {};
     for (const [key, value] of Object.entries(found.args)) {
+      // A scope (`catalogTypeId`) is looked up too: a part is declared where its whole is (split.ts),
+      // so the whole of an object another project declares is never this project's resource.
       const ref = key.endsWith("Id") && typeof value === "string" ? variableOf(value) : undefined;
       args[key] = ref !== undefined ? { $ref: ref } : (value as Value);
     }
