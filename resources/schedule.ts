@@ -262,6 +262,52 @@ export function schedulePayload(args: ScheduleInputs, live?: ApiSchedule): Props
   );
 }
 
+/**
+ * The live schedule as far as an update's payload reads it (its versions and their layer ids),
+ * without reading it: the stored inputs, without the versions a later one already in effect has
+ * superseded (the API drops them), and the layer ids the state keeps (`layerIds`: the layers of the
+ * version in effect at `now`). What a preview of the update passes to `schedulePayload`, so that it
+ * previews the payload the update would send.
+ */
+export function liveFromState(
+  stored: ScheduleInputs,
+  layerIds: Record<string, Record<string, string>> | undefined,
+  now = Date.now(),
+): ApiSchedule {
+  const rotations = stored.rotations.flatMap((r) => {
+    const inEffect = r.versions.filter((v) => (instant(v.effectiveFrom) ?? Number.NEGATIVE_INFINITY) <= now);
+    const current = inEffect[inEffect.length - 1];
+    return r.versions
+      .filter((v) => v === current || !inEffect.includes(v))
+      .map(
+        (v): ApiRotation => ({
+          id: r.id,
+          name: r.name,
+          effective_from: v.effectiveFrom,
+          handover_start_at: v.handoverStartAt,
+          handovers: v.handovers.map((h) => ({ interval: h.interval, interval_type: h.intervalType })),
+          layers: v.layers.map((l) => ({
+            id: l.id ?? (v === current ? layerIds?.[r.id]?.[l.name] : undefined),
+            name: l.name,
+          })),
+          users: [],
+          working_intervals: [],
+        }),
+      );
+  });
+  return {
+    id: "",
+    name: stored.name,
+    timezone: stored.timezone,
+    annotations: {},
+    config: { rotations },
+    team_ids: stored.teamIds,
+    permalink: "",
+    created_at: "",
+    updated_at: "",
+  };
+}
+
 /** The live id of the layer a declared layer (without id) corresponds to: same rotation, version, name. */
 function liveLayerId(
   live: ApiSchedule | undefined,

@@ -25,12 +25,6 @@ export const catalogCases: BadInputCase[] = [
   },
   {
     kind: "CatalogType",
-    title: "source repo not a URL",
-    inputs: { ...type, sourceRepoUrl: "repo" },
-    property: "sourceRepoUrl",
-  },
-  {
-    kind: "CatalogType",
     title: "snake_case field",
     inputs: { ...type, type_name: 'Custom["S"]' },
     property: "type_name",
