@@ -6,7 +6,7 @@
  *                               [--shifts [--window 14d] [--from TIME]]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *   pulumi-incident coverage [FILE|-] [--window 7d] [--from TIME] [--exclude NAMES] [--json OUT] [--output OUT] [--config FILE]
- *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
+ *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--split-by team] [--dry-run] …
  *
  * Exit codes: 0 fine (drift: no drift; coverage: someone on call throughout), 2 drift (drift), a gap
  * (coverage) or a failed or incomplete preview (plan-report: the report is written and says so
@@ -19,6 +19,8 @@ import { accountNames } from "./accountNames";
 import { COVERAGE_WINDOW_MS, coverage, coverageMarkdown, coverageOutcome } from "./coverage";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
 import { exportAccount, selectKinds, summary, writeProject } from "./export";
+import { CATALOG_ENTRIES_MODES, type CatalogEntriesMode } from "./export/catalog";
+import { SPLIT_BY, type SplitBy } from "./export/split";
 import { pagedFirstOf } from "./pagedFirst";
 import {
   plannedResources,
@@ -69,6 +71,10 @@ Options:
   --modules            export: one module per kind (default when more than 200 objects)
   --single-file        export: everything in index.ts
   --force              export: write into a directory that is not empty
+  --split-by team      export: a fleet: one project per owning team and one for the account (a
+                       README at the top lists them and the order to apply them)
+  --catalog-entries M  export: bulk (a catalog type's entries as one CatalogEntries) or each (one
+                       CatalogEntry per entry); default: bulk above 50 entries
   -h, --help           Show this help
 
 Settings (drift, coverage, export, plan-report --resolve and --shifts): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
@@ -284,6 +290,15 @@ async function exportCommand(dir: string | undefined, values: Values, io: Io): P
   const project = values.project ?? "incident-account";
   if (!/^[A-Za-z0-9_.-]+$/.test(project))
     throw new Error(`--project: ${JSON.stringify(project)}: use letters, digits, '-', '_' and '.' only`);
+  const splitBy = oneOf("--split-by", values["split-by"], SPLIT_BY) as SplitBy | undefined;
+  // Pulumi takes project names of up to 100 characters: room for `-<team>` (split.ts).
+  if (splitBy !== undefined && project.length > 50)
+    throw new Error(
+      `--project: at most 50 characters with --split-by (each project is named <project>-<team>)`,
+    );
+  const catalogEntries = oneOf("--catalog-entries", values["catalog-entries"], CATALOG_ENTRIES_MODES) as
+    | CatalogEntriesMode
+    | undefined;
   const target = dir ?? "incident-account";
   const dryRun = values["dry-run"] === true;
   if (!dryRun && fs.existsSync(target) && fs.readdirSync(target).length > 0 && !values.force)
@@ -297,6 +312,8 @@ async function exportCommand(dir: string | undefined, values: Values, io: Io): P
     exclude,
     namePattern,
     project,
+    splitBy,
+    catalogEntries,
     modules: values.modules ? true : values["single-file"] ? false : undefined,
     onKind: (done, total, kind, count) =>
       bar.step(done, total, kind, { text: `${count} objects`, tone: "good" }),
@@ -305,6 +322,12 @@ async function exportCommand(dir: string | undefined, values: Values, io: Io): P
   if (!dryRun) writeProject(target, result.files, values.force === true);
   io.stdout(summary(result, dryRun ? undefined : target));
   return EXIT_OK;
+}
+
+/** `value` when it is one of `allowed` (undefined when not given), else an error naming the option. */
+function oneOf(option: string, value: string | undefined, allowed: readonly string[]): string | undefined {
+  if (value === undefined || allowed.includes(value)) return value;
+  throw new Error(`${option}: ${JSON.stringify(value)}: use ${allowed.join(" or ")}`);
 }
 
 function parse(argv: string[]) {
@@ -330,6 +353,8 @@ function parse(argv: string[]) {
       modules: { type: "boolean" },
       "single-file": { type: "boolean" },
       force: { type: "boolean" },
+      "split-by": { type: "string" },
+      "catalog-entries": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -36,7 +36,16 @@ async function lookupClient(opts: LookupOptions | undefined): Promise<ApiClient>
   return clientFor(resolveSettings((key) => values[key], {}));
 }
 
+/** Every lookup's arguments, by the lookup's name (`getSeverity`): tools that write programs read them. */
+const definedLookups = new Map<string, z.ZodObject<any>>();
+
+/** The arguments schema of the lookup named `name` (as `getSeverity`), once its module is loaded. */
+export function lookupArguments(name: string): z.ZodObject<any> | undefined {
+  return definedLookups.get(name);
+}
+
 export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinition<A, R>): Lookup<A, R> {
+  definedLookups.set(def.name, def.args);
   const get = async (args: z.input<A>, opts?: LookupOptions): Promise<R> => {
     const parsed = def.args.safeParse(args);
     if (!parsed.success) {

@@ -137,6 +137,12 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   listAll?(ctx: ApiContext): Promise<Live[]>;
   /** Why `pulumi-incident export` leaves this kind out (e.g. another kind exports its objects). */
   notExported?: string;
+  /**
+   * The input holding the id of the object this one is a part of and cannot move from (an option's
+   * field, an override's schedule, an entry's catalog type): `pulumi-incident export --split-by team`
+   * declares a part in the project of its whole.
+   */
+  partOf?: string;
   /** Other list paths whose contents this kind's writes change (their cached pages are dropped too). */
   writesLists?: readonly string[];
   api: {

@@ -99,7 +99,8 @@ export interface LiveCatalogEntries {
 
 const keyOf = (e: ApiCatalogEntry) => e.external_id ?? `${UNKEYED}${e.id}`;
 
-function liveFromApi(typeId: string, list: ApiCatalogEntry[]): LiveCatalogEntries {
+/** The entries of a type as this resource reads them, from the API's entries (`pulumi-incident export` too). */
+export function liveFromApi(typeId: string, list: ApiCatalogEntry[]): LiveCatalogEntries {
   const entries: LiveCatalogEntries["entries"] = {};
   // The rank as answered (0 included): whether 0 means "no rank" depends on the declaration, which
   // toInputs knows (rule "no rank is rank 0"); an entry declared with rank 0 keeps it.
@@ -292,7 +293,11 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
     entries: Object.fromEntries(Object.entries(args.entries ?? {}).map(([k, e]) => [k, canonicalEntry(e)])),
   }),
   idOf: (live) => live.catalogTypeId,
-  notExported: "`pulumi-incident export` writes each entry as a CatalogEntry resource",
+  partOf: "catalogTypeId",
+  // `pulumi-incident export` reads the entries as CatalogEntry objects and writes a type's entries
+  // as one CatalogEntries above a threshold (cli/export/catalog.ts).
+  notExported:
+    "read as CatalogEntry objects; a type's entries are one CatalogEntries above 50 (--catalog-entries)",
   // Its read is a walk of the type's entries (no list spec needed); its writes change that list.
   writesLists: [CATALOG_ENTRIES_PATH],
   toInputs: (live, declared) => ({

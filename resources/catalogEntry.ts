@@ -293,6 +293,7 @@ export const catalogEntrySpec: ResourceSpec<CatalogEntryInputs, ApiCatalogEntry>
     ...(args.managedAttributes !== undefined ? { managedAttributes: uniqueSet(args.managedAttributes) } : {}),
   }),
   idOf: (live) => live.id,
+  partOf: "catalogTypeId",
   // For `pulumi-incident export`: the entries of every catalog type, one walk per type.
   listAll: async (ctx) => {
     const types = await walkList<{ id: string }>(ctx.client, CATALOG_TYPES_LIST);

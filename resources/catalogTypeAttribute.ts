@@ -350,6 +350,7 @@ export const catalogTypeAttributeSpec: ResourceSpec<CatalogTypeAttributeInputs, 
     return problems;
   },
   idOf: (live) => live.attribute.id,
+  partOf: "catalogTypeId",
   // For `pulumi-incident export`: every attribute of every catalog type, as a read answers it.
   listAll: async (ctx) =>
     (await walkList<ApiCatalogType>(ctx.client, CATALOG_TYPES_LIST)).flatMap((type) =>

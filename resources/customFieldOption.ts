@@ -55,6 +55,7 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
   secretOutputs: [],
   computedOutputs: ["currentSortKey"],
   idOf: (live) => live.id,
+  partOf: "customFieldId",
   // For `pulumi-incident export`: the options of every select field, one walk per field.
   listAll: async (ctx) => {
     const fields = await walkList<{ id: string; field_type: string }>(ctx.client, customFieldSpec.list!);

@@ -203,6 +203,7 @@ export const scheduleOverrideSpec: ResourceSpec<ScheduleOverrideInputs, ApiSched
   computedOutputs: ["userId"],
   canonical: canonicalScheduleOverride,
   idOf: (live) => live.id,
+  partOf: "scheduleId",
   // No `list` for reads by page: the list needs a schedule_id. For `pulumi-incident export`: the
   // overrides of every schedule (each list paginated).
   listAll: async (ctx) => {

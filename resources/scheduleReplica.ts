@@ -216,6 +216,7 @@ export const scheduleReplicaSpec: ResourceSpec<ScheduleReplicaInputs, ApiSchedul
   fieldRenames: { schedule_replica: "" },
   canonical: (args) => canonical(args) as ScheduleReplicaInputs,
   idOf: (live) => `${live.schedule_id}/${live.id}`,
+  partOf: "scheduleId",
   // For `pulumi-incident export`: the replicas of every schedule, one list per schedule (unpaginated).
   listAll: async (ctx) => {
     const schedules = await walkList<{ id: string }>(ctx.client, scheduleSpec.list!);

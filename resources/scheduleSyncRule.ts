@@ -154,6 +154,7 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
       : args.permanentMemberUserIds,
   }),
   idOf: (live) => `${live.schedule_id}/${live.id}`,
+  partOf: "scheduleId",
   // SchedulesV2ListScheduleSyncRules answers ScheduleSyncRuleV2, as show does (paginated), one
   // schedule at a time; the resource id is `<scheduleId>/<ruleId>`.
   list: {

@@ -447,6 +447,95 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
   {
+    id: "export-readme-raw-names",
+    item: "30.1",
+    file: "cli/export/project.ts",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to find
+    find: 'export const quoted = (label: string) => md`"${label}"`;',
+    replace:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to plant
+      'export const quoted = (label: string) => md([`"${label}"`] as unknown as TemplateStringsArray);',
+    description:
+      "export READMEs write object and team names as Markdown, not text: a name can add HTML, a link or a heading",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "export-yaml-json-only",
+    item: "30.1",
+    file: "cli/export/project.ts",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to find
+    find: '  return JSON.stringify(value).replace(\n    /[\\u007f-\\u0084\\u0086-\\u009f\\ufeff\\ufffe\\uffff]/g,\n    (c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,\n  );',
+    replace: "  return JSON.stringify(value);",
+    description:
+      "Pulumi.yaml scalars written as JSON strings only: a DEL or C1 control character in a name makes the file invalid YAML",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "split-shared-to-first-owner",
+    item: "30.1",
+    file: "cli/export/split.ts",
+    find: "where = { team: owners.length === 1 ? owners[0] : undefined, owners };",
+    replace: "where = { team: owners[0], owners };",
+    description:
+      "export --split-by team puts an object several teams own in its first owner's project: that team's stack changes what the others own",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "split-no-lookups",
+    item: "30.1",
+    file: "cli/export/model.ts",
+    find: "  if (context.elsewhere) {",
+    replace: "  if (context.elsewhere && used.size < 0) {",
+    description: "export --split-by team writes what another project declares as a literal id, not a lookup",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "bulk-all-attributes-managed",
+    item: "30.2",
+    file: "cli/export/catalog.ts",
+    find: "      managedAttributes: managed.length === attributes.length ? undefined : managed,",
+    replace: "      managedAttributes: managed.length === attributes.length ? undefined : undefined,",
+    description:
+      "exported catalog entries manage every attribute: an attribute kept in the dashboard is overwritten by the stack",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "bulk-despite-filter",
+    item: "30.2",
+    file: "cli/export/catalog.ts",
+    find: "        : missing > 0\n",
+    replace: "        : missing < 0\n",
+    description:
+      "a catalog type some of whose entries --name leaves out is written as one CatalogEntries, which deletes them",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "export-check-local-inputs",
+    item: "30.2",
+    file: "cli/export/model.ts",
+    find: "  const readBack = { ...(spec.toInputs(object.live, parsed) as Props), ...local };",
+    replace: "  const readBack = { ...(spec.toInputs(object.live, parsed) as Props) };",
+    more: [
+      {
+        find: "  const local = Object.fromEntries((spec.localInputs ?? []).map((k) => [k, parsed[k]]));\n",
+        replace: "",
+      },
+    ],
+    description:
+      "the export's adoption check reads local inputs (managedAttributes) back from the API, which never holds them: every partial entry is reported as a write",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "export-secret-call-unbroken",
+    item: "30.1",
+    file: "cli/export/render.ts",
+    find: "    if (isSecret(value) && lead + flat.length + trail.length > WIDTH)\n",
+    replace: "    if (isSecret(value) && lead + flat.length + trail.length < 0)\n",
+    description:
+      "the exported program keeps `config.requireSecret(…)` on one line however long its key: a formatter would change the file",
+    tests: { after: [FAST_LANE] },
+  },
+  {
     id: "alert-route-empty-conditions-refused",
     item: "28.3",
     file: "resources/alertRoute.ts",
