@@ -38,9 +38,10 @@
  * collapse (rule "duplicated target users"); an empty `schedule_mode` reads as unset.
  */
 import { z } from "zod";
+import { knownValues, passedOn, warnIn, warnUnless } from "../provider/checkWarnings";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, nameText } from "../provider/inputs";
 import { itemPath } from "../provider/restApi";
 import type { ApiContext, Created, Problem, Props, ResourceSpec } from "../provider/spec";
 import { type EscalationTarget, targetsFromApi } from "./escalationPath";
@@ -76,14 +77,19 @@ export interface CallRouteNode {
 
 const callRouteNode = z
   .strictObject({
-    id: z.string().min(1, "must not be empty").optional(),
+    id: idText().optional(),
     level: z
-      .strictObject({ targets: z.array(escalationTarget).min(1, "a level needs at least one target") })
+      .strictObject({
+        targets: z
+          .array(escalationTarget)
+          .superRefine(warnUnless((v: unknown[]) => v.length > 0, "has no target")),
+      })
       .superRefine((l, ctx) => noDuplicateTargets(l.targets, ctx))
       .optional(),
     voicemail: z.strictObject({ greetingText: freeText().optional() }).optional(),
   })
   .superRefine((n, ctx) => {
+    // Our input model: a node's `type` is the one property it sets (none or two cannot be sent).
     const set = NODE_KINDS.filter((k) => n[k] !== undefined);
     if (set.length !== 1)
       ctx.addIssue({
@@ -103,13 +109,15 @@ export const callRouteInputs = z.strictObject({
    * cannot be created through the API, only changed. Changing it takes another route over (and puts
    * this one back as it was).
    */
+  // Our URL's path parameter (`/v2/call_routes/{id}`): an empty one names no route.
   callRouteId: z.string().min(1, "must not be empty"),
   /** The route's name, e.g. `Payments hotline`. */
   name: nameText(),
   /** The language callers hear, as a language tag, e.g. `en-US` (the API checks the values it supports). */
-  customLanguage: z.string().min(1, "must not be empty"),
+  customLanguage: idText(),
   /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  responderCallerId: z.enum(RESPONDER_CALLER_IDS),
+  // reference-newer: CallRoutesUpdatePayloadV2.responder_caller_id (route_number, oncall_number)
+  responderCallerId: knownValues(RESPONDER_CALLER_IDS),
   /**
    * Only callers on the route's allowlist get through. The allowlist itself is managed in the
    * dashboard; the API refuses `true` while it is empty.
@@ -120,9 +128,14 @@ export const callRouteInputs = z.strictObject({
    * phone-tree menu, if it has one. Leave it out to keep the route's routing (its menu or its path)
    * as it is.
    */
+  // reference-newer: CallRoutesUpdatePayloadV2.path ("send an empty list to keep the menu"): an empty
+  // path is the API's, warned about (leaving it out says the same).
   path: z
     .array(callRouteNode)
-    .min(1, "must hold at least one node: leave path out to keep the route's routing as it is")
+    .superRefine((v, ctx) => {
+      if (v.length === 0)
+        warnIn(ctx, "is empty: the API keeps the route's routing as it is (leave path out to say so)");
+    })
     .optional(),
   /** Same as `callRouteId` when given (the route is always taken over; it is never created). */
   adoptId: z.string().min(1).optional(),
@@ -238,6 +251,7 @@ function canonicalCallRoute(args: CallRouteInputs): Props {
 
 export function validateCallRoute(args: CallRouteInputs): Problem[] {
   const problems: Problem[] = [];
+  // Our own inputs (`adoptId` names the route `callRouteId` names).
   if (args.adoptId !== undefined && args.adoptId !== args.callRouteId)
     problems.push({
       path: ["adoptId"],
@@ -251,8 +265,11 @@ export function validateCallRoute(args: CallRouteInputs): Problem[] {
     if (earlier !== undefined)
       problems.push({
         path: ["path", i, "id"],
-        message: `${JSON.stringify(id)} is also path[${earlier}]'s id: node ids must be unique`,
+        // Unique within an escalation path (EscalationPathNodeV2.id); a call route's node shape is
+        // not published: warned.
+        message: passedOn(`${JSON.stringify(id)} is also path[${earlier}]'s id`),
         dependsOn: [["path", "*", "id"]],
+        severity: "warning",
       });
     else seen.set(id, i);
   });

@@ -77,7 +77,7 @@ export interface AlertSourceArgs {
   /** Unique name of the alert source. */
   name: pulumi.Input<string>;
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
-  sourceType: pulumi.Input<AlertSourceSourceType>;
+  sourceType: pulumi.Input<AlertSourceSourceType | (string & {})>;
   /** How alerts from this source are built. */
   template: pulumi.Input<AlertSourceTemplateArgs>;
   /** For `heartbeat` sources (required there): the ping schedule. */
@@ -145,7 +145,7 @@ export interface AlertSourceTemplateAttributeBindingArgs {
   /** Several values. */
   arrayValue?: pulumi.Input<pulumi.Input<BindingValueArgs>[]>;
   /** How the attribute is merged when the alert is updated; the source type's default when unset. */
-  mergeStrategy?: pulumi.Input<AlertSourceTemplateAttributeBindingMergeStrategy>;
+  mergeStrategy?: pulumi.Input<AlertSourceTemplateAttributeBindingMergeStrategy | (string & {})>;
 }
 
 /** For `heartbeat` sources (required there): the ping schedule. */
@@ -162,7 +162,7 @@ export interface AlertSourceHeartbeatOptionsArgs {
 export interface AlertSourceEmailOptionsArgs {
   /** PII types redacted from incoming e-mail before storage. */
   redactions?: pulumi.Input<
-    pulumi.Input<"credit_card_numbers" | "phone_numbers" | "us_social_security_numbers">[]
+    pulumi.Input<"credit_card_numbers" | "phone_numbers" | "us_social_security_numbers" | (string & {})>[]
   >;
   /** JavaScript expression turning e-mail fields into alert fields. */
   transformExpression?: pulumi.Input<string>;
@@ -185,7 +185,7 @@ export interface AlertSourceJiraOptionsArgs {
 /** The arguments of `getAlertSourcesOutput`: each may be an Input. */
 export interface GetAlertSourcesOutputArgs {
   /** Only sources of this type (all when unset). */
-  sourceType?: pulumi.Input<AlertSourceSourceType>;
+  sourceType?: pulumi.Input<AlertSourceSourceType | (string & {})>;
 }
 
 /** The arguments of `getAlertSourceOutput`: each may be an Input. */
@@ -199,7 +199,7 @@ export interface AlertSource {
   /** Unique name of the alert source. */
   readonly name: pulumi.Output<string>;
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
-  readonly sourceType: pulumi.Output<AlertSourceSourceType>;
+  readonly sourceType: pulumi.Output<AlertSourceSourceType | (string & {})>;
   /** How alerts from this source are built. */
   readonly template: pulumi.Output<AlertSourceTemplate>;
   /** For `heartbeat` sources (required there): the ping schedule. */
@@ -316,7 +316,7 @@ export interface AlertSourceTemplateAttributeBinding {
   /** Several values. */
   arrayValue?: BindingValue[];
   /** How the attribute is merged when the alert is updated; the source type's default when unset. */
-  mergeStrategy?: AlertSourceTemplateAttributeBindingMergeStrategy;
+  mergeStrategy?: AlertSourceTemplateAttributeBindingMergeStrategy | (string & {});
 }
 
 /** For `heartbeat` sources (required there): the ping schedule. */
@@ -332,7 +332,7 @@ export interface AlertSourceHeartbeatOptions {
 /** For `email` sources (required there). Write-only: never echoed by the API. */
 export interface AlertSourceEmailOptions {
   /** PII types redacted from incoming e-mail before storage. */
-  redactions: ("credit_card_numbers" | "phone_numbers" | "us_social_security_numbers")[];
+  redactions: ("credit_card_numbers" | "phone_numbers" | "us_social_security_numbers" | (string & {}))[];
   /** JavaScript expression turning e-mail fields into alert fields. */
   transformExpression?: string;
 }
@@ -354,7 +354,7 @@ export interface AlertSourceJiraOptions {
 /** The arguments of `getAlertSources`. */
 export interface GetAlertSourcesArgs {
   /** Only sources of this type (all when unset). */
-  sourceType?: AlertSourceSourceType;
+  sourceType?: AlertSourceSourceType | (string & {});
 }
 
 /** The alert sources of the account, optionally of one type. */

@@ -17,7 +17,7 @@ export interface CallRouteArgs {
   /** The language callers hear, as a language tag, e.g. `en-US` (the API checks the values it supports). */
   customLanguage: pulumi.Input<string>;
   /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  responderCallerId: pulumi.Input<"oncall_number" | "route_number">;
+  responderCallerId: pulumi.Input<"oncall_number" | "route_number" | (string & {})>;
   /**
    * Only callers on the route's allowlist get through. The allowlist itself is managed in the
    * dashboard; the API refuses `true` while it is empty.
@@ -65,7 +65,7 @@ export interface CallRoute {
   /** The language callers hear, as a language tag, e.g. `en-US` (the API checks the values it supports). */
   readonly customLanguage: pulumi.Output<string>;
   /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  readonly responderCallerId: pulumi.Output<"oncall_number" | "route_number">;
+  readonly responderCallerId: pulumi.Output<"oncall_number" | "route_number" | (string & {})>;
   /**
    * Only callers on the route's allowlist get through. The allowlist itself is managed in the
    * dashboard; the API refuses `true` while it is empty.

@@ -64,7 +64,7 @@ export interface EscalationTemplateLevelArgs {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: pulumi.Input<number>;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive" | (string & {})>;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
@@ -95,7 +95,7 @@ export interface EscalationTemplateNotifyChannelArgs {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: pulumi.Input<number>;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive" | (string & {})>;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
@@ -149,7 +149,7 @@ export interface EscalationPathTemplateParamArgs {
   /** Whether a templated path may leave the parameter unbound. Default `false`. */
   optional?: pulumi.Input<boolean>;
   /** Which kinds of binding the dashboard offers for it (`literal`, `reference`, `expression`); unset or empty: all. Order does not matter. */
-  allowedValueTypes?: pulumi.Input<pulumi.Input<"expression" | "literal" | "reference">[]>;
+  allowedValueTypes?: pulumi.Input<pulumi.Input<"expression" | "literal" | "reference" | (string & {})>[]>;
   /** The value used when a templated path does not bind the parameter. */
   defaultValue?: pulumi.Input<ParamBindingArgs>;
 }
@@ -183,8 +183,6 @@ export interface EscalationPathTemplate {
   readonly workingHours: pulumi.Output<EscalationPathWorkingHour[] | undefined>;
   /** Id of an existing template to take over instead of creating one (`GET /v2/escalation_path_templates`). */
   readonly adoptId: pulumi.Output<string | undefined>;
-  /** Whether a previous escalation path version uses this template (those versions cannot be restored once it is archived). */
-  readonly hasHistoricalEscalationPathVersions: pulumi.Output<boolean>;
 }
 
 /**
@@ -235,7 +233,7 @@ export interface EscalationPathTemplateParam {
   /** Whether a templated path may leave the parameter unbound. Default `false`. */
   optional: boolean;
   /** Which kinds of binding the dashboard offers for it (`literal`, `reference`, `expression`); unset or empty: all. Order does not matter. */
-  allowedValueTypes?: ("expression" | "literal" | "reference")[];
+  allowedValueTypes?: ("expression" | "literal" | "reference" | (string & {}))[];
   /** The value used when a templated path does not bind the parameter. */
   defaultValue?: ParamBinding;
 }
@@ -277,7 +275,7 @@ export interface EscalationTemplateLevel {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
+  timeToAckIntervalCondition?: "active" | "inactive" | (string & {});
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
 }
@@ -308,7 +306,7 @@ export interface EscalationTemplateNotifyChannel {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
+  timeToAckIntervalCondition?: "active" | "inactive" | (string & {});
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
 }

@@ -129,8 +129,13 @@ function isObjectSchema(value: unknown): boolean {
   return (value as ZodLike)?._zod?.def?.type === "object";
 }
 
-/** A zod enum's values (the shared exports that become named unions), else undefined. */
+/**
+ * A zod enum's values, or a closed list's known values (provider/checkWarnings.ts `knownValues`):
+ * the shared exports that become named unions. Else undefined.
+ */
 function enumValues(value: unknown): string[] | undefined {
+  const known = (value as { knownValues?: unknown } | undefined)?.knownValues;
+  if (Array.isArray(known)) return known as string[];
   const def = (value as ZodLike)?._zod?.def;
   return def?.type === "enum" && def.entries ? Object.values(def.entries) : undefined;
 }
