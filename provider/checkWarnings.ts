@@ -102,11 +102,16 @@ export function warnUnless<T>(
   };
 }
 
-/** The known value nearest to `value` (case aside), for a "did you mean" hint. */
+/**
+ * The known value nearest to `value` (case aside), for a "did you mean" hint: one it abbreviates
+ * (`sat` → `saturday`) first, else the one fewest edits away.
+ */
 export function nearestKnown(value: string, known: readonly string[]): string | undefined {
   if (known.length === 0) return undefined;
+  const lower = value.toLowerCase();
   const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
-  return byLower.get(closest(value.toLowerCase(), [...byLower.keys()]));
+  const extending = [...byLower.keys()].filter((k) => lower !== "" && k.startsWith(lower));
+  return byLower.get(closest(lower, extending.length > 0 ? extending : [...byLower.keys()]));
 }
 
 /** The warning for a value outside a closed list. */

@@ -54,6 +54,19 @@ export function nameText(): z.ZodString {
     );
 }
 
+/**
+ * A name a lookup (`getX`) searches for: not empty, not only whitespace, at most `LIMITS.name`
+ * characters. A lookup's arguments are the provider's own (it reads; nothing is sent to be kept), so
+ * one that can name nothing is refused before any request.
+ */
+export function lookupName(): z.ZodString {
+  return z
+    .string()
+    .min(1, "must not be empty")
+    .max(LIMITS.name, `must be at most ${LIMITS.name} characters`)
+    .refine((v) => v.trim() !== "", "must not be only whitespace");
+}
+
 /** Free text (a description, comments): warned about past `LIMITS.text` characters. */
 export function freeText(): z.ZodString {
   return z

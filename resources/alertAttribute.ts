@@ -42,7 +42,7 @@ import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { idText, nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { alertConfigLock } from "./shared/alertConfigLock";
 
@@ -196,7 +196,7 @@ async function listAlertAttributes(client: ApiClient): Promise<ApiAlertAttribute
 /** Arguments of `getAlertAttribute`. */
 export const getAlertAttributeArgs = z.strictObject({
   /** Exact name of the alert attribute (names are unique in an account). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAlertAttributeArgs = z.input<typeof getAlertAttributeArgs>;
 

@@ -71,13 +71,13 @@
  * as the dashboard allows.
  */
 import { z } from "zod";
-import type { ApiClient } from "../provider/client";
 import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
+import type { ApiClient } from "../provider/client";
 import { type Change, changesBetween, formatChange } from "../provider/diff";
 import { ApiError, unlessNotFound } from "../provider/errors";
 import { ADOPT_KEY, makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { idText, nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { compact, type FieldRenames, pick } from "../provider/naming";
 import {
@@ -702,7 +702,12 @@ export function canonicalAlertRoute(args: AlertRouteInputs): Props {
 function validateAlertRoute(args: AlertRouteInputs): Problem[] {
   const problems: Problem[] = [];
   const warn = (path: Problem["path"], message: string, dependsOn?: Problem["dependsOn"]) =>
-    problems.push({ path, message: passedOn(message), severity: "warning", ...(dependsOn ? { dependsOn } : {}) });
+    problems.push({
+      path,
+      message: passedOn(message),
+      severity: "warning",
+      ...(dependsOn ? { dependsOn } : {}),
+    });
   const jg = args.escalationConfig.whenAlertJoinsGroup;
   // reference: AlertRouteWhenAlertJoinsGroupPayloadV3.grace_period_seconds ("must be unset when mode
   // is 'on_priority_increase'")
@@ -764,7 +769,8 @@ function validateAlertRoute(args: AlertRouteInputs): Problem[] {
   });
   const refs = new Set<string>();
   args.expressions.forEach((e, i) => {
-    if (refs.has(e.reference)) warn(["expressions", i, "reference"], "is the reference of another expression too");
+    if (refs.has(e.reference))
+      warn(["expressions", i, "reference"], "is the reference of another expression too");
     refs.add(e.reference);
   });
   return problems;
@@ -1017,7 +1023,7 @@ export const alertRouteProvider = makeProvider(alertRouteSpec);
 /** Arguments of `getAlertRoute`. */
 export const getAlertRouteArgs = z.strictObject({
   /** Exact name of the alert route. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAlertRouteArgs = z.input<typeof getAlertRouteArgs>;
 

@@ -90,11 +90,11 @@
  * `title: { reference: 'alert.payload["summary"]' }`. A reference reads back as written.
  */
 import { z } from "zod";
-import type { ApiClient } from "../provider/client";
 import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
+import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { idText, nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -223,7 +223,8 @@ const attributeBinding = z.strictObject({
     })
     .superRefine(
       warnUnless(
-        (b: { value?: unknown; arrayValue?: unknown }) => (b.value === undefined) !== (b.arrayValue === undefined),
+        (b: { value?: unknown; arrayValue?: unknown }) =>
+          (b.value === undefined) !== (b.arrayValue === undefined),
         "sets none or both of value and arrayValue",
       ),
     ),
@@ -296,7 +297,9 @@ export const alertSourceInputs = z.strictObject({
   jiraOptions: z
     .strictObject({
       /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */
-      projectIds: z.array(idText()).superRefine(warnUnless((v: unknown[]) => v.length > 0, "names no project")),
+      projectIds: z
+        .array(idText())
+        .superRefine(warnUnless((v: unknown[]) => v.length > 0, "names no project")),
     })
     .optional(),
   /** Alerts from this source resolve automatically after this many minutes. */
@@ -518,7 +521,12 @@ export function canonicalAlertSource(args: AlertSourceInputs): Props {
 export function validateAlertSource(args: AlertSourceInputs): Problem[] {
   const problems: Problem[] = [];
   const warn = (path: Problem["path"], message: string, dependsOn?: Problem["dependsOn"]) =>
-    problems.push({ path, message: passedOn(message), severity: "warning", ...(dependsOn ? { dependsOn } : {}) });
+    problems.push({
+      path,
+      message: passedOn(message),
+      severity: "warning",
+      ...(dependsOn ? { dependsOn } : {}),
+    });
   for (const [key, type] of Object.entries(OPTIONS_FOR)) {
     const set = args[key as keyof AlertSourceInputs] !== undefined;
     if (set && args.sourceType !== type)
@@ -734,7 +742,7 @@ export const getAlertSourcesOutput = alertSourcesLookup.getOutput;
 /** Arguments of `getAlertSource`. */
 export const getAlertSourceArgs = z.strictObject({
   /** Exact name of the alert source (names are unique in an account). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAlertSourceArgs = z.input<typeof getAlertSourceArgs>;
 

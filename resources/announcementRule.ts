@@ -10,8 +10,8 @@
  * account's default template on create) and the live template is the output `currentTemplateId`.
  */
 import { z } from "zod";
-import { makeProvider } from "../provider/factory";
 import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
+import { makeProvider } from "../provider/factory";
 import { idText, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { newestMatching, restApi } from "../provider/restApi";
@@ -25,7 +25,10 @@ import {
 } from "./shared/engine";
 
 const slackChannelId = idText().superRefine(
-  warnUnless((c: string) => !c.startsWith("#"), "looks like a channel name: the API takes an id such as C0123ABCD"),
+  warnUnless(
+    (c: string) => !c.startsWith("#"),
+    "looks like a channel name: the API takes an id such as C0123ABCD",
+  ),
 );
 
 /** Inputs of an announcement rule (API v2). */

@@ -17,11 +17,11 @@
  * service's own: `pulumi-incident export` leaves it out (look it up with `getAnnouncementTemplate`).
  */
 import { z } from "zod";
+import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
-import { freeText, idText, nameText } from "../provider/inputs";
+import { freeText, idText, lookupName, nameText } from "../provider/inputs";
 import { canonicalJson, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -449,7 +449,7 @@ export const announcementTemplateProvider = makeProvider(announcementTemplateSpe
 /** Arguments of `getAnnouncementTemplate`. */
 export const getAnnouncementTemplateArgs = z.strictObject({
   /** Exact name of the template, e.g. `Default` (names are unique in the account). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAnnouncementTemplateArgs = z.input<typeof getAnnouncementTemplateArgs>;
 

@@ -16,7 +16,7 @@ import { knownValues, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
-import { freeText, idText, nameText } from "../provider/inputs";
+import { freeText, idText, lookupName, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import { cachedList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -92,7 +92,10 @@ export const catalogTypeInputs = z.strictObject({
     .string()
     .regex(/^Custom\[".+"\]$/, 'must follow the pattern Custom["SomeName"]')
     .superRefine(
-      warnUnless((v: string) => !/^Custom\[".+"\]$/.test(v) || TYPE_NAME.test(v), "holds more than letters and digits"),
+      warnUnless(
+        (v: string) => !/^Custom\[".+"\]$/.test(v) || TYPE_NAME.test(v),
+        "holds more than letters and digits",
+      ),
     )
     .optional(),
   /** Categories the type belongs to (a set): `customer`, `issue-tracker`, `on-call`, `product-feature`, `service`, `team`, `user`. */
@@ -272,7 +275,7 @@ export const catalogTypeProvider = makeProvider(catalogTypeSpec);
 export const getCatalogTypeArgs = z
   .strictObject({
     /** Exact name of the type, e.g. `Service`. */
-    name: nameText().optional(),
+    name: lookupName().optional(),
     /** Its type name, e.g. `Custom["Service"]`. */
     typeName: z.string().min(1, "must not be empty").optional(),
   })

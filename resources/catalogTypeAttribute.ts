@@ -24,7 +24,7 @@ import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError, pickByName } from "../provider/functions";
-import { idText, nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { walkList } from "../provider/pagedReads";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
@@ -441,7 +441,7 @@ export const getCatalogTypeAttributeArgs = z.strictObject({
   /** Id of the catalog type (e.g. from `getCatalogType`). */
   catalogTypeId: z.string().min(1, "must not be empty"),
   /** Exact name of the attribute (names are unique within a type). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetCatalogTypeAttributeArgs = z.input<typeof getCatalogTypeAttributeArgs>;
 

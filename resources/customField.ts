@@ -292,7 +292,9 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
       return [
         {
           path: ["options"],
-          message: passedOn(`are for single_select and multi_select fields (this field is ${args.fieldType})`),
+          message: passedOn(
+            `are for single_select and multi_select fields (this field is ${args.fieldType})`,
+          ),
           dependsOn: [["fieldType"]],
           severity: "warning",
         },

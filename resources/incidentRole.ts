@@ -7,7 +7,7 @@ import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, LIMITS, nameText } from "../provider/inputs";
+import { freeText, LIMITS, lookupName, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -131,7 +131,7 @@ export const incidentRoleProvider = makeProvider(incidentRoleSpec);
 /** Arguments of `getIncidentRole`. */
 export const getIncidentRoleArgs = z.strictObject({
   /** Exact name of the role, e.g. `Incident Lead`. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetIncidentRoleArgs = z.input<typeof getIncidentRoleArgs>;
 

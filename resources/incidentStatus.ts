@@ -12,7 +12,7 @@ import { knownValues } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, lookupName, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 
@@ -177,7 +177,7 @@ export const incidentStatusProvider = makeProvider(incidentStatusSpec);
 /** Arguments of `getIncidentStatus`. */
 export const getIncidentStatusArgs = z.strictObject({
   /** Exact name of the status (names are unique), e.g. `Triage`. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetIncidentStatusArgs = z.input<typeof getIncidentStatusArgs>;
 

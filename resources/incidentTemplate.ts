@@ -31,7 +31,7 @@ import type { ApiClient } from "../provider/client";
 import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError, pickByName } from "../provider/functions";
-import { idText, nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { canonicalJson } from "../provider/normalise";
 import { itemPath, restApi } from "../provider/restApi";
@@ -460,7 +460,7 @@ export const incidentTemplateProvider = makeProvider(incidentTemplateSpec);
 export const getIncidentTemplateArgs = z
   .strictObject({
     /** Exact name of the template, e.g. `Payments incidents`. */
-    name: nameText().optional(),
+    name: lookupName().optional(),
     /** The template's id. */
     id: id.optional(),
   })

@@ -13,7 +13,7 @@ import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, idText, nameText, timestamp } from "../provider/inputs";
+import { freeText, idText, lookupName, nameText, timestamp } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -47,7 +47,8 @@ const escalationTarget = z
   })
   .superRefine(
     warnUnless(
-      (t: { escalationPaths?: unknown; users?: unknown }) => t.escalationPaths !== undefined || t.users !== undefined,
+      (t: { escalationPaths?: unknown; users?: unknown }) =>
+        t.escalationPaths !== undefined || t.users !== undefined,
       "sets neither escalationPaths nor users",
     ),
   );
@@ -364,7 +365,7 @@ export const maintenanceWindowProvider = makeProvider(maintenanceWindowSpec);
 /** Arguments of `getMaintenanceWindow`. */
 export const getMaintenanceWindowArgs = z.strictObject({
   /** Exact name of the maintenance window (archived windows are not searched). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetMaintenanceWindowArgs = z.input<typeof getMaintenanceWindowArgs>;
 

@@ -27,8 +27,8 @@
  * `requirements` compare as JSON (key order does not matter).
  */
 import { z } from "zod";
-import type { ApiClient } from "../provider/client";
 import { passedOn } from "../provider/checkWarnings";
+import type { ApiClient } from "../provider/client";
 import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError, pickByName } from "../provider/functions";

@@ -144,7 +144,9 @@ const rotationVersion = z.strictObject({
         endTime: clockEnd,
       }),
     )
-    .superRefine(warnUnless((v: unknown[]) => v.length > 0, "is empty: omit workingIntervals for around the clock"))
+    .superRefine(
+      warnUnless((v: unknown[]) => v.length > 0, "is empty: omit workingIntervals for around the clock"),
+    )
     .optional(),
   /** `fair` balances by shift length, `sequential` is round robin (only matters with several handovers). */
   // reference: ScheduleRotationCreatePayloadV2.scheduling_mode enum

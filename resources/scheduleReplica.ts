@@ -35,7 +35,9 @@ const externalId = (what: string) =>
   z
     .string()
     .superRefine(warnUnless((v: string) => v !== "", "is empty"))
-    .superRefine(warnUnless((v: string) => /^[^\s/]*$/.test(v), `does not look like ${what} (spaces, or a URL)`));
+    .superRefine(
+      warnUnless((v: string) => /^[^\s/]*$/.test(v), `does not look like ${what} (spaces, or a URL)`),
+    );
 
 const sourceInputs = z.strictObject({
   /** The rotation of the schedule to replicate (its id in the schedule, e.g. a Schedule rotation's `id`). */

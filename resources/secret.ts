@@ -13,7 +13,7 @@ import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, idText, LIMITS, nameText } from "../provider/inputs";
+import { freeText, idText, LIMITS, lookupName, nameText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import { type ApiContext, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
@@ -236,7 +236,7 @@ export const secretProvider = makeProvider(secretSpec);
 /** Arguments of `getSecret`. */
 export const getSecretArgs = z.strictObject({
   /** Exact name of the secret (names are unique). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetSecretArgs = z.input<typeof getSecretArgs>;
 

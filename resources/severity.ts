@@ -7,7 +7,7 @@ import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, lookupName, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -125,7 +125,7 @@ export const severityProvider = makeProvider(severitySpec);
 /** Arguments of `getSeverity`. */
 export const getSeverityArgs = z.strictObject({
   /** Exact name of the severity. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetSeverityArgs = z.input<typeof getSeverityArgs>;
 

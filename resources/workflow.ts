@@ -40,7 +40,7 @@ import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { idText, nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import { readEach, walkList } from "../provider/pagedReads";
@@ -367,7 +367,12 @@ function trimBindings(bindings: WorkflowStep["paramBindings"]): WorkflowStep["pa
 export function validateWorkflow(args: WorkflowInputs): Problem[] {
   const problems: Problem[] = [];
   const warn = (path: Problem["path"], message: string, dependsOn?: Problem["dependsOn"]) =>
-    problems.push({ path, message: passedOn(message), severity: "warning", ...(dependsOn ? { dependsOn } : {}) });
+    problems.push({
+      path,
+      message: passedOn(message),
+      severity: "warning",
+      ...(dependsOn ? { dependsOn } : {}),
+    });
   // reference: workflows ("include_private_incidents is deprecated in favour of private_incident_scope;
   // contradictory values fail validation")
   if (args.privateIncidentScope !== undefined && args.includePrivateIncidents !== undefined) {
@@ -390,14 +395,19 @@ export function validateWorkflow(args: WorkflowInputs): Problem[] {
   const refs = new Set<string>();
   args.expressions.forEach((e, i) => {
     if (refs.has(e.reference))
-      warn(["expressions", i, "reference"], `${JSON.stringify(e.reference)} is the reference of another expression too`);
+      warn(
+        ["expressions", i, "reference"],
+        `${JSON.stringify(e.reference)} is the reference of another expression too`,
+      );
     refs.add(e.reference);
   });
   args.steps.forEach((s, i) => {
     if (s.forEach !== undefined && !refs.has(s.forEach))
-      warn(["steps", i, "forEach"], `names no expression of this workflow (known: ${[...refs].join(", ") || "none"})`, [
-        ["expressions", "*", "reference"],
-      ]);
+      warn(
+        ["steps", i, "forEach"],
+        `names no expression of this workflow (known: ${[...refs].join(", ") || "none"})`,
+        [["expressions", "*", "reference"]],
+      );
   });
   const seen = new Set<string>();
   args.runsOnIncidentModes.forEach((m, i) => {
@@ -545,7 +555,7 @@ export const workflowProvider = makeProvider(workflowSpec);
 /** Arguments of `getWorkflow`. */
 export const getWorkflowArgs = z.strictObject({
   /** Exact name of the workflow. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetWorkflowArgs = z.input<typeof getWorkflowArgs>;
 

@@ -26,7 +26,8 @@ export const bindingValue = z
   })
   .superRefine(
     warnUnless(
-      (v: { literal?: string; reference?: string }) => (v.literal === undefined) !== (v.reference === undefined),
+      (v: { literal?: string; reference?: string }) =>
+        (v.literal === undefined) !== (v.reference === undefined),
       "sets none or both of literal and reference",
     ),
   );
@@ -42,7 +43,8 @@ export const paramBinding = z
   })
   .superRefine(
     warnUnless(
-      (b: { value?: unknown; arrayValue?: unknown }) => !(b.value !== undefined && b.arrayValue !== undefined),
+      (b: { value?: unknown; arrayValue?: unknown }) =>
+        !(b.value !== undefined && b.arrayValue !== undefined),
       "sets both value and arrayValue",
     ),
   );

@@ -15,4 +15,5 @@ export function isTimeZone(tz: string): boolean {
  * reference ScheduleCreatePayloadV3.timezone ("as an IANA name"); reference-newer / the Terraform
  * pay_config docs: "IANA timezone".
  */
-export const timeZone = () => z.string().refine(isTimeZone, "must be an IANA time zone such as Europe/London");
+export const timeZone = () =>
+  z.string().refine(isTimeZone, "must be an IANA time zone such as Europe/London");

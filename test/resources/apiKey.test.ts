@@ -180,7 +180,10 @@ describe("roles the service does not name (issue 28)", () => {
   test("teamRoles without teamIds (and the reverse) is refused: the reference says they go together", async () => {
     const { failures } = await checkWarned(apiKeyProvider, { name: "T", teamRoles: ["secrets_use"] });
     expect(failures).toEqual([
-      expect.objectContaining({ property: "teamIds", reason: "teamIds: must not be empty when teamRoles is set" }),
+      expect.objectContaining({
+        property: "teamIds",
+        reason: "teamIds: must not be empty when teamRoles is set",
+      }),
     ]);
   });
 });

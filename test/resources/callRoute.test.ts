@@ -9,6 +9,7 @@ import {
 } from "../../resources/callRoute";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { dashboardCallRoute } from "../support/dashboard";
 import { expectShape } from "../support/emulator";
 
@@ -159,19 +160,9 @@ describe("check (zero API calls)", () => {
   const node = { level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } };
   test.each([
     [{ ...ok(), callRouteId: undefined }, "callRouteId", /./],
-    [{ ...ok(), responderCallerId: "my_number" }, "responderCallerId", /route_number/],
-    [{ ...ok(), customLanguage: "" }, "customLanguage", /must not be empty/],
-    [{ ...ok(), name: " " }, "name", /whitespace/],
     [{ ...ok(), useCallerAllowlist: "yes" }, "useCallerAllowlist", /./],
-    [{ ...ok(), path: [] }, "path", /leave path out to keep/],
     [{ ...ok(), path: [{}] }, "path", /\[0\].*one of level, voicemail/],
     [{ ...ok(), path: [{ ...node, voicemail: {} }] }, "path", /\[0\].*exactly one of level, voicemail/],
-    [{ ...ok(), path: [{ level: { targets: [] } }] }, "path", /\[0\]\.level\.targets.*at least one target/],
-    [
-      { ...ok(), path: [{ level: { targets: [{ type: "user", id: "01USERADA", urgency: "urgent" }] } }] },
-      "path",
-      /\[0\]\.level\.targets\[0\]\.urgency/,
-    ],
     [
       {
         ...ok(),
@@ -186,6 +177,29 @@ describe("check (zero API calls)", () => {
       "path",
       /scheduleMode.*only schedule targets/,
     ],
+    [{ ...ok(), path: [{ voicemail: { greeting: "hi" } }] }, "path", /greeting/],
+    [{ ...ok(), adoptId: "01OTHER" }, "adoptId", /must be callRouteId/],
+    [{ ...ok(), allowedCallers: ["+441234"] }, "allowedCallers", /./],
+  ])("%j fails at %s", async (inputs, property, reason) => {
+    await expectCheckFailure(ae, callRouteProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [
+      { ...ok(), responderCallerId: "my_number" },
+      "responderCallerId",
+      /"my_number" is not a value the API is known to take/,
+    ],
+    [{ ...ok(), customLanguage: "" }, "customLanguage", /is empty/],
+    [{ ...ok(), name: " " }, "name", /is only whitespace/],
+    [{ ...ok(), path: [] }, "path", /is empty: the API keeps the route's routing as it is/],
+    [{ ...ok(), path: [{ level: { targets: [] } }] }, "path[0].level.targets", /has no target/],
+    [
+      { ...ok(), path: [{ level: { targets: [{ type: "user", id: "01USERADA", urgency: "urgent" }] } }] },
+      "path[0].level.targets[0].urgency",
+      /"urgent" is not a value the API is known to take.*did you mean "high"/,
+    ],
     [
       {
         ...ok(),
@@ -194,14 +208,15 @@ describe("check (zero API calls)", () => {
           { ...node, id: "a" },
         ],
       },
-      "path",
-      /\[1\]\.id.*also path\[0\]'s id/,
+      "path[1].id",
+      /"a" is also path\[0\]'s id/,
     ],
-    [{ ...ok(), path: [{ voicemail: { greeting: "hi" } }] }, "path", /greeting/],
-    [{ ...ok(), adoptId: "01OTHER" }, "adoptId", /must be callRouteId/],
-    [{ ...ok(), allowedCallers: ["+441234"] }, "allowedCallers", /./],
-  ])("%j fails at %s", async (inputs, property, reason) => {
-    await expectCheckFailure(ae, callRouteProvider.check!, inputs, property, reason);
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(callRouteProvider, inputs, path, reason);
   });
 });
 

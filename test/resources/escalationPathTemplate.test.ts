@@ -303,11 +303,6 @@ describe("check (zero API calls)", () => {
       /targets\[0\]\.binding: set exactly one of id/,
     ],
     [
-      level({ binding: { value: { literal: "a", reference: "b" } } }),
-      "path",
-      /targets\[0\]\.binding\.value: set exactly one of literal or reference/,
-    ],
-    [
       {
         ...ok(),
         params: [
@@ -342,6 +337,11 @@ describe("check (zero API calls)", () => {
       { ...ok(), path: [{ id: "a", repeat: { repeatTimes: 1, toNode: "nowhere" } }] },
       "path[0].repeat.toNode",
       /no node has id "nowhere"/,
+    ],
+    [
+      level({ binding: { value: { literal: "a", reference: "b" } } }),
+      "path[0].level.targets[0].binding.value",
+      /sets none or both of literal and reference/,
     ],
     [
       { ...ok(), params: [{ name: "p", label: "P", type: "User", allowedValueTypes: ["literals"] }] },
