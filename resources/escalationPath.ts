@@ -80,7 +80,7 @@
  * these fields as the update payload does: sdk-python models @ be9c2f41 / 7ae3444d.)
  */
 import { z } from "zod";
-import { knownValues, passedOn } from "../provider/checkWarnings";
+import { knownValues, type OrOther, passedOn } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { idText, nameText } from "../provider/inputs";
@@ -142,7 +142,7 @@ export interface EscalationLevel<M extends IoMode = "out"> extends TimeToAck {
   /** Users and schedules to page. */
   targets: Io<typeof escalationTarget, M>[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: OrOther<"all" | "first">;
   /** Page the level again before moving on. */
   retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
   /** Page one target at a time, in turn. */

@@ -53,7 +53,7 @@
  * deletes or updates its templated paths (they depend on the template's id) before the template.
  */
 import { z } from "zod";
-import { knownValues, warnUnless } from "../provider/checkWarnings";
+import { knownValues, type OrOther, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -105,7 +105,7 @@ import {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTarget<M extends IoMode = "out"> {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: (typeof TARGET_TYPES)[number];
+  type: OrOther<(typeof TARGET_TYPES)[number]>;
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: string;
   /**
@@ -114,9 +114,9 @@ export interface EscalationTemplateTarget<M extends IoMode = "out"> {
    */
   binding?: Io<typeof paramBinding, M>;
   /** Urgency of the page: `high` or `low`. */
-  urgency: "high" | "low";
+  urgency: OrOther<"high" | "low">;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: (typeof SCHEDULE_MODES)[number];
+  scheduleMode?: OrOther<(typeof SCHEDULE_MODES)[number]>;
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: string;
 }
@@ -126,7 +126,7 @@ export interface EscalationTemplateLevel<M extends IoMode = "out"> extends TimeT
   /** Users and schedules to page, each by id or by binding. */
   targets: EscalationTemplateTarget<M>[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: OrOther<"all" | "first">;
   /** Page the level again before moving on. */
   retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
   /** Page one target at a time, in turn. */

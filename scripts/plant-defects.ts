@@ -414,7 +414,7 @@ export const DEFECTS: Defect[] = [
     find: '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
     replace: [
       '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
-      "    if (r.end_time <= r.start_time) out.push({ field: `${at}.end_time`, message: \"must be after start_time\" });",
+      '    if (r.end_time <= r.start_time) out.push({ field: `${at}.end_time`, message: "must be after start_time" });',
     ].join("\n"),
     description:
       "the emulator refuses a weekly pay rule over midnight or over the whole day again (the API takes both)",

@@ -64,7 +64,7 @@ export interface EscalationLevelArgs {
   /** Users and schedules to page. */
   targets: pulumi.Input<pulumi.Input<EscalationTargetArgs>[]>;
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: pulumi.Input<"all" | "first">;
+  ackMode?: pulumi.Input<"all" | "first" | (string & {})>;
   /** Page the level again before moving on. */
   retryConfig?: pulumi.Input<EscalationLevelRetryConfigArgs>;
   /** Page one target at a time, in turn. */
@@ -227,7 +227,7 @@ export interface EscalationLevel {
   /** Users and schedules to page. */
   targets: EscalationTarget[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: "all" | "first" | (string & {});
   /** Page the level again before moving on. */
   retryConfig?: EscalationLevelRetryConfig;
   /** Page one target at a time, in turn. */

@@ -56,7 +56,7 @@ export interface EscalationTemplateLevelArgs {
   /** Users and schedules to page, each by id or by binding. */
   targets: pulumi.Input<pulumi.Input<EscalationTemplateTargetArgs>[]>;
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: pulumi.Input<"all" | "first">;
+  ackMode?: pulumi.Input<"all" | "first" | (string & {})>;
   /** Page the level again before moving on. */
   retryConfig?: pulumi.Input<EscalationLevelRetryConfigArgs>;
   /** Page one target at a time, in turn. */
@@ -72,7 +72,7 @@ export interface EscalationTemplateLevelArgs {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTargetArgs {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: pulumi.Input<EscalationTargetType>;
+  type: pulumi.Input<EscalationTargetType | (string & {})>;
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: pulumi.Input<string>;
   /**
@@ -81,9 +81,9 @@ export interface EscalationTemplateTargetArgs {
    */
   binding?: pulumi.Input<ParamBindingArgs>;
   /** Urgency of the page: `high` or `low`. */
-  urgency: pulumi.Input<"high" | "low">;
+  urgency: pulumi.Input<"high" | "low" | (string & {})>;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode>;
+  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode | (string & {})>;
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: pulumi.Input<string>;
 }
@@ -267,7 +267,7 @@ export interface EscalationTemplateLevel {
   /** Users and schedules to page, each by id or by binding. */
   targets: EscalationTemplateTarget[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: "all" | "first" | (string & {});
   /** Page the level again before moving on. */
   retryConfig?: EscalationLevelRetryConfig;
   /** Page one target at a time, in turn. */
@@ -283,7 +283,7 @@ export interface EscalationTemplateLevel {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTarget {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: EscalationTargetType;
+  type: EscalationTargetType | (string & {});
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: string;
   /**
@@ -292,9 +292,9 @@ export interface EscalationTemplateTarget {
    */
   binding?: ParamBinding;
   /** Urgency of the page: `high` or `low`. */
-  urgency: "high" | "low";
+  urgency: "high" | "low" | (string & {});
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: EscalationTargetScheduleMode;
+  scheduleMode?: EscalationTargetScheduleMode | (string & {});
   /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
   selectedRotaId?: string;
 }

@@ -517,8 +517,14 @@ function nestedDecls(from: DeclModel, all: DeclModel[]): DeclModel[] {
   return all.filter((d) => seen.has(d.name) && d !== from);
 }
 
+/** A union of string literals only: a closed list of service-defined values (an enum). */
+const isLiteralUnion = (alias: string) => /^"[^"]*"( \| "[^"]*")*$/.test(alias);
+
 function declSection(decl: DeclModel): string {
   const doc = decl.doc ? `${decl.doc}\n\n` : "";
+  // Every closed list of the inputs is known values beside any other text (provider/checkWarnings.ts).
+  if (decl.alias !== undefined && isLiteralUnion(decl.alias))
+    return `#### \`${decl.name}\`\n\n${doc}Known values: ${code(decl.alias)}. Another value is sent as written, with a warning naming the nearest known one: the service decides (it may add values).\n\n`;
   if (decl.alias !== undefined)
     return `#### \`${decl.name}\`\n\n${doc}One of: ${code(withoutInputs(decl.alias))}.\n\n`;
   return `#### \`${decl.name}\`\n\n${doc}${propTable(decl)}\n`;
