@@ -94,7 +94,8 @@ function addEnumValues(type: string, field: string, values: string[]): void {
 /**
  * The roles the seed names besides the reference's enums (api-spec.md, Authentication 6: roles
  * assignable to a key; 7: team-scoped roles), newer than the reference's client: `role_names` and
- * `team_role_names` of the create and update payloads take them too.
+ * `team_role_names` of the create and update payloads take them too. (The provider's ApiKey lists
+ * them as well: the emulator stands for the service and shares no code with the provider.)
  */
 export const SEED_ROLES: readonly string[] = [
   "documents_viewer",

@@ -19,6 +19,7 @@
 import { closest } from "fastest-levenshtein";
 import { z } from "zod";
 import { logWarning } from "./client";
+import type { Problem } from "./spec";
 
 /** A warning at an input path (the factory prefixes the resource). */
 export interface CheckWarning {
@@ -82,6 +83,15 @@ export const PASSED_ON = "no published rule forbids it: it is sent as written an
 /** `message` of a rule with no published source, saying the value is passed on. */
 export function passedOn(message: string): string {
   return `${message} (${PASSED_ON})`;
+}
+
+/** A `validate` problem for a rule with no published source: a warning, saying the value is passed on. */
+export function warningProblem(
+  path: Problem["path"],
+  message: string,
+  dependsOn?: Problem["dependsOn"],
+): Problem {
+  return { path, message: passedOn(message), severity: "warning", ...(dependsOn ? { dependsOn } : {}) };
 }
 
 /** Adds a warning for a rule with no published source (`PASSED_ON` added) to a zod refinement's context. */

@@ -71,7 +71,7 @@
  * as the dashboard allows.
  */
 import { z } from "zod";
-import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
+import { knownValues, warningProblem, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { type Change, changesBetween, formatChange } from "../provider/diff";
 import { ApiError, unlessNotFound } from "../provider/errors";
@@ -701,13 +701,7 @@ export function canonicalAlertRoute(args: AlertRouteInputs): Props {
  */
 function validateAlertRoute(args: AlertRouteInputs): Problem[] {
   const problems: Problem[] = [];
-  const warn = (path: Problem["path"], message: string, dependsOn?: Problem["dependsOn"]) =>
-    problems.push({
-      path,
-      message: passedOn(message),
-      severity: "warning",
-      ...(dependsOn ? { dependsOn } : {}),
-    });
+  const warn = (...args: Parameters<typeof warningProblem>) => problems.push(warningProblem(...args));
   const jg = args.escalationConfig.whenAlertJoinsGroup;
   // reference: AlertRouteWhenAlertJoinsGroupPayloadV3.grace_period_seconds ("must be unset when mode
   // is 'on_priority_increase'")

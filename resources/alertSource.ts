@@ -90,7 +90,7 @@
  * `title: { reference: 'alert.payload["summary"]' }`. A reference reads back as written.
  */
 import { z } from "zod";
-import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
+import { knownValues, warningProblem, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
@@ -520,13 +520,7 @@ export function canonicalAlertSource(args: AlertSourceInputs): Props {
  */
 export function validateAlertSource(args: AlertSourceInputs): Problem[] {
   const problems: Problem[] = [];
-  const warn = (path: Problem["path"], message: string, dependsOn?: Problem["dependsOn"]) =>
-    problems.push({
-      path,
-      message: passedOn(message),
-      severity: "warning",
-      ...(dependsOn ? { dependsOn } : {}),
-    });
+  const warn = (...args: Parameters<typeof warningProblem>) => problems.push(warningProblem(...args));
   for (const [key, type] of Object.entries(OPTIONS_FOR)) {
     const set = args[key as keyof AlertSourceInputs] !== undefined;
     if (set && args.sourceType !== type)

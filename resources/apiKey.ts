@@ -29,7 +29,9 @@ import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provi
 
 /**
  * Account-level roles an API key can hold (the API's `role_names`): the reference's enum
- * (APIKeysCreatePayloadV1.role_names) and the seed's Authentication 6, in name order.
+ * (APIKeysCreatePayloadV1.role_names) and the seed's Authentication 6, in name order. (The emulator
+ * lists the seed's roles too, in emulator/localTypes.ts: it stands for the service and shares no
+ * code with the provider it tests.)
  */
 export const API_KEY_ROLES = [
   "act_on_behalf_of_users",

@@ -36,7 +36,7 @@
  * state keeps what you declared.
  */
 import { z } from "zod";
-import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
+import { knownValues, warningProblem, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
@@ -366,13 +366,7 @@ function trimBindings(bindings: WorkflowStep["paramBindings"]): WorkflowStep["pa
  */
 export function validateWorkflow(args: WorkflowInputs): Problem[] {
   const problems: Problem[] = [];
-  const warn = (path: Problem["path"], message: string, dependsOn?: Problem["dependsOn"]) =>
-    problems.push({
-      path,
-      message: passedOn(message),
-      severity: "warning",
-      ...(dependsOn ? { dependsOn } : {}),
-    });
+  const warn = (...args: Parameters<typeof warningProblem>) => problems.push(warningProblem(...args));
   // reference: workflows ("include_private_incidents is deprecated in favour of private_incident_scope;
   // contradictory values fail validation")
   if (args.privateIncidentScope !== undefined && args.includePrivateIncidents !== undefined) {
