@@ -3,27 +3,41 @@
  * `pulumi-incident`: review tools for stacks of this provider.
  *
  *   pulumi-incident plan-report [FILE|-] [--json OUT] [--output OUT] [--state EXPORT] [--max-length N] [--resolve]
+ *                               [--shifts [--window 14d] [--from TIME]]
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
+ *   pulumi-incident coverage [FILE|-] [--window 7d] [--from TIME] [--exclude NAMES] [--json OUT] [--output OUT] [--config FILE]
  *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--dry-run] …
  *
- * Exit codes: 0 fine (drift: no drift), 2 drift (drift) or a failed or incomplete preview (plan-report:
- * the report is written and says so first), 1 error (bad input, settings, API).
+ * Exit codes: 0 fine (drift: no drift; coverage: someone on call throughout), 2 drift (drift), a gap
+ * (coverage) or a failed or incomplete preview (plan-report: the report is written and says so
+ * first), 1 error (bad input, settings, API).
  */
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { closeAllConnections } from "../provider/client";
 import { accountNames } from "./accountNames";
+import { COVERAGE_WINDOW_MS, coverage, coverageMarkdown, coverageOutcome } from "./coverage";
 import { drift, driftMarkdown, outcomeOf } from "./drift";
 import { exportAccount, selectKinds, summary, writeProject } from "./export";
-import { planReport, planReportMarkdown, unnamedTargets } from "./planReport";
+import { pagedFirstOf } from "./pagedFirst";
+import {
+  plannedResources,
+  planReport,
+  planReportMarkdown,
+  stateResources,
+  unnamedTargets,
+} from "./planReport";
 import { progress } from "./progress";
-import { ReadOnlyClient, settingsFrom } from "./readOnlyClient";
+import { checkAccount, ReadOnlyClient, settingsFrom } from "./readOnlyClient";
+import { DEFAULT_WINDOW_MS, MAX_WINDOW_MS, type ShiftWindow, shiftsOf } from "./shifts";
 
 const USAGE = `Usage: pulumi-incident <command> [options]
 
 Commands:
   plan-report [FILE]   Markdown report of a \`pulumi preview --json\` document (FILE, or stdin)
   drift [FILE]         Compare a \`pulumi stack export\` (FILE, or stdin) with the API; read-only
+  coverage [FILE]      When nobody is on call in the next week, per schedule of a \`pulumi stack
+                       export\` (FILE, or stdin); read-only
   export [DIR]         Write the whole account as a Pulumi TypeScript project that adopts every
                        object (DIR, default ./incident-account); read-only
 
@@ -33,6 +47,13 @@ Options:
   --state FILE         plan-report: a \`pulumi stack export\`, to name the ids of unchanged resources
   --resolve            plan-report: name the users and schedules the plan targets that neither it
                        nor --state names, from the account (a read-only key is enough: GETs only)
+  --shifts             plan-report: the shifts that change hands and the coverage gaps each changed
+                       schedule (and schedule override) makes, computed by the API: one read of the
+                       schedule's entries and one preview of the update per schedule (a key that
+                       may update schedules previews; without, the section says so in one line)
+  --window N[d|h]      --shifts, coverage: how far to look, in days or hours (default 14d for
+                       --shifts, 7d for coverage); 91 days at most
+  --from TIME          --shifts, coverage: when the window starts (RFC 3339; default now)
   --max-length N       plan-report: shorten the Markdown to N characters at most (a GitHub comment
                        holds 65536): diagrams and long change lists go first; the JSON stays whole
   --config FILE        drift, export, --resolve: settings from \`pulumi config --json --show-secrets\` output
@@ -40,6 +61,8 @@ Options:
   --concurrency N      drift: objects read at once (default 4)
   --include KINDS      export: only these kinds (comma-separated, e.g. AlertRoute,EscalationPath)
   --exclude KINDS      export: all kinds but these
+  --exclude NAMES      coverage: schedules (their names in the program, comma-separated) not to check,
+                       e.g. ones meant to cover working hours only
   --name REGEX         export: only objects whose name matches (a JavaScript regular expression)
   --dry-run            export: print what would be written; write nothing
   --project NAME       export: the Pulumi project name (default incident-account)
@@ -48,10 +71,11 @@ Options:
   --force              export: write into a directory that is not empty
   -h, --help           Show this help
 
-Settings (drift, export, plan-report --resolve): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
+Settings (drift, coverage, export, plan-report --resolve and --shifts): --config FILE, else INCIDENT_API_KEY, INCIDENT_BASE_URL, … from the
 environment.
 
-Exit codes: 0 done / no drift; 2 drift found (drift), or the preview failed or is incomplete
+Exit codes: 0 done / no drift / no gap; 2 drift found (drift), a schedule with nobody on call for a
+while (coverage), or the preview failed or is incomplete
 (plan-report: the report is written all the same and says so first); 1 error (nothing written:
 unreadable input, bad options or settings, the API).
 `;
@@ -59,6 +83,8 @@ unreadable input, bad options or settings, the API).
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_DRIFT = 2;
+/** coverage: a schedule has times when nobody is on call. */
+export const EXIT_GAPS = 2;
 /** plan-report: the preview failed or stopped before its end (the report is written and says so). */
 export const EXIT_PREVIEW_FAILED = 2;
 
@@ -108,26 +134,63 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
           ? undefined
           : parseJson(fs.readFileSync(values.state, "utf8"), values.state, "pulumi stack export");
       const digest = parseJson(input, file, "pulumi preview --json");
-      let account = {};
-      if (values.resolve) {
-        const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
-        const resolved = await accountNames(unnamedTargets(digest, state), client);
-        account = resolved.names;
-        for (const t of resolved.missing)
-          io.stderr.write(`pulumi-incident plan-report: --resolve: no ${t.type} ${t.id} in the account\n`);
-      }
-      const report = planReport(digest, state, account);
       const maxLength = values["max-length"] === undefined ? undefined : Number(values["max-length"]);
       if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1000))
         throw new Error(
           `--max-length must be a whole number of characters, 1000 or more (got ${values["max-length"]})`,
         );
+      let account = {};
+      const window = shiftWindow(values);
+      let client: ReadOnlyClient | undefined;
+      if (values.resolve || window) {
+        client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+      }
+      let checked = false;
+      if (values.resolve && client) {
+        const targets = unnamedTargets(digest, state, { scheduleUsers: window !== undefined });
+        checked = targets.length > 0;
+        const resolved = await accountNames(targets, client);
+        account = resolved.names;
+        for (const t of resolved.missing)
+          io.stderr.write(`pulumi-incident plan-report: --resolve: no ${t.type} ${t.id} in the account\n`);
+      }
+      const report = planReport(digest, state, account);
+      if (window && client) {
+        // Once per run: --resolve checked the account already when it had anything to look up.
+        if (!checked) await checkAccount(client, "--shifts");
+        const names = report.names;
+        const planned = plannedResources(digest);
+        const context = {
+          client,
+          window,
+          names: (id: string) => names[id],
+          state: state === undefined ? [] : stateResources(state),
+        };
+        const { report: shifts, timelines } = await shiftsOf(planned, context);
+        report.shifts = shifts;
+        if (!shifts.unavailable) report.pagedFirst = await pagedFirstOf(planned, timelines, context);
+      }
       emit(planReportMarkdown(report, { maxLength }), report, values, io);
       if (report.status === "complete") return EXIT_OK;
       io.stderr.write(
         `pulumi-incident plan-report: the preview ${report.status === "failed" ? "failed" : "is incomplete"} (${report.statusReason}): the report says so; exit ${EXIT_PREVIEW_FAILED}\n`,
       );
       return EXIT_PREVIEW_FAILED;
+    }
+    if (command === "coverage") {
+      const window = windowOf(values, COVERAGE_WINDOW_MS);
+      const exclude = values.exclude
+        ?.flatMap((v) => v.split(","))
+        .map((n) => n.trim())
+        .filter((n) => n !== "");
+      const doc = parseJson(input, file, "pulumi stack export");
+      const client = new ReadOnlyClient({ ...settingsFrom(values.config, io.env), notify: () => {} });
+      const report = await coverage(doc, { client, window, exclude });
+      emit(coverageMarkdown(report), report, values, io);
+      const outcome = coverageOutcome(report);
+      for (const s of report.schedules.filter((x) => x.error))
+        io.stderr.write(`pulumi-incident coverage: Schedule ${s.name} (${s.id}) not checked: ${s.error}\n`);
+      return outcome === "error" ? EXIT_ERROR : outcome === "gaps" ? EXIT_GAPS : EXIT_OK;
     }
     if (command === "drift") {
       const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
@@ -155,6 +218,40 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } finally {
     await closeAllConnections();
   }
+}
+
+/** `--shifts`' window; undefined without `--shifts` (whose options are refused then). */
+function shiftWindow(values: Values): ShiftWindow | undefined {
+  if (!values.shifts) {
+    for (const option of ["window", "from"] as const)
+      if (values[option] !== undefined) throw new Error(`--${option} goes with --shifts`);
+    return undefined;
+  }
+  return windowOf(values, DEFAULT_WINDOW_MS);
+}
+
+/** The window of `--from` (default now, to the minute) and `--window` (default `defaultMs`). */
+function windowOf(values: Values, defaultMs: number): ShiftWindow {
+  let length = defaultMs;
+  if (values.window !== undefined) {
+    const m = /^(\d+)\s*(d|h)?$/.exec(values.window.trim());
+    length = m ? Number(m[1]) * (m[2] === "h" ? 3_600_000 : 86_400_000) : Number.NaN;
+    if (!(length >= 3_600_000 && length <= MAX_WINDOW_MS))
+      throw new Error(
+        `--window must be a number of days (14d) or hours (36h), from 1 hour to 91 days, the longest the API previews (got ${JSON.stringify(values.window)})`,
+      );
+  }
+  let start = Math.floor(Date.now() / 60_000) * 60_000;
+  if (values.from !== undefined) {
+    start = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(values.from)
+      ? Date.parse(values.from)
+      : Number.NaN;
+    if (Number.isNaN(start))
+      throw new Error(
+        `--from must be an RFC 3339 time such as 2026-03-23T09:00:00Z (got ${JSON.stringify(values.from)})`,
+      );
+  }
+  return { start, end: start + length };
 }
 
 function usageError(message: string, io: Io): number {
@@ -221,6 +318,9 @@ function parse(argv: string[]) {
       state: { type: "string" },
       "max-length": { type: "string" },
       resolve: { type: "boolean" },
+      shifts: { type: "boolean" },
+      window: { type: "string" },
+      from: { type: "string" },
       concurrency: { type: "string" },
       include: { type: "string", multiple: true },
       exclude: { type: "string", multiple: true },

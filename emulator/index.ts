@@ -101,6 +101,18 @@ export type { StoredApiKey } from "./auth";
 export { Clock } from "./clock";
 export { type ControlContext, type ControlHandler, ControlRoutes } from "./control";
 export { discoverFamilies, FAMILIES } from "./families";
+export {
+  type EntryWindow,
+  type EvaluateOptions,
+  mergeOverrides,
+  type OverrideInput,
+  type RotationVersion,
+  type ScheduleEntries,
+  type ScheduleEntriesConfig,
+  type ScheduleEntry,
+  scheduleEntries,
+  uncovered,
+} from "./families/shared/scheduleEntries";
 export { SEED_TEAMS } from "./families/teams";
 export { SEED_USERS } from "./families/users";
 export {

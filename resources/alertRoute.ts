@@ -735,6 +735,12 @@ function validateAlertRoute(args: AlertRouteInputs): Problem[] {
     // reference: AlertRouteIncidentConfigPayloadV3.auto_decline_enabled ("must be unset otherwise"),
     // condition_groups ("Only set when incident creation is enabled"); the template: our model.
     for (const key of ["autoDeclineEnabled", "conditionGroups"] as const) {
+      // An empty condition list says nothing, and is not sent (the payload is `{ enabled: false }`,
+      // as the reference's condition_groups "Only set when incident creation is enabled" asks): the
+      // Terraform provider's migration guide (CHANGELOG v5.41.0) has such a route "leave
+      // condition_groups empty", and its acceptance test TestAccIncidentAlertRouteOperationAlias
+      // applies `condition_groups = []` there.
+      if (key === "conditionGroups" && ic.conditionGroups?.length === 0) continue;
       if (ic[key] !== undefined) {
         problems.push({
           path: ["incidentConfig", key],

@@ -112,10 +112,9 @@ export const catalogTypeInputs = z.strictObject({
   /** Whether entries can be referred to by their name, besides their external id and aliases. */
   useNameAsIdentifier: z.boolean().default(false),
   /** URL of the repository where this type is managed. */
-  sourceRepoUrl: z
-    .string()
-    .superRefine(warnUnless((v: string) => URL.canParse(v), "is not a URL"))
-    .optional(),
+  // Any text: the reference publishes no format ("the url of the external repository"), and the
+  // Terraform provider's acceptance test TestAccAlertSourceAttributeNavigate applies `""`.
+  sourceRepoUrl: z.string().optional(),
   /** Ids of the teams that own the type (a set). */
   owningTeamIds: z.array(idText()).optional(),
   /** Metadata kept on the type (string → string). */

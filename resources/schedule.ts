@@ -283,6 +283,52 @@ export function schedulePayload(args: ScheduleInputs, live?: ApiSchedule): Props
   );
 }
 
+/**
+ * The live schedule as far as an update's payload reads it (its versions and their layer ids),
+ * without reading it: the stored inputs, without the versions a later one already in effect has
+ * superseded (the API drops them), and the layer ids the state keeps (`layerIds`: the layers of the
+ * version in effect at `now`). What a preview of the update passes to `schedulePayload`, so that it
+ * previews the payload the update would send.
+ */
+export function liveFromState(
+  stored: ScheduleInputs,
+  layerIds: Record<string, Record<string, string>> | undefined,
+  now = Date.now(),
+): ApiSchedule {
+  const rotations = stored.rotations.flatMap((r) => {
+    const inEffect = r.versions.filter((v) => (instant(v.effectiveFrom) ?? Number.NEGATIVE_INFINITY) <= now);
+    const current = inEffect[inEffect.length - 1];
+    return r.versions
+      .filter((v) => v === current || !inEffect.includes(v))
+      .map(
+        (v): ApiRotation => ({
+          id: r.id,
+          name: r.name,
+          effective_from: v.effectiveFrom,
+          handover_start_at: v.handoverStartAt,
+          handovers: v.handovers.map((h) => ({ interval: h.interval, interval_type: h.intervalType })),
+          layers: v.layers.map((l) => ({
+            id: l.id ?? (v === current ? layerIds?.[r.id]?.[l.name] : undefined),
+            name: l.name,
+          })),
+          users: [],
+          working_intervals: [],
+        }),
+      );
+  });
+  return {
+    id: "",
+    name: stored.name,
+    timezone: stored.timezone,
+    annotations: {},
+    config: { rotations },
+    team_ids: stored.teamIds,
+    permalink: "",
+    created_at: "",
+    updated_at: "",
+  };
+}
+
 /** The live id of the layer a declared layer (without id) corresponds to: same rotation, version, name. */
 function liveLayerId(
   live: ApiSchedule | undefined,
@@ -327,15 +373,25 @@ function sortVersions(versions: ApiRotation[]): ApiRotation[] {
 }
 
 /**
- * Pairs live versions with declared ones. The API drops versions that a later version has
- * superseded, so the live list may lack the oldest declared versions: live versions are matched to
- * declared ones from the newest backwards.
+ * Pairs live versions with declared ones: by the instant each takes effect where every live
+ * version has a declared one of the same instant, in order. Otherwise (a declared instant changed)
+ * from the newest backwards: the API drops versions that a later version has superseded, so the
+ * live list may lack the oldest declared versions.
  */
 function alignVersions(
   live: ApiRotation[],
   declared: readonly ScheduleRotationVersion[] | undefined,
 ): { live: ApiRotation; declaredIndex: number | undefined }[] {
   const d = declared ?? [];
+  // The same instant in effect (none for a rotation's first version) is the same version: a
+  // version appended after the live ones (one taking effect later) pairs with nothing live, so the
+  // versions before it keep their layers (and the overrides on them).
+  const byInstant = live.map((v) =>
+    d.findIndex((x) => instant(x.effectiveFrom) === instant(v.effective_from)),
+  );
+  if (byInstant.every((index, i) => index >= 0 && (i === 0 || index > (byInstant[i - 1] ?? -1)))) {
+    return live.map((v, i) => ({ live: v, declaredIndex: byInstant[i] }));
+  }
   const offset = d.length - live.length;
   return live.map((v, i) => ({
     live: v,

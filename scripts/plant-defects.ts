@@ -65,6 +65,16 @@ const WHOLE_ACCOUNT = "-c jest.engine.config.js test/engine/wholeAccount.test.ts
 
 export const DEFECTS: Defect[] = [
   {
+    id: "schedule-versions-aligned-from-newest",
+    item: "29.2",
+    file: "resources/schedule.ts",
+    find: "  if (byInstant.every((index, i) =>",
+    replace: "  if (false && byInstant.every((index, i) =>",
+    description:
+      "Schedule pairs live versions with declared ones from the newest backwards only: a future version appended makes the update send the current version's layer without its id, and the overrides on it are lost",
+    tests: { after: ["test/resources/schedule.test.ts"] },
+  },
+  {
     id: "rank-zero-rule",
     item: "1",
     file: "resources/catalogEntries.ts",
@@ -231,10 +241,67 @@ export const DEFECTS: Defect[] = [
     id: "call-route-not-restored",
     item: "24.6",
     file: "resources/callRoute.ts",
-    find: '      await putRoute(ctx, id, callRoutePayload(previous), "restore call route");\n',
-    replace: "",
+    find: '      await converge(ctx, id, restore, { operation: "restore call route" });\n',
+    replace: "      void restore;\n",
     description:
       "CallRoute delete does not write back what the route held before the stack took it over (the warning still says it did)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-callers-not-restored",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "        allowedCallers: previous.allowedCallers,\n",
+    replace: "        allowedCallers: undefined,\n",
+    description:
+      "CallRoute delete puts the settings back but leaves the stack's allowed callers (the ones the route had before are lost)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-menu-not-restored",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "        options: (previous.options?.length ?? 0) > 0 ? previous.options : undefined,\n",
+    replace: "        options: undefined,\n",
+    description:
+      "CallRoute delete does not make the route's phone-tree menu again after the stack's path retired it",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-part-create-repeated",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "          const live = (now[part.name] ?? []) as unknown as L[];\n",
+    replace: "          void now;\n          const live: L[] = [];\n",
+    description:
+      "a CallRoute allowed caller or option whose create answer was lost is sent again, the lookup on the route finding nothing (a duplicate)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-callers-after-settings",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: '  await applyPart(ctx, id, CALLERS, callerSteps, "add", progress);\n  if (!live',
+    replace: "  if (!live",
+    more: [
+      {
+        find: '  await applyPart(ctx, id, CALLERS, callerSteps, "remove", progress);\n',
+        replace:
+          '  await applyPart(ctx, id, CALLERS, callerSteps, "add", progress);\n  await applyPart(ctx, id, CALLERS, callerSteps, "remove", progress);\n',
+      },
+    ],
+    description:
+      "CallRoute adds its allowed callers after writing the settings: turning the allowlist on with them is refused (it needs a caller first)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-part-error-path",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "      throw underPart(error, at);\n",
+    replace: "      void [underPart, at];\n      throw error;\n",
+    description:
+      "a refused allowed caller or option names its API field (phone_number) instead of the input (allowedCallers[1].phoneNumber)",
     tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
   },
   {
@@ -464,6 +531,86 @@ export const DEFECTS: Defect[] = [
     description:
       "a check warning (a rule with no published source, a value outside a closed list) fails the check instead of being said",
     tests: { after: ["test/provider/checkWarnings.test.ts test/badInputs.test.ts", FAST_LANE] },
+  },
+  {
+    id: "alert-route-empty-conditions-refused",
+    item: "28.3",
+    file: "resources/alertRoute.ts",
+    find: '      if (key === "conditionGroups" && ic.conditionGroups?.length === 0) continue;\n',
+    replace: "",
+    description:
+      "AlertRoute check refuses `incidentConfig.conditionGroups: []` on a route without incident creation (stricter than the configurations the Terraform provider publishes)",
+    tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
+  },
+  {
+    id: "catalog-type-source-repo-url-format",
+    item: "28.3",
+    file: "resources/catalogType.ts",
+    find: "  sourceRepoUrl: z.string().optional(),",
+    replace: '  sourceRepoUrl: z.url("must be a URL").optional(),',
+    description:
+      'CatalogType check refuses a sourceRepoUrl that is not a URL (`""`), a format the reference does not publish and the Terraform provider\'s acceptance tests do not keep',
+    tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
+  },
+  {
+    id: "entries-days-as-24h",
+    item: "29.1",
+    file: "emulator/families/shared/scheduleEntries.ts",
+    find: "return instantOf(this.anchorDay + offset, this.anchorTime, this.tz);",
+    replace: "return this.anchor + offset * 86_400_000;",
+    description:
+      "Schedule entries count a daily handover as 24 elapsed hours: a 09:00 handover drifts to 08:00 or 10:00 local across a daylight-saving change",
+    tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
+  },
+  {
+    id: "entries-overrides-not-merged",
+    item: "29.1",
+    file: "emulator/families/shared/scheduleEntries.ts",
+    find: "subtract([[e.start, e.end]], cuts)",
+    replace: "subtract([[e.start, e.end]], cuts.slice(0, 0))",
+    description:
+      "Schedule entries' `final` keeps the scheduled shift under an override: two people on call on one layer, the override not replacing its interval",
+    tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
+  },
+  {
+    id: "read-only-loose-preview",
+    item: "29.4",
+    file: "cli/readOnlyClient.ts",
+    find: '  if (spec.method !== "POST") return false;',
+    replace: '  if (spec.method !== "POST") return spec.path.includes("/actions/preview_entries");',
+    description:
+      "The read-only client lets any method through to a path that merely contains /actions/preview_entries (a PUT, a DELETE, a look-alike path)",
+    tests: { after: ["test/cli/readOnlyClient.test.ts"] },
+  },
+  {
+    id: "shifts-gaps-reversed",
+    item: "29.2",
+    file: "cli/shifts.ts",
+    find: "...minus(afterGaps, beforeGaps).map(",
+    replace: "...minus(beforeGaps, afterGaps).map(",
+    description:
+      "plan-report --shifts reports the gaps a change closes as opened (before and after taken the wrong way round)",
+    tests: { after: ["test/cli/shifts.test.ts"] },
+  },
+  {
+    id: "paged-first-ignores-working-hours",
+    item: "29.3",
+    file: "cli/escalation.ts",
+    find: "verdict = active(windowId);",
+    replace: "verdict = true;",
+    description:
+      "Who is paged first takes a working-hours branch as always active: nights and weekends read as paging the day rota",
+    tests: { after: ["test/cli/pagedFirst.test.ts"] },
+  },
+  {
+    id: "coverage-gaps-exit-0",
+    item: "29.5",
+    file: "cli/main.ts",
+    find: 'outcome === "gaps" ? EXIT_GAPS : EXIT_OK',
+    replace: 'outcome === "gaps" ? EXIT_OK : EXIT_OK',
+    description:
+      "pulumi-incident coverage exits 0 when a schedule has a gap: the nightly job never says anyone is uncovered",
+    tests: { after: ["test/cli/coverage.test.ts"] },
   },
 ];
 

@@ -103,7 +103,8 @@ export function scheduleProblems(
   return problems;
 }
 
-function findUser(world: ScheduleWorld, ref: Json) {
+/** The seeded user a reference (`{id}` or `{email}`) names. */
+export function findUser(world: ScheduleWorld, ref: Json) {
   if (ref?.id) return world.users.find((u) => u.id === ref.id);
   if (ref?.email) return world.users.find((u) => u.email.toLowerCase() === String(ref.email).toLowerCase());
   return undefined;

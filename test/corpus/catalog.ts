@@ -44,15 +44,6 @@ export const catalogCases: BadInputCase[] = [
   },
   {
     kind: "CatalogType",
-    title: "source repo not a URL",
-    inputs: { ...type, sourceRepoUrl: "repo" },
-    property: "sourceRepoUrl",
-    outcome: "warning",
-    warns: "sourceRepoUrl",
-    reason: /is not a URL/,
-  },
-  {
-    kind: "CatalogType",
     title: "snake_case field",
     inputs: { ...type, type_name: 'Custom["S"]' },
     property: "type_name",

@@ -493,6 +493,29 @@ describe("provider against the emulator", () => {
     await scheduleProvider.delete!(created.id, updated.outs!);
   });
 
+  test("a future version added to a rotation keeps the current version's layer ids (its overrides stay)", async () => {
+    const current = program().rotations[0]!.versions[0]!;
+    const single = program({
+      name: "Growing",
+      rotations: [{ id: "primary", name: "Primary", versions: [current] }],
+    });
+    const created = await scheduleProvider.create!(await checked(single));
+    const layerId = created.outs.layerIds.primary["Layer 1"];
+    // Declared next: the same current version, and a future one appended after it.
+    const grown = await checked(program({ name: "Growing" }));
+    const updated = await scheduleProvider.update!(created.id, created.outs, grown);
+    const after = await stored(created.id);
+    const versions = (after.config.rotations as any[]).sort(
+      (a, b) => Date.parse(a.effective_from ?? 0) - Date.parse(b.effective_from ?? 0),
+    );
+    expect(versions).toHaveLength(2);
+    expect(versions[0].effective_from).toBeUndefined();
+    expect(versions[0].layers[0].id).toBe(layerId); // the current layer keeps its id
+    expect(versions[1].layers[0].id).not.toBe(layerId);
+    expect((await scheduleProvider.diff!(created.id, updated.outs!, grown)).changes).toBe(false);
+    await scheduleProvider.delete!(created.id, updated.outs!);
+  });
+
   test("the API refuses a time zone change: the provider replaces instead", async () => {
     const created = await scheduleProvider.create!(await checked(program({ name: "TZ" })));
     const moved = await checked(program({ name: "TZ", timezone: "UTC" }));

@@ -11,7 +11,12 @@ export interface Captured {
   code: number;
 }
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, tty = false): Promise<Captured> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  tty = false,
+  stdin = "",
+): Promise<Captured> {
   let out = "";
   let err = "";
   const stderr = Object.assign(new PassThrough(), { isTTY: tty, columns: 100 });
@@ -19,7 +24,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, tty = false
     err += chunk;
   });
   const code = await main(args, {
-    stdin: async () => "",
+    stdin: async () => stdin,
     stdout: (t) => {
       out += t;
     },

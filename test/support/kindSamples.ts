@@ -316,6 +316,8 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
 
   // An account's call route, taken over (no create or delete in the API): its "live objects" are
   // `<id>:<name>` of every route (the route bought first is the baseline); the delete restores it.
+  // The create writes the route only (a PUT, which the client repeats itself); the update adds an
+  // allowed caller (a POST: a lost answer is looked for on the route).
   CallRoute: {
     async prepare(api) {
       const route = await dashboardCallRoute(api.emu, {
@@ -339,10 +341,14 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       };
       return {
         inputs,
+        // Allowed callers added (before the allowlist is turned on) in the update; the delete
+        // turns the allowlist off, then removes them.
         updated: {
           ...inputs,
           name: "Payments hotline (updated)",
           path: [...inputs.path, { voicemail: { greetingText: "Leave a message" } }],
+          useCallerAllowlist: true,
+          allowedCallers: [{ phoneNumber: "+15551234567", name: "Regulator duty desk" }],
         },
       };
     },
