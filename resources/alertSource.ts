@@ -259,7 +259,7 @@ export const alertSourceInputs = z.strictObject({
     /** Teams that can see private alerts (a binding of team ids). */
     visibleToTeams: paramBinding.optional(),
   }),
-  /** For `heartbeat` sources (required there): the ping schedule. */
+  /** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
   heartbeatOptions: z
     .strictObject({
       /** How often a ping is expected, in seconds. */
@@ -274,7 +274,7 @@ export const alertSourceInputs = z.strictObject({
         .optional(),
     })
     .optional(),
-  /** For `email` sources (required there). Write-only: never echoed by the API. */
+  /** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   emailOptions: z
     .strictObject({
       /** PII types redacted from incoming e-mail before storage. */
@@ -284,7 +284,7 @@ export const alertSourceInputs = z.strictObject({
       transformExpression: idText().optional(),
     })
     .optional(),
-  /** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+  /** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   httpCustomOptions: z
     .strictObject({
       /** JSON path of the deduplication key in the payload. */
@@ -293,7 +293,7 @@ export const alertSourceInputs = z.strictObject({
       transformExpression: idText(),
     })
     .optional(),
-  /** For `jira` sources (required there): the projects watched for new issues. */
+  /** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
   jiraOptions: z
     .strictObject({
       /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */

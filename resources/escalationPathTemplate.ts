@@ -117,7 +117,10 @@ export interface EscalationTemplateTarget<M extends IoMode = "out"> {
   urgency: OrOther<"high" | "low">;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode?: OrOther<(typeof SCHEDULE_MODES)[number]>;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to. A bound target needs none (the
+   * binding decides who is paged); a concrete one without it is warned about (the escalation path's rule).
+   */
   selectedRotaId?: string;
 }
 

@@ -80,13 +80,13 @@ export interface AlertSourceArgs {
   sourceType: pulumi.Input<AlertSourceSourceType | (string & {})>;
   /** How alerts from this source are built. */
   template: pulumi.Input<AlertSourceTemplateArgs>;
-  /** For `heartbeat` sources (required there): the ping schedule. */
+  /** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
   heartbeatOptions?: pulumi.Input<AlertSourceHeartbeatOptionsArgs>;
-  /** For `email` sources (required there). Write-only: never echoed by the API. */
+  /** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   emailOptions?: pulumi.Input<AlertSourceEmailOptionsArgs>;
-  /** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+  /** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   httpCustomOptions?: pulumi.Input<AlertSourceHttpCustomOptionsArgs>;
-  /** For `jira` sources (required there): the projects watched for new issues. */
+  /** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
   jiraOptions?: pulumi.Input<AlertSourceJiraOptionsArgs>;
   /** Alerts from this source resolve automatically after this many minutes. */
   autoResolveTimeoutMinutes?: pulumi.Input<number>;
@@ -148,7 +148,7 @@ export interface AlertSourceTemplateAttributeBindingArgs {
   mergeStrategy?: pulumi.Input<AlertSourceTemplateAttributeBindingMergeStrategy | (string & {})>;
 }
 
-/** For `heartbeat` sources (required there): the ping schedule. */
+/** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
 export interface AlertSourceHeartbeatOptionsArgs {
   /** How often a ping is expected, in seconds. */
   intervalSeconds: pulumi.Input<number>;
@@ -158,7 +158,7 @@ export interface AlertSourceHeartbeatOptionsArgs {
   gracePeriodSeconds?: pulumi.Input<number>;
 }
 
-/** For `email` sources (required there). Write-only: never echoed by the API. */
+/** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceEmailOptionsArgs {
   /** PII types redacted from incoming e-mail before storage. */
   redactions?: pulumi.Input<
@@ -168,7 +168,7 @@ export interface AlertSourceEmailOptionsArgs {
   transformExpression?: pulumi.Input<string>;
 }
 
-/** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+/** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceHttpCustomOptionsArgs {
   /** JSON path of the deduplication key in the payload. */
   deduplicationKeyPath: pulumi.Input<string>;
@@ -176,7 +176,7 @@ export interface AlertSourceHttpCustomOptionsArgs {
   transformExpression: pulumi.Input<string>;
 }
 
-/** For `jira` sources (required there): the projects watched for new issues. */
+/** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
 export interface AlertSourceJiraOptionsArgs {
   /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */
   projectIds: pulumi.Input<pulumi.Input<string>[]>;
@@ -202,13 +202,13 @@ export interface AlertSource {
   readonly sourceType: pulumi.Output<AlertSourceSourceType | (string & {})>;
   /** How alerts from this source are built. */
   readonly template: pulumi.Output<AlertSourceTemplate>;
-  /** For `heartbeat` sources (required there): the ping schedule. */
+  /** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
   readonly heartbeatOptions: pulumi.Output<AlertSourceHeartbeatOptions | undefined>;
-  /** For `email` sources (required there). Write-only: never echoed by the API. */
+  /** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   readonly emailOptions: pulumi.Output<AlertSourceEmailOptions | undefined>;
-  /** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+  /** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   readonly httpCustomOptions: pulumi.Output<AlertSourceHttpCustomOptions | undefined>;
-  /** For `jira` sources (required there): the projects watched for new issues. */
+  /** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
   readonly jiraOptions: pulumi.Output<AlertSourceJiraOptions | undefined>;
   /** Alerts from this source resolve automatically after this many minutes. */
   readonly autoResolveTimeoutMinutes: pulumi.Output<number | undefined>;
@@ -319,7 +319,7 @@ export interface AlertSourceTemplateAttributeBinding {
   mergeStrategy?: AlertSourceTemplateAttributeBindingMergeStrategy | (string & {});
 }
 
-/** For `heartbeat` sources (required there): the ping schedule. */
+/** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
 export interface AlertSourceHeartbeatOptions {
   /** How often a ping is expected, in seconds. */
   intervalSeconds: number;
@@ -329,7 +329,7 @@ export interface AlertSourceHeartbeatOptions {
   gracePeriodSeconds?: number;
 }
 
-/** For `email` sources (required there). Write-only: never echoed by the API. */
+/** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceEmailOptions {
   /** PII types redacted from incoming e-mail before storage. */
   redactions: ("credit_card_numbers" | "phone_numbers" | "us_social_security_numbers" | (string & {}))[];
@@ -337,7 +337,7 @@ export interface AlertSourceEmailOptions {
   transformExpression?: string;
 }
 
-/** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+/** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceHttpCustomOptions {
   /** JSON path of the deduplication key in the payload. */
   deduplicationKeyPath: string;
@@ -345,7 +345,7 @@ export interface AlertSourceHttpCustomOptions {
   transformExpression: string;
 }
 
-/** For `jira` sources (required there): the projects watched for new issues. */
+/** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
 export interface AlertSourceJiraOptions {
   /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */
   projectIds: string[];

@@ -84,7 +84,10 @@ export interface EscalationTemplateTargetArgs {
   urgency: pulumi.Input<"high" | "low" | (string & {})>;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode?: pulumi.Input<EscalationTargetScheduleMode | (string & {})>;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to. A bound target needs none (the
+   * binding decides who is paged); a concrete one without it is warned about (the escalation path's rule).
+   */
   selectedRotaId?: pulumi.Input<string>;
 }
 
@@ -295,7 +298,10 @@ export interface EscalationTemplateTarget {
   urgency: "high" | "low" | (string & {});
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode?: EscalationTargetScheduleMode | (string & {});
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to. A bound target needs none (the
+   * binding decides who is paged); a concrete one without it is warned about (the escalation path's rule).
+   */
   selectedRotaId?: string;
 }
 

@@ -239,7 +239,10 @@ export interface EscalationTargetArgs {
   urgency: pulumi.Input<"high" | "low" | (string & {})>;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode?: pulumi.Input<EscalationTargetScheduleMode | (string & {})>;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to (an escalation path requires
+   * it for those modes; a template's bound target needs none: the binding decides who is paged).
+   */
   selectedRotaId?: pulumi.Input<string>;
 }
 
@@ -466,7 +469,10 @@ export interface EscalationTarget {
   urgency: "high" | "low" | (string & {});
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode?: EscalationTargetScheduleMode | (string & {});
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to (an escalation path requires
+   * it for those modes; a template's bound target needs none: the binding decides who is paged).
+   */
   selectedRotaId?: string;
 }
 

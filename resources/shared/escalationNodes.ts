@@ -297,7 +297,10 @@ const targetFields = {
   urgency: knownValues(["high", "low"]),
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode: escalationTargetScheduleMode.optional(),
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to (an escalation path requires
+   * it for those modes; a template's bound target needs none: the binding decides who is paged).
+   */
   selectedRotaId: idText().optional(),
 };
 
