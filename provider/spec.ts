@@ -20,6 +20,13 @@ export interface Problem {
    * a value left out of the preview's known part.
    */
   dependsOn?: ((string | number)[] | ((leftOut: (string | number)[]) => boolean))[];
+  /**
+   * `"warning"`: said at preview (a warning in the Pulumi log naming the input path), never a check
+   * failure. A rule that no published source states (the seed, shared/api, the service's
+   * documentation) is a warning: the value is passed on and the API decides (provider/checkWarnings.ts;
+   * its `passedOn(message)` says so).
+   */
+  severity?: "warning";
 }
 
 /** The kinds `POST /v2/managed_resources` claims (ManagedResourcesCreateManagedResourcePayloadV2). */
@@ -57,7 +64,9 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   /** The camelCase input schema: validation, defaults, TypeScript type and documentation in one. */
   inputs: z.ZodObject<any>;
   /**
-   * Rules that involve several fields, run after the schema; paths are input paths. In a preview
+   * Rules that involve several fields, run after the schema; paths are input paths. A problem is a
+   * refusal only where a published rule forbids the value (its source named in a comment beside the
+   * rule); otherwise it is a warning (`severity: "warning"`). In a preview
    * they run on the known parts of the inputs (unknown values left out): a problem whose `path`, or
    * any of its `dependsOn` paths (the other fields the rule read), is or holds an unknown value is
    * not reported.

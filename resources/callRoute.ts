@@ -64,9 +64,10 @@
  * digit (the order they are declared in is not the API's).
  */
 import { z } from "zod";
+import { knownValues, passedOn, warnIn, warnUnless } from "../provider/checkWarnings";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, nameText } from "../provider/inputs";
 import { itemPath } from "../provider/restApi";
 import {
   type ApiContext,
@@ -109,19 +110,34 @@ export interface CallRouteNode {
   };
 }
 
+/** The languages the route speaks (reference-newer: CallRoutesUpdatePayloadV2.custom_language enum). */
+export const CUSTOM_LANGUAGES = [
+  "en-US",
+  "en-GB",
+  "fr-FR",
+  "es-ES",
+  "pt-PT",
+  "pt-BR",
+  "de-DE",
+  "nl-NL",
+] as const;
+
 /** What is read out: the API reads it "exactly as written", at most 250 characters. */
+// reference-newer: CallRouteOptionV2.prompt, CallRoutePathNodeVoicemailV2.greeting_text (maxLength 250)
 const spokenText = () =>
   freeText().max(SPOKEN_TEXT_MAX, `must be at most ${SPOKEN_TEXT_MAX} characters (the API's limit)`);
 
 const callRouteNode = z
   .strictObject({
     /** Id of the node; when omitted, one derived from its position (`node-0`, …) is sent. */
-    id: z.string().min(1, "must not be empty").optional(),
+    id: idText().optional(),
     /** Page these targets, as an escalation path's level does. */
     level: z
       .strictObject({
         /** Users and schedules to page (at least one). */
-        targets: z.array(escalationTarget).min(1, "a level needs at least one target"),
+        targets: z
+          .array(escalationTarget)
+          .superRefine(warnUnless((v: unknown[]) => v.length > 0, "has no target")),
       })
       .superRefine((l, ctx) => noDuplicateTargets(l.targets, ctx))
       .optional(),
@@ -134,6 +150,7 @@ const callRouteNode = z
       .optional(),
   })
   .superRefine((n, ctx) => {
+    // Our input model: a node's `type` is the one property it sets (none or two cannot be sent).
     const set = NODE_KINDS.filter((k) => n[k] !== undefined);
     if (set.length !== 1)
       ctx.addIssue({
@@ -149,7 +166,7 @@ const callRouteNode = z
 /** A number allowed to call the route (CallRouteAllowedCallerV2). */
 const allowedCaller = z.strictObject({
   /** The number, in international format, e.g. `+15551234567` (the API checks the format). */
-  phoneNumber: z.string().min(1, "must not be empty"),
+  phoneNumber: idText(),
   /** Whose number this is, e.g. `Regulator duty desk`. */
   name: freeText().optional(),
 });
@@ -159,7 +176,8 @@ export type CallRouteAllowedCaller = z.output<typeof allowedCaller>;
 /** One entry of the route's phone-tree menu (CallRouteOptionV2). */
 const menuOption = z.strictObject({
   /** The keypad digit a caller presses to choose it: `1` to `9` (no two options share one). */
-  digit: z.string().min(1, "must not be empty"),
+  // reference-newer: CallRoutesCreateOptionPayloadV2.digit enum
+  digit: knownValues(["1", "2", "3", "4", "5", "6", "7", "8", "9"]),
   /** What is read out to offer it, in the route's language (at most 250 characters), e.g. `For an urgent outage, press 1`. */
   prompt: spokenText(),
   /** Who is paged when a caller chooses it: levels and voicemail, as the route's own path. */
@@ -175,6 +193,7 @@ export const callRouteInputs = z.strictObject({
    * cannot be created through the API, only changed. Changing it takes another route over (and puts
    * this one back as it was).
    */
+  // Our URL's path parameter (`/v2/call_routes/{id}`): an empty one names no route.
   callRouteId: z.string().min(1, "must not be empty"),
   /** The route's name, e.g. `Payments hotline`. */
   name: nameText(),
@@ -182,9 +201,11 @@ export const callRouteInputs = z.strictObject({
    * The language callers hear, as a language tag: `en-US`, `en-GB`, `fr-FR`, `es-ES`, `pt-PT`,
    * `pt-BR`, `de-DE` or `nl-NL` today (the API checks the values it supports).
    */
-  customLanguage: z.string().min(1, "must not be empty"),
+  // reference-newer: CallRoutesUpdatePayloadV2.custom_language enum
+  customLanguage: knownValues(CUSTOM_LANGUAGES),
   /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  responderCallerId: z.enum(RESPONDER_CALLER_IDS),
+  // reference-newer: CallRoutesUpdatePayloadV2.responder_caller_id (route_number, oncall_number)
+  responderCallerId: knownValues(RESPONDER_CALLER_IDS),
   /**
    * Only callers on the route's allowlist get through. The API refuses `true` while the route has
    * no allowed caller: declare `allowedCallers` (at least one), or add them in the dashboard.
@@ -195,9 +216,14 @@ export const callRouteInputs = z.strictObject({
    * phone-tree menu, if it has one (so it cannot be declared with a non-empty `options`). Leave it
    * out to keep the route's routing (its menu or its path) as it is.
    */
+  // reference-newer: CallRoutesUpdatePayloadV2.path ("send an empty list to keep the menu"): an empty
+  // path is the API's, warned about (leaving it out says the same).
   path: z
     .array(callRouteNode)
-    .min(1, "must hold at least one node: leave path out to keep the route's routing as it is")
+    .superRefine((v, ctx) => {
+      if (v.length === 0)
+        warnIn(ctx, "is empty: the API keeps the route's routing as it is (leave path out to say so)");
+    })
     .optional(),
   /**
    * The numbers allowed to call the route (enforced when `useCallerAllowlist` is true): the whole
@@ -427,6 +453,7 @@ function canonicalCallRoute(args: CallRouteInputs): Props {
 
 export function validateCallRoute(args: CallRouteInputs): Problem[] {
   const problems: Problem[] = [];
+  // Our own inputs (`adoptId` names the route `callRouteId` names).
   if (args.adoptId !== undefined && args.adoptId !== args.callRouteId)
     problems.push({
       path: ["adoptId"],
@@ -440,8 +467,11 @@ export function validateCallRoute(args: CallRouteInputs): Problem[] {
     if (earlier !== undefined)
       problems.push({
         path: ["path", i, "id"],
-        message: `${JSON.stringify(id)} is also path[${earlier}]'s id: node ids must be unique`,
+        // Unique within an escalation path (EscalationPathNodeV2.id); a call route's node shape is
+        // not published: warned.
+        message: passedOn(`${JSON.stringify(id)} is also path[${earlier}]'s id`),
         dependsOn: [["path", "*", "id"]],
+        severity: "warning",
       });
     else seen.set(id, i);
   });

@@ -18,9 +18,11 @@
  * As CatalogEntry's: **no rank is rank 0**, **aliases are a set**, **label when no literal**.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { idText } from "../provider/inputs";
 import { canonicalJson, keepDeclaredSet, omittedWhenEmpty } from "../provider/normalise";
 import { cachedList } from "../provider/pagedReads";
 import {
@@ -57,7 +59,7 @@ export const catalogEntriesInputs = z.strictObject({
    * Id of the catalog type whose entries this resource owns: entries of the type that are not
    * declared here are deleted (archived). Changing it replaces the resource.
    */
-  catalogTypeId: z.string().min(1, "must not be empty"),
+  catalogTypeId: idText(),
   /**
    * Every entry of the type, by external id (your own id for the entry, unique within the type).
    * At most 50,000 (the API's limit per type).
@@ -66,10 +68,12 @@ export const catalogEntriesInputs = z.strictObject({
     .record(
       z
         .string()
-        .min(1, "external ids must not be empty")
+        .superRefine(warnUnless((k: string) => k !== "", "is an empty external id"))
+        // Our model: keys with this prefix stand for entries that have no external id.
         .refine((k) => !k.startsWith(UNKEYED), `external ids must not start with "${UNKEYED}"`),
       entrySchema,
     )
+    // reference: catalog_entries ("Max 50,000 entries per type")
     .refine(
       (e) => Object.keys(e).length <= MAX_ENTRIES_PER_TYPE,
       `at most ${MAX_ENTRIES_PER_TYPE} entries per type`,
@@ -279,6 +283,7 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
     const problems: Problem[] = Object.entries(args.entries ?? {}).flatMap(([key, entry]) =>
       unmanagedValueProblems(entry?.attributeValues, args.managedAttributes, ["entries", key]),
     );
+    // Our own input (`adoptId` names the type whose entries to take over).
     if (args.adoptId !== undefined && args.adoptId !== args.catalogTypeId) {
       problems.push({
         path: ["adoptId"],

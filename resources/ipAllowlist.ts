@@ -38,6 +38,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
+import { passedOn } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -73,6 +74,7 @@ export function canonicalIpValue(value: string): string {
 
 const ipAllowlistItem = z.strictObject({
   /** An IPv4 or IPv6 address (`203.0.113.7`, `2001:db8::1`) or CIDR prefix (`198.51.100.0/24`). */
+  // reference-newer: IPAllowlistItemV1.value ("IP or CIDR")
   value: z
     .string()
     .refine(
@@ -91,8 +93,8 @@ export const ipAllowlistInputs = z.strictObject({
    */
   allowlist: z.array(ipAllowlistItem),
   /**
-   * Whether the allowlist is enforced. `true` with an empty `allowlist` is refused: it would lock
-   * everyone out of the account.
+   * Whether the allowlist is enforced. `true` with an empty `allowlist` is warned about (it may lock
+   * everyone out of the account; the API decides what it means).
    */
   enabled: z.boolean(),
   /**
@@ -134,7 +136,10 @@ export interface ApiIpAllowlist {
   updated_at?: string;
 }
 
-/** Cross-field rules: each value once (by meaning); never enabled with nothing allowed. */
+/**
+ * Cross-field rules. Refused: an `adoptId` other than the allowlist's (our own input). Warned (no
+ * published rule): a value given twice (by meaning), an enabled list with nothing allowed.
+ */
 export function ipAllowlistProblems(args: IpAllowlistInputs): Problem[] {
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
@@ -145,8 +150,9 @@ export function ipAllowlistProblems(args: IpAllowlistInputs): Problem[] {
     if (earlier !== undefined) {
       problems.push({
         path: ["allowlist", i, "value"],
-        message: `${JSON.stringify(item.value)} is already allowed by allowlist[${earlier}].value: each value once`,
+        message: passedOn(`${JSON.stringify(item.value)} is already allowed by allowlist[${earlier}].value`),
         dependsOn: [["allowlist", "*", "value"]],
+        severity: "warning",
       });
     } else seen.set(key, i);
   });
@@ -159,9 +165,11 @@ export function ipAllowlistProblems(args: IpAllowlistInputs): Problem[] {
   if (args.enabled === true && args.allowlist?.length === 0) {
     problems.push({
       path: ["enabled"],
-      message:
-        "an enabled allowlist with no entries would lock everyone out of the account: add the addresses to allow, or set enabled: false",
+      message: passedOn(
+        "an enabled allowlist with no entries may lock everyone out of the account: add the addresses to allow, or set enabled: false",
+      ),
       dependsOn: [["allowlist"]],
+      severity: "warning",
     });
   }
   return problems;

@@ -30,9 +30,10 @@
  * says nothing of the API refusing one.
  */
 import { z } from "zod";
+import { passedOn } from "../provider/checkWarnings";
 import { ApiError, isNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
-import { timestamp } from "../provider/inputs";
+import { idText, timestamp } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { itemPath, newestMatching } from "../provider/restApi";
 import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
@@ -50,11 +51,11 @@ const COLLECTION = "/v2/schedule_overrides";
 /** Inputs of a schedule override (API v2). */
 export const scheduleOverrideInputs = z.strictObject({
   /** The schedule the override applies to. Changing it replaces the override. */
-  scheduleId: z.string().min(1, "must not be empty"),
+  scheduleId: idText(),
   /** The rotation of the schedule the override applies to (its id in the schedule, e.g. `primary`). */
-  rotationId: z.string().min(1, "must not be empty"),
+  rotationId: idText(),
   /** The layer of that rotation the override applies to (the layer's id, as the schedule answers it). */
-  layerId: z.string().min(1, "must not be empty"),
+  layerId: idText(),
   /**
    * Who is on call for the window: a user by `id`, `email` or `slackUserId` (exactly one). An
    * override cannot be reassigned: changing it replaces the override.
@@ -134,9 +135,17 @@ function canonicalScheduleOverride(args: ScheduleOverrideInputs): Props {
   };
 }
 
+/** An override that does not end after it starts: no published rule, warned about. */
 export function validateScheduleOverride(args: ScheduleOverrideInputs): Problem[] {
   if (Date.parse(args.endAt) > Date.parse(args.startAt)) return [];
-  return [{ path: ["endAt"], message: "must be after startAt", dependsOn: [["startAt"]] }];
+  return [
+    {
+      path: ["endAt"],
+      message: passedOn(`is not after startAt (${args.startAt})`),
+      dependsOn: [["startAt"]],
+      severity: "warning",
+    },
+  ];
 }
 
 /** The overrides of one schedule (one layer when given), every page. */

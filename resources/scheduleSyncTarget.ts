@@ -9,11 +9,12 @@
  * edit one of them. Deleting archives the target; the API refuses while sync rules use it.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, nameText } from "../provider/inputs";
 import { writeOnly } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -26,7 +27,7 @@ const newSlackUserGroup = z.strictObject({
   /** Description of the new user group. */
   description: freeText(),
   /** Slack workspace to make it in; needed for Enterprise Grid organisations with several workspaces. */
-  slackTeamId: z.string().min(1, "must not be empty").optional(),
+  slackTeamId: idText().optional(),
 });
 
 /** Inputs of a schedule sync target (API v2). */
@@ -37,7 +38,12 @@ export const scheduleSyncTargetInputs = z.strictObject({
    */
   slackUserGroupId: z
     .string()
-    .regex(/^S[A-Z0-9]+$/, "must be a Slack user group id starting with S (e.g. S0123ABCD), not its @-handle")
+    .superRefine(
+      warnUnless(
+        (v: string) => /^S[A-Z0-9]+$/.test(v),
+        "does not look like a Slack user group id (S0123ABCD): not its @-handle",
+      ),
+    )
     .optional(),
   /** A user group for the service to make in Slack. Set this or `slackUserGroupId`. Changing it replaces the target. */
   newSlackUserGroup: newSlackUserGroup.optional(),
@@ -53,8 +59,6 @@ export interface ScheduleSyncTargetComputed {
   userGroupId: string;
   /** The Slack workspace the group lives in. */
   slackTeamId: string;
-  /** Ids of the schedules with an active sync rule on this target. */
-  linkedScheduleIds: string[];
 }
 
 /** ScheduleSyncTargetResourceV2. */
@@ -130,9 +134,15 @@ export function scheduleSyncTargetFromApi(
 export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiScheduleSyncTarget> = {
   kind: "ScheduleSyncTarget",
   title: "schedule sync target",
-  schemaVersion: 1,
+  // 2: `linkedScheduleIds` is no longer stored (server-computed, it changes whenever a sync rule of
+  // another resource links a schedule: every refresh after that rewrote the state). The lookup
+  // `getScheduleSyncTarget` still answers it.
+  schemaVersion: 2,
+  migrate: ({ linkedScheduleIds: _linked, ...olds }) => olds,
   claimAs: "schedule_sync_target",
   inputs: scheduleSyncTargetInputs,
+  // reference: ScheduleSyncTargetCreatePayloadV2 (SUMMARY: "Exactly one of slack_user_group_id /
+  // new_slack_user_group on create")
   validate(args) {
     if ((args.slackUserGroupId === undefined) !== (args.newSlackUserGroup === undefined)) return [];
     return [
@@ -149,12 +159,11 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   deleteBeforeReplace: true,
   secretOutputs: [],
   writeOnlyInputs: ["newSlackUserGroup"],
-  computedOutputs: ["userGroupId", "slackTeamId", "linkedScheduleIds"],
+  computedOutputs: ["userGroupId", "slackTeamId"],
   // The create body's wrapper is no input: `schedule_sync_target.add_bot_to_group` is `addBotToGroup`.
   fieldRenames: { schedule_sync_target: "" },
   idOf: (live) => live.id,
-  // ScheduleSyncTargetsV2List answers ScheduleSyncTargetResourceV2, as show does (paginated), with
-  // `linked_schedules`: the rules' and schedules' writes drop these pages too (their `writesLists`).
+  // ScheduleSyncTargetsV2List answers ScheduleSyncTargetResourceV2, as show does (paginated).
   list: {
     path: "/v2/schedule_sync_targets",
     itemsKey: "schedule_sync_targets",
@@ -173,7 +182,6 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   computed: (live) => ({
     userGroupId: live.slack_user_group_id,
     slackTeamId: live.slack_team_id,
-    linkedScheduleIds: live.linked_schedules.map((s) => s.id),
   }),
   api: {
     async create(ctx, args) {

@@ -446,6 +446,92 @@ export const DEFECTS: Defect[] = [
       "check calls the validate endpoint for a declaration equal to the stored inputs: a no-change preview makes API calls",
     tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
+  // Issue 28: never stricter than the service.
+  {
+    id: "bound-target-rota-rule",
+    item: "extra",
+    file: "resources/shared/escalationNodes.ts",
+    find: 'refineTarget(t, ctx, t.binding !== undefined ? "none" : "warn");',
+    replace: 'refineTarget(t, ctx, "refuse");',
+    description:
+      "an escalation path template's targets refuse a *_for_rota mode without selectedRotaId again, bound ones too (the template's reference has no such rule)",
+    tests: { after: ["test/resources/escalationPathTemplate.test.ts", FAST_LANE] },
+  },
+  {
+    id: "pay-rule-midnight-refused",
+    item: "extra",
+    file: "resources/payConfig.ts",
+    find: "  return problems;\n}",
+    replace: [
+      "  (args.weeklyRules ?? []).forEach((r, i) => {",
+      "    if (r.endTime <= r.startTime)",
+      '      problems.push({ path: ["weeklyRules", i, "endTime"], message: "must be after startTime" });',
+      "  });",
+      "  return problems;",
+      "}",
+    ].join("\n"),
+    description:
+      "PayConfig's check refuses a weekly rule whose end is not after its start again (the service: equal times are the whole day, an earlier end runs past midnight)",
+    tests: { after: ["test/resources/payConfig.test.ts", FAST_LANE] },
+  },
+  {
+    id: "pay-rule-midnight-emulator",
+    item: "extra",
+    file: "emulator/families/payConfigs.ts",
+    find: '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
+    replace: [
+      '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
+      '    if (r.end_time <= r.start_time) out.push({ field: `${at}.end_time`, message: "must be after start_time" });',
+    ].join("\n"),
+    description:
+      "the emulator refuses a weekly pay rule over midnight or over the whole day again (the API takes both)",
+    tests: { after: ["test/resources/payConfig.test.ts", FAST_LANE] },
+  },
+  {
+    id: "seed-role-refused",
+    item: "extra",
+    file: "resources/apiKey.ts",
+    find: "roles: z.array(knownValues(API_KEY_ROLES)).default([]),",
+    replace:
+      'roles: z.array(z.enum(API_KEY_ROLES.filter((r) => r !== "pay_configs_editor") as [string, ...string[]])).default([]),',
+    description:
+      "ApiKey refuses a role the seed lists as assignable (pay_configs_editor, Authentication 6): a closed list again, and one short",
+    tests: { after: ["test/resources/apiKey.test.ts", FAST_LANE] },
+  },
+  {
+    id: "seed-roles-emulator",
+    item: "extra",
+    file: "emulator/localTypes.ts",
+    find: "  addSeedRoles();",
+    replace: "",
+    description:
+      "the emulator takes only the reference's roles: a key made with a seed role (pay_configs_editor) is refused, so no key the provider makes manages pay configurations",
+    tests: { after: ["test/resources/apiKey.test.ts", FAST_LANE] },
+  },
+  {
+    id: "volatile-flag-stored",
+    item: "extra",
+    file: "resources/escalationPathTemplate.ts",
+    find: "  computed: () => ({}),",
+    replace: [
+      "  computed: (live) => ({",
+      "    hasHistoricalEscalationPathVersions: live.has_historical_escalation_path_versions ?? false,",
+      "  }),",
+    ].join("\n"),
+    description:
+      "an escalation path template stores the server's volatile hasHistoricalEscalationPathVersions again: the first refresh after a templated path is made rewrites the state",
+    tests: { after: ["test/resources/escalationPathTemplate.test.ts", FAST_LANE] },
+  },
+  {
+    id: "warning-fails-check",
+    item: "extra",
+    file: "provider/factory.ts",
+    find: "      if (isWarningIssue(issue)) continue;",
+    replace: "",
+    description:
+      "a check warning (a rule with no published source, a value outside a closed list) fails the check instead of being said",
+    tests: { after: ["test/provider/checkWarnings.test.ts test/badInputs.test.ts", FAST_LANE] },
+  },
   {
     id: "export-readme-raw-names",
     item: "30.1",

@@ -4,6 +4,23 @@ import { IncidentResource } from "../../provider/resource";
 import * as impl from "../callRoute";
 import type { EscalationTarget, EscalationTargetArgs } from "./shared";
 
+/**
+ * The language callers hear, as a language tag: `en-US`, `en-GB`, `fr-FR`, `es-ES`, `pt-PT`,
+ * `pt-BR`, `de-DE` or `nl-NL` today (the API checks the values it supports).
+ */
+export type CallRouteCustomLanguage =
+  | "de-DE"
+  | "en-GB"
+  | "en-US"
+  | "es-ES"
+  | "fr-FR"
+  | "nl-NL"
+  | "pt-BR"
+  | "pt-PT";
+
+/** The keypad digit a caller presses to choose it: `1` to `9` (no two options share one). */
+export type CallRouteOptionDigit = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9";
+
 /** The arguments of a call route (`CallRoute`). */
 export interface CallRouteArgs {
   /**
@@ -18,9 +35,9 @@ export interface CallRouteArgs {
    * The language callers hear, as a language tag: `en-US`, `en-GB`, `fr-FR`, `es-ES`, `pt-PT`,
    * `pt-BR`, `de-DE` or `nl-NL` today (the API checks the values it supports).
    */
-  customLanguage: pulumi.Input<string>;
+  customLanguage: pulumi.Input<CallRouteCustomLanguage | (string & {})>;
   /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  responderCallerId: pulumi.Input<"oncall_number" | "route_number">;
+  responderCallerId: pulumi.Input<"oncall_number" | "route_number" | (string & {})>;
   /**
    * Only callers on the route's allowlist get through. The API refuses `true` while the route has
    * no allowed caller: declare `allowedCallers` (at least one), or add them in the dashboard.
@@ -93,7 +110,7 @@ export interface CallRouteAllowedCallerArgs {
  */
 export interface CallRouteOptionArgs {
   /** The keypad digit a caller presses to choose it: `1` to `9` (no two options share one). */
-  digit: pulumi.Input<string>;
+  digit: pulumi.Input<CallRouteOptionDigit | (string & {})>;
   /** What is read out to offer it, in the route's language (at most 250 characters), e.g. `For an urgent outage, press 1`. */
   prompt: pulumi.Input<string>;
   /** Who is paged when a caller chooses it: levels and voicemail, as the route's own path. */
@@ -114,9 +131,9 @@ export interface CallRoute {
    * The language callers hear, as a language tag: `en-US`, `en-GB`, `fr-FR`, `es-ES`, `pt-PT`,
    * `pt-BR`, `de-DE` or `nl-NL` today (the API checks the values it supports).
    */
-  readonly customLanguage: pulumi.Output<string>;
+  readonly customLanguage: pulumi.Output<CallRouteCustomLanguage | (string & {})>;
   /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  readonly responderCallerId: pulumi.Output<"oncall_number" | "route_number">;
+  readonly responderCallerId: pulumi.Output<"oncall_number" | "route_number" | (string & {})>;
   /**
    * Only callers on the route's allowlist get through. The API refuses `true` while the route has
    * no allowed caller: declare `allowedCallers` (at least one), or add them in the dashboard.
@@ -217,7 +234,7 @@ export interface CallRouteAllowedCaller {
  */
 export interface CallRouteOption {
   /** The keypad digit a caller presses to choose it: `1` to `9` (no two options share one). */
-  digit: string;
+  digit: CallRouteOptionDigit | (string & {});
   /** What is read out to offer it, in the route's language (at most 250 characters), e.g. `For an urgent outage, press 1`. */
   prompt: string;
   /** Who is paged when a caller chooses it: levels and voicemail, as the route's own path. */

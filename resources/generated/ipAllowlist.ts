@@ -11,8 +11,8 @@ export interface IpAllowlistArgs {
    */
   allowlist: pulumi.Input<pulumi.Input<IpAllowlistAllowlistArgs>[]>;
   /**
-   * Whether the allowlist is enforced. `true` with an empty `allowlist` is refused: it would lock
-   * everyone out of the account.
+   * Whether the allowlist is enforced. `true` with an empty `allowlist` is warned about (it may lock
+   * everyone out of the account; the API decides what it means).
    */
   enabled: pulumi.Input<boolean>;
   /**
@@ -42,8 +42,8 @@ export interface IpAllowlist {
    */
   readonly allowlist: pulumi.Output<IpAllowlistAllowlist[]>;
   /**
-   * Whether the allowlist is enforced. `true` with an empty `allowlist` is refused: it would lock
-   * everyone out of the account.
+   * Whether the allowlist is enforced. `true` with an empty `allowlist` is warned about (it may lock
+   * everyone out of the account; the API decides what it means).
    */
   readonly enabled: pulumi.Output<boolean>;
   /**

@@ -129,8 +129,13 @@ function isObjectSchema(value: unknown): boolean {
   return (value as ZodLike)?._zod?.def?.type === "object";
 }
 
-/** A zod enum's values (the shared exports that become named unions), else undefined. */
+/**
+ * A zod enum's values, or a closed list's known values (provider/checkWarnings.ts `knownValues`):
+ * the shared exports that become named unions. Else undefined.
+ */
 function enumValues(value: unknown): string[] | undefined {
+  const known = (value as { knownValues?: unknown } | undefined)?.knownValues;
+  if (Array.isArray(known)) return known as string[];
   const def = (value as ZodLike)?._zod?.def;
   return def?.type === "enum" && def.entries ? Object.values(def.entries) : undefined;
 }
@@ -512,8 +517,14 @@ function nestedDecls(from: DeclModel, all: DeclModel[]): DeclModel[] {
   return all.filter((d) => seen.has(d.name) && d !== from);
 }
 
+/** A union of string literals only: a closed list of service-defined values (an enum). */
+const isLiteralUnion = (alias: string) => /^"[^"]*"( \| "[^"]*")*$/.test(alias);
+
 function declSection(decl: DeclModel): string {
   const doc = decl.doc ? `${decl.doc}\n\n` : "";
+  // Every closed list of the inputs is known values beside any other text (provider/checkWarnings.ts).
+  if (decl.alias !== undefined && isLiteralUnion(decl.alias))
+    return `#### \`${decl.name}\`\n\n${doc}Known values: ${code(decl.alias)}. Another value is sent as written, with a warning naming the nearest known one: the service decides (it may add values).\n\n`;
   if (decl.alias !== undefined)
     return `#### \`${decl.name}\`\n\n${doc}One of: ${code(withoutInputs(decl.alias))}.\n\n`;
   return `#### \`${decl.name}\`\n\n${doc}${propTable(decl)}\n`;

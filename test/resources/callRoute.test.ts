@@ -10,6 +10,7 @@ import {
 } from "../../resources/callRoute";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { dashboardCallRoute } from "../support/dashboard";
 import { expectShape } from "../support/emulator";
 
@@ -362,38 +363,17 @@ describe("check (zero API calls)", () => {
   const node = { level: { targets: [ada] } };
   test.each([
     [{ ...ok(), callRouteId: undefined }, "callRouteId", /./],
-    [{ ...ok(), responderCallerId: "my_number" }, "responderCallerId", /route_number/],
-    [{ ...ok(), customLanguage: "" }, "customLanguage", /must not be empty/],
-    [{ ...ok(), name: " " }, "name", /whitespace/],
     [{ ...ok(), useCallerAllowlist: "yes" }, "useCallerAllowlist", /./],
-    [{ ...ok(), path: [] }, "path", /leave path out to keep/],
     [{ ...ok(), path: [{}] }, "path", /\[0\].*one of level, voicemail/],
     [
       { ...ok(), path: [{ ...node, voicemail: { greetingText: "Hi" } }] },
       "path",
       /\[0\].*exactly one of level, voicemail/,
     ],
-    [{ ...ok(), path: [{ level: { targets: [] } }] }, "path", /\[0\]\.level\.targets.*at least one target/],
-    [
-      { ...ok(), path: [{ level: { targets: [{ ...ada, urgency: "urgent" }] } }] },
-      "path",
-      /\[0\]\.level\.targets\[0\]\.urgency/,
-    ],
     [
       { ...ok(), path: [{ level: { targets: [{ ...ada, scheduleMode: "all_users" }] } }] },
       "path",
       /scheduleMode.*only schedule targets/,
-    ],
-    [
-      {
-        ...ok(),
-        path: [
-          { ...node, id: "a" },
-          { ...node, id: "a" },
-        ],
-      },
-      "path",
-      /\[1\]\.id.*also path\[0\]'s id/,
     ],
     [{ ...ok(), path: [{ voicemail: { greeting: "hi" } }] }, "path", /greeting/],
     // CallRoutePathNodeVoicemailV2: greeting_text is required, at most 250 characters.
@@ -422,6 +402,41 @@ describe("check (zero API calls)", () => {
     [{ ...ok(), options: [{ digit: 1, prompt: "Press 1", path: [node] }] }, "options", /\[0\]\.digit/],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, callRouteProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [
+      { ...ok(), responderCallerId: "my_number" },
+      "responderCallerId",
+      /"my_number" is not a value the API is known to take/,
+    ],
+    [{ ...ok(), customLanguage: "" }, "customLanguage", /"" is not a value the API is known to take/],
+    [{ ...ok(), name: " " }, "name", /is only whitespace/],
+    [{ ...ok(), path: [] }, "path", /is empty: the API keeps the route's routing as it is/],
+    [{ ...ok(), path: [{ level: { targets: [] } }] }, "path[0].level.targets", /has no target/],
+    [
+      { ...ok(), path: [{ level: { targets: [{ ...ada, urgency: "urgent" }] } }] },
+      "path[0].level.targets[0].urgency",
+      /"urgent" is not a value the API is known to take.*did you mean "high"/,
+    ],
+    [
+      {
+        ...ok(),
+        path: [
+          { ...node, id: "a" },
+          { ...node, id: "a" },
+        ],
+      },
+      "path[1].id",
+      /"a" is also path\[0\]'s id/,
+    ],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(callRouteProvider, inputs, path, reason);
   });
 
   test.each([

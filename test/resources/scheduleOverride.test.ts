@@ -9,6 +9,7 @@ import {
 } from "../../resources/scheduleOverride";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { dashboardSchedule } from "../support/dashboard";
 import { expectShape } from "../support/emulator";
 
@@ -143,19 +144,33 @@ describe("check (zero API calls)", () => {
     endAt: "2031-03-02T09:00:00Z",
   });
   test.each([
-    [{ ...ok(), endAt: "2031-03-01T09:00:00Z" }, "endAt", /must be after startAt/],
-    [{ ...ok(), endAt: "2031-02-28T09:00:00Z" }, "endAt", /must be after startAt/],
     [{ ...ok(), startAt: "2031-02-30T09:00:00Z" }, "startAt", /RFC 3339/],
     [{ ...ok(), endAt: "tomorrow" }, "endAt", /RFC 3339/],
     [{ ...ok(), startAt: "2031-03-01T09:00:00" }, "startAt", /offset/],
-    [{ ...ok(), user: {} }, "user", /exactly one of id, email or slackUserId/],
-    [{ ...ok(), user: { id: "01USERADA", email: "ada@example.com" } }, "user", /exactly one/],
-    [{ ...ok(), user: { email: "ada" } }, "user", /e-mail address/],
-    [{ ...ok(), scheduleId: "" }, "scheduleId", /must not be empty/],
-    [{ ...ok(), layerId: "" }, "layerId", /must not be empty/],
     [{ ...ok(), userId: "01USERADA" }, "userId", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, scheduleOverrideProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ ...ok(), endAt: "2031-03-01T09:00:00Z" }, "endAt", /is not after startAt/],
+    [{ ...ok(), endAt: "2031-02-28T09:00:00Z" }, "endAt", /is not after startAt/],
+    [{ ...ok(), user: {} }, "user", /names the user by none or several/],
+    [
+      { ...ok(), user: { id: "01USERADA", email: "ada@example.com" } },
+      "user",
+      /names the user by none or several/,
+    ],
+    [{ ...ok(), user: { email: "ada" } }, "user.email", /is not an e-mail address/],
+    [{ ...ok(), scheduleId: "" }, "scheduleId", /is empty/],
+    [{ ...ok(), layerId: "" }, "layerId", /is empty/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(scheduleOverrideProvider, inputs, path, reason);
   });
 
   test("an override in the past is not refused (the API documents no such rule)", async () => {

@@ -82,8 +82,6 @@ export const corpus: TfCorpus = {
     {
       file,
       test: "TestAccIncidentPayConfigResource (testPayConfigLifecycleSteps)",
-      waitsOn:
-        "issue 28 item 2 (strictness): weekly rules with equal times (the whole day) and an end at midnight are refused by check (`weeklyRules[0].endTime: must be after startTime (00:00) on the same day`)",
       configs: [
         {
           step: "create: weekend and weekday-night rules, Christmas and Boxing Day",
