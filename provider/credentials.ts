@@ -1,5 +1,6 @@
 import { ApiClient, type ClientOptions, LOG_LEVELS, type LogLevel } from "./client";
 import { IncidentError } from "./errors";
+import { maskUrl } from "./masking";
 
 /**
  * Where the provider finds its settings, in order: stack config, then environment (read at call
@@ -135,8 +136,8 @@ export function resolveSettings(
   const endpoint = pick(CONFIG_ENDPOINT, ENV_ENDPOINT);
   if (baseUrl && endpoint && trimSlash(baseUrl.value) !== trimSlash(endpoint.value)) {
     throw new Error(
-      `${baseUrl.setting} (${JSON.stringify(baseUrl.value)}) and ${endpoint.setting} ` +
-        `(${JSON.stringify(endpoint.value)}) name different APIs: set only one (${CONFIG_ENDPOINT} is an alias of ${CONFIG_BASE_URL})`,
+      `${baseUrl.setting} (${JSON.stringify(maskUrl(baseUrl.value))}) and ${endpoint.setting} ` +
+        `(${JSON.stringify(maskUrl(endpoint.value))}) name different APIs: set only one (${CONFIG_ENDPOINT} is an alias of ${CONFIG_BASE_URL})`,
     );
   }
   const url = baseUrl ?? endpoint ?? { value: DEFAULT_BASE_URL, setting: "default" };
@@ -144,7 +145,7 @@ export function resolveSettings(
     const parsed = new URL(url.value);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
   } catch {
-    throw new Error(`${url.setting} is not an http(s) URL: ${JSON.stringify(url.value)}`);
+    throw new Error(`${url.setting} is not an http(s) URL: ${JSON.stringify(maskUrl(url.value))}`);
   }
   const proxy = config(CONFIG_PROXY);
   if (proxy !== undefined && proxy !== "") {
@@ -152,7 +153,7 @@ export function resolveSettings(
       const parsed = new URL(proxy);
       if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
     } catch {
-      throw new Error(`${CONFIG_PROXY} is not an http(s) URL: ${JSON.stringify(proxy)}`);
+      throw new Error(`${CONFIG_PROXY} is not an http(s) URL: ${JSON.stringify(maskUrl(proxy))}`);
     }
   }
   const level = pick(CONFIG_LOG_LEVEL, ENV_LOG_LEVEL);

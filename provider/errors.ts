@@ -1,3 +1,5 @@
+import { maskUrl } from "./masking";
+
 /** Node's `util.inspect.custom` (by its registered name: the package root's types load no Node module). */
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
@@ -149,7 +151,8 @@ export function decodeErrorBody(
       }))
     : [];
   if (details.length === 0 && typeof body === "string" && body.trim() !== "") {
-    details.push({ code: "unparsed_body", message: body.trim().slice(0, 300) });
+    // A proxy's or a load balancer's page, which may name a URL with its credentials.
+    details.push({ code: "unparsed_body", message: maskUrl(body.trim().slice(0, 300)) });
   }
   return {
     operation,

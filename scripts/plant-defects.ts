@@ -379,6 +379,16 @@ export const DEFECTS: Defect[] = [
       "check calls the validate endpoint for a declaration equal to the stored inputs: a no-change preview makes API calls",
     tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
+  {
+    id: "proxy-url-raw",
+    item: "28.4",
+    file: "provider/client.ts",
+    find: "(${maskUrl(proxy.url)})` : url;",
+    replace: "(${proxy.url})` : url;",
+    description:
+      "the network hint prints the proxy URL raw: a proxy password (HTTP_PROXY=http://user:password@host) lands in CI logs",
+    tests: { after: ["test/provider/proxy.test.ts", FAST_LANE] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options

@@ -108,6 +108,46 @@ test("a proxy that is down: the error names the proxy and the setting it came fr
   expect(fromEnv).toContain("and the proxy it goes through: HTTPS_PROXY (http://127.0.0.1:9)");
 });
 
+test("a proxy URL with credentials, refusing connections: the error names the proxy with its user and password masked", async () => {
+  process.env.HTTP_PROXY = "http://proxy-user:proxy-password@127.0.0.1:9";
+  setCredentials({ apiKey: emu.apiKey, baseUrl: viaProxyOnly });
+  quickRetries();
+  const fromEnv = await providers.Severity!.read!("01SEVERITY", { name: "x", __schema: 1 }).then(
+    () => "",
+    (e: Error) => e.message,
+  );
+  expect(fromEnv).toMatch(/ECONNREFUSED/);
+  expect(fromEnv).toContain("and the proxy it goes through: HTTP_PROXY (http://***@127.0.0.1:9)");
+  expect(fromEnv).not.toMatch(/proxy-user|proxy-password/);
+  delete process.env.HTTP_PROXY;
+  setCredentials({
+    apiKey: emu.apiKey,
+    baseUrl: viaProxyOnly,
+    proxy: "http://proxy-user:proxy-password@127.0.0.1:9",
+  });
+  quickRetries();
+  const fromConfig = await providers.Severity!.read!("01SEVERITY", { name: "x", __schema: 1 }).then(
+    () => "",
+    (e: Error) => e.message,
+  );
+  expect(fromConfig).toContain("and the proxy it goes through: incident:proxy (http://***@127.0.0.1:9)");
+  expect(fromConfig).not.toMatch(/proxy-user|proxy-password/);
+});
+
+test("incident:proxy with credentials and no scheme: refused, the credentials masked", async () => {
+  setCredentials({
+    apiKey: emu.apiKey,
+    baseUrl: viaProxyOnly,
+    proxy: "proxy-user:proxy-password@proxy.corp:3128",
+  });
+  const failure = await providers.Severity!.read!("01SEVERITY", { name: "x", __schema: 1 }).then(
+    () => "",
+    (e: Error) => e.message,
+  );
+  expect(failure).toContain('incident:proxy is not an http(s) URL: "***@proxy.corp:3128"');
+  expect(failure).not.toMatch(/proxy-user|proxy-password/);
+});
+
 test("incident:proxy that is not a URL: a clear error naming the setting, before any request", async () => {
   setCredentials({ apiKey: emu.apiKey, baseUrl: viaProxyOnly, proxy: "proxy.corp:3128" });
   await expect(providers.Severity!.read!("01SEVERITY", { name: "x", __schema: 1 })).rejects.toThrow(

@@ -57,6 +57,55 @@ describe("errors say what failed, where, what to check, and how often it was tri
     expect(error.message).toContain("(2 attempts; check INCIDENT_ENDPOINT)");
   });
 
+  test("a base URL with credentials in it: every error prints it with its user and password masked", async () => {
+    setCredentials({ apiKey: "k", baseUrl: "http://api-user:api-password@127.0.0.1:9" });
+    const refused = await new ApiClient({
+      ...resolveSettings(
+        (k) =>
+          ({ "incident:apiKey": "k", "incident:baseUrl": "http://api-user:api-password@127.0.0.1:9" })[k],
+      ),
+      backoffBaseMs: 1,
+      maxRetries: 0,
+    })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e: Error) => e.message);
+    expect(refused).toContain("(http://***@127.0.0.1:9)");
+    const url = await serve((_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "not_found", status: 404, errors: [] }));
+    });
+    const withUser = url.replace("http://", "http://api-user:api-password@");
+    const missing = await new ApiClient({ apiKey: "k", baseUrl: withUser, maxRetries: 0 })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e: Error) => e.message);
+    expect(missing).toContain(`check incident:baseUrl (${url.replace("http://", "http://***@")})`);
+    const hanging = (await serve(() => undefined)).replace("http://", "http://api-user:api-password@");
+    const timedOut = await new ApiClient({ apiKey: "k", baseUrl: hanging, timeoutMs: 100, maxRetries: 0 })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e: Error) => e.message);
+    expect(timedOut).toMatch(/no answer from http:\/\/\*\*\*@127\.0\.0\.1:\d+ within/);
+    // The settings' own errors, and an error body that names a URL.
+    expect(() =>
+      resolveSettings(
+        (k) =>
+          ({
+            "incident:endpoint": "https://u:endpoint-password@a.example.com",
+            "incident:baseUrl": "https://u:base-password@b.example.com",
+          })[k],
+        { INCIDENT_API_KEY: "k" },
+      ),
+    ).toThrow(
+      'incident:baseUrl ("https://***@b.example.com") and incident:endpoint ("https://***@a.example.com")',
+    );
+    expect(() =>
+      resolveSettings(() => undefined, {
+        INCIDENT_API_KEY: "k",
+        INCIDENT_BASE_URL: "ftp://u:base-password@b.example.com",
+      }),
+    ).toThrow('INCIDENT_BASE_URL is not an http(s) URL: "ftp://***@b.example.com"');
+    for (const text of [refused, missing, timedOut]) expect(text).not.toMatch(/api-user|api-password/);
+  });
+
   test("a hanging server: the error names the create (not the lookup that followed) and incident:requestTimeout, quickly", async () => {
     const url = await serve(() => undefined); // never answers
     setCredentials({ apiKey: "k", baseUrl: url, requestTimeout: "0.3" });

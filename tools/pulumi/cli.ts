@@ -17,6 +17,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { maskUrl } from "../../provider/masking";
 import { DEFAULT_PASSPHRASE, STATE_FLAGS } from "../harness/state";
 import { readTrace } from "../harness/trace";
 import type {
@@ -202,8 +203,17 @@ function pulumiSync(ws: Workspace, args: string[]): string {
       maxBuffer: 1024 * 1024 * 1024,
     });
   } catch (e: any) {
-    throw new Error(`pulumi ${args.join(" ")} failed (${e.status}): ${e.stderr || e.stdout || e.message}`);
+    throw new Error(
+      maskUrl(
+        `pulumi ${shownArgs(args).join(" ")} failed (${e.status}): ${e.stderr || e.stdout || e.message}`,
+      ),
+    );
   }
+}
+
+/** The arguments as an error may show them: the value of each `--secret key=value` left out. */
+function shownArgs(args: string[]): string[] {
+  return args.map((a, i) => (args[i - 1] === "--secret" ? `${a.split("=")[0]}=[secret]` : a));
 }
 
 function pulumiAsync(
