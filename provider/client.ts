@@ -377,7 +377,9 @@ export class ApiClient {
     const proxy = this.proxy
       ? { url: this.proxy, setting: this.proxySetting ?? "incident:proxy" }
       : environmentProxy(this.baseUrl);
-    return proxy ? `${url}, and the proxy it goes through: ${proxy.setting} (${maskUrl(proxy.url)})` : url;
+    if (!proxy) return url;
+    const shown = maskUrl(proxy.url);
+    return `${url}, and the proxy it goes through: ${proxy.setting} (${shown})`;
   }
 
   /** The setting to check for an answer that points at one. */

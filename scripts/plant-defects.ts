@@ -383,8 +383,8 @@ export const DEFECTS: Defect[] = [
     id: "proxy-url-raw",
     item: "28.4",
     file: "provider/client.ts",
-    find: "(${maskUrl(proxy.url)})` : url;",
-    replace: "(${proxy.url})` : url;",
+    find: "const shown = maskUrl(proxy.url);",
+    replace: "const shown = proxy.url;",
     description:
       "the network hint prints the proxy URL raw: a proxy password (HTTP_PROXY=http://user:password@host) lands in CI logs",
     tests: { after: ["test/provider/proxy.test.ts", FAST_LANE] },
