@@ -163,6 +163,25 @@ export function decodeErrorBody(
   };
 }
 
+/**
+ * A setting the provider or a lookup cannot use (`incident:logLevel must be one of …`): the setting's
+ * name and the problem, one line. Raised before any request, by the provider host and by a
+ * program's lookups alike. Being an IncidentError matters beyond the wording: the Pulumi SDK prints
+ * a program's failure with `util.inspect`, which for a plain Error raised inside an Output's apply
+ * walks its stack frames, and Node 20 takes tens of seconds on the frame of @pulumi/pulumi's
+ * source-mapped `node_modules/@pulumi/output.ts` (a string grown until a RangeError), twice: a bad
+ * setting in a program with a lookup failed after about 90 s.
+ */
+export class SettingsError extends IncidentError {
+  /** The setting at fault (`incident:logLevel`, `INCIDENT_LOG_LEVEL`, …). */
+  readonly setting: string;
+  constructor(setting: string, message: string) {
+    super(message);
+    this.name = "SettingsError";
+    this.setting = setting;
+  }
+}
+
 /** Error for a lookup that found nothing (or too much), naming what was searched. */
 export class LookupError extends IncidentError {
   constructor(lookup: string, message: string) {

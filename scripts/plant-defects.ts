@@ -389,6 +389,16 @@ export const DEFECTS: Defect[] = [
       "the network hint prints the proxy URL raw: a proxy password (HTTP_PROXY=http://user:password@host) lands in CI logs",
     tests: { after: ["test/provider/proxy.test.ts", FAST_LANE] },
   },
+  {
+    id: "log-level-plain-error",
+    item: "28.4",
+    file: "provider/credentials.ts",
+    find: "    throw new SettingsError(\n      level.setting,\n",
+    replace: "    throw new Error(\n",
+    description:
+      "an invalid incident:logLevel raised as a plain Error: a program with a lookup fails after about 90 s, with a stack trace",
+    tests: { after: ["test/provider/settings.test.ts", FAST_LANE] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
