@@ -148,8 +148,18 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
     read(ctx: ApiContext, id: string, prior: Props | undefined): Promise<Live | undefined>;
     update(ctx: ApiContext, id: string, args: Args, olds: Props): Promise<Created<Live>>;
     delete(ctx: ApiContext, id: string, olds: Props): Promise<void>;
-    /** Finds the object an interrupted create may have made (by its unique name or other key). */
-    findCreated?(ctx: ApiContext, args: Args): Promise<Live | undefined>;
+    /**
+     * Finds the object an interrupted create may have made (by its unique name or other key).
+     * `existedBefore`: what `existingIds` answered before that create was sent, when the kind has it.
+     */
+    findCreated?(ctx: ApiContext, args: Args, existedBefore?: readonly string[]): Promise<Live | undefined>;
+    /**
+     * For a create whose object carries nothing the create sent (a sync target's new Slack user
+     * group: the API answers neither its name nor its handle): the ids of the kind's objects before
+     * the create is sent, kept with its pending-create record (provider/journal.ts) and handed to
+     * `findCreated`, which then takes the object made since. Undefined when not needed for `args`.
+     */
+    existingIds?(ctx: ApiContext, args: Args): Promise<string[] | undefined>;
     /**
      * What `findCreated` matches on, as text (default: the name): a pending create recorded under
      * this key is looked for by the next create with the same key (provider/journal.ts).
