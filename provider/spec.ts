@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ApiClient } from "./client";
 import type { FieldRenames } from "./naming";
 import type { ListSpec } from "./pagedReads";
+import type { ProgramRule } from "./programRules";
 
 /** What a resource's API functions receive. */
 export interface ApiContext {
@@ -139,6 +140,13 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   notExported?: string;
   /** Other list paths whose contents this kind's writes change (their cached pages are dropped too). */
   writesLists?: readonly string[];
+  /**
+   * A rule over this kind's resources of one program and account, applied by the program process
+   * (provider/programRules.ts): what check cannot see, as it sees one resource at a time and not its
+   * name (a second resource for the account's one object; two that the API would let overwrite each
+   * other).
+   */
+  programRule?: ProgramRule;
   api: {
     create(ctx: ApiContext, args: Args): Promise<Created<Live>>;
     /**

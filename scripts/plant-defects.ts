@@ -409,6 +409,37 @@ export const DEFECTS: Defect[] = [
       "ScheduleSyncTarget's findCreated gives up on a new Slack user group (the API answers no name or handle): a lost create makes a second group",
     tests: { after: ["test/resources/scheduleSyncTarget.test.ts test/provider/faults.test.ts", FAST_LANE] },
   },
+  {
+    id: "second-allowlist-warned",
+    item: "28.4",
+    file: "provider/programRules.ts",
+    find: '      if (problem?.severity === "error") throw new ProgramRuleError(problem.message);\n',
+    replace: "",
+    description:
+      "a program rule's error is only said as a warning: a second IpAllowlist of one account is registered, and each `up --refresh` rewrites the other's list",
+    tests: { after: ["test/provider/programRules.test.ts", FAST_LANE] },
+  },
+  {
+    id: "override-overlap-unsaid",
+    item: "28.4",
+    file: "provider/resource.ts",
+    find: "    declared?.(this);\n",
+    replace: "    void declared;\n",
+    description:
+      "rules that read inputs never run: two overlapping ScheduleOverrides of one layer pass preview without a word",
+    tests: { after: ["test/provider/programRules.test.ts", FAST_LANE] },
+  },
+  {
+    id: "override-gone-silent",
+    item: "28.4",
+    file: "resources/scheduleOverride.ts",
+    find: "        if (isNotFound(error) && prior) await sayWhyGone(ctx, id, prior);\n",
+    replace: "",
+    more: [{ find: "async function sayWhyGone(", replace: "export async function sayWhyGone(" }],
+    description:
+      "a ScheduleOverride another one took over reads as gone with nothing said: refresh and up flip between the two in silence",
+    tests: { after: ["test/resources/scheduleOverride.test.ts", FAST_LANE] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options
