@@ -440,8 +440,12 @@ function stepsFrom(
         if (m.op === "delete") deletesStarted = true;
         break;
       case "refresh": {
-        // A standalone refresh's event says what the refresh amounted to (the provider's Diff);
-        // inside up/preview --refresh it stays "refresh": drift is then a change in the state.
+        // A standalone refresh's event says what the refresh amounted to (the provider's Diff,
+        // RefreshStep.ResultOp); inside up/preview --refresh it stays "refresh", without that
+        // result. A dynamic provider's Diff there compares the refreshed state with the old
+        // inputs: drift is a refreshed input that changed, and an output-only change (a
+        // server-computed field) is not drift, which the engine counts as no change
+        // (`--expect-no-changes` passes).
         phase = "refresh";
         if (!m.new) op = "refresh-delete";
         else {
@@ -449,7 +453,7 @@ function stepsFrom(
           const outputKeys = topLevelChanges(m.old?.outputs ?? {}, m.new?.outputs ?? {}).filter(
             (k) => k !== PROVIDER_KEY,
           );
-          const drift = inputKeys.length > 0 || outputKeys.length > 0;
+          const drift = inputKeys.length > 0;
           op = drift ? "read-drift" : "same";
           if (drift) Object.assign(extra, { changedInputKeys: inputKeys, changedOutputKeys: outputKeys });
           if (drift) extra.changedKeys = [...new Set([...inputKeys, ...outputKeys])].sort();
