@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import { ApiClient, type ApiResponse, type RequestSpec } from "../provider/client";
 import { resolveSettings, type Settings } from "../provider/credentials";
+import { maskUrl } from "../provider/masking";
 
 export class ReadOnlyRequestError extends Error {
   constructor(spec: RequestSpec) {
@@ -56,7 +57,7 @@ export async function checkAccount(client: ReadOnlyClient, prefix: string): Prom
     await client.get("/v1/identity", "check the API key and URL", undefined, { maxRetries: 1 });
   } catch (error) {
     throw new Error(
-      `${prefix}: the API at ${client.baseUrl} did not answer as the incident API ` +
+      `${prefix}: the API at ${maskUrl(client.baseUrl)} did not answer as the incident API ` +
         `(GET /v1/identity: ${(error as Error).message}); check incident:baseUrl and incident:apiKey`,
     );
   }

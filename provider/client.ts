@@ -3,6 +3,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from "undici";
 import { ApiError, type ApiErrorInit, decodeErrorBody } from "./errors";
+import { maskUrl } from "./masking";
 import { parseRetryAfter, TokenBucket } from "./rateLimiter";
 
 export { parseLimitHeader } from "./rateLimiter";
@@ -332,8 +333,8 @@ export class ApiClient {
             {
               code,
               message: timedOut
-                ? `no answer from ${this.baseUrl} within ${this.options.timeoutMs / 1000} s (incident:requestTimeout / INCIDENT_REQUEST_TIMEOUT)`
-                : `${(error as Error).message ?? String(error)} (${this.baseUrl})`,
+                ? `no answer from ${maskUrl(this.baseUrl)} within ${this.options.timeoutMs / 1000} s (incident:requestTimeout / INCIDENT_REQUEST_TIMEOUT)`
+                : maskUrl(`${(error as Error).message ?? String(error)} (${this.baseUrl})`),
             },
           ],
           // A POST that may have reached the server may have acted (a repeatable one too).
@@ -378,7 +379,9 @@ export class ApiClient {
     const proxy = this.proxy
       ? { url: this.proxy, setting: this.proxySetting ?? "incident:proxy" }
       : environmentProxy(this.baseUrl);
-    return proxy ? `${url}, and the proxy it goes through: ${proxy.setting} (${proxy.url})` : url;
+    if (!proxy) return url;
+    const shown = maskUrl(proxy.url);
+    return `${url}, and the proxy it goes through: ${proxy.setting} (${shown})`;
   }
 
   /** The setting to check for an answer that points at one. */
@@ -390,7 +393,7 @@ export class ApiClient {
     if (status === 403)
       return "the API key lacks a role this needs: check incident:apiKey and the key's roles";
     if (status === 404 || status === 405)
-      return `check ${this.options.baseUrlSetting} (${this.baseUrl}) if every request answers ${status}`;
+      return `check ${this.options.baseUrlSetting} (${maskUrl(this.baseUrl)}) if every request answers ${status}`;
     return undefined;
   }
 

@@ -370,13 +370,18 @@ async function createReconciled<Args extends Props>(
   // Creates of this object that an earlier run sent and never saw answered (its process died).
   const interrupted = journal.interrupted();
   if (interrupted.length > 0) {
-    const found = spec.api.findCreated ? await spec.api.findCreated(ctx, args) : undefined;
+    // What existed before the first of them: every object made since is a candidate.
+    const first = interrupted.reduce((a, b) => (b.entry.startedAt < a.entry.startedAt ? b : a));
+    const found = spec.api.findCreated
+      ? await spec.api.findCreated(ctx, args, first.entry.existedBefore)
+      : undefined;
     journal.clear(interrupted);
     if (found !== undefined) return recover(found);
   }
 
+  const existedBefore = await spec.api.existingIds?.(ctx, args);
   for (let attempt = 1; ; attempt++) {
-    const pending = journal.begin();
+    const pending = journal.begin(existedBefore);
     try {
       const created = await spec.api.create(ctx, args);
       pending.settled();
@@ -390,7 +395,7 @@ async function createReconciled<Args extends Props>(
       // Outcome unknown: the entry stays until the object is found or known not to exist, so a
       // run that dies from here on still leaves the next one a trace.
       if (!spec.api.findCreated || attempt >= CREATE_ATTEMPTS) throw error;
-      const found = await spec.api.findCreated(ctx, args).catch((lookup) => {
+      const found = await spec.api.findCreated(ctx, args, existedBefore).catch((lookup) => {
         throw lostThenLookup(error as ApiError, lookup);
       });
       pending.settled();

@@ -30,6 +30,10 @@
  * stack leaves the list as it is. An adoption that differs writes the declaration once, keeping the
  * list as read in `previous`. `adoptId` names no other id: any other value is refused in check.
  *
+ * One program: a second `IpAllowlist` of one account is refused by the resource class, in the
+ * program, at its declaration (provider/programRules.ts: the provider's check sees one resource at a
+ * time, without its name), before it is registered: nothing of it reaches the engine.
+ *
  * Two stacks on one account both holding an `IpAllowlist` take the list over from each other: each
  * update overwrites the other's, and a destroy writes back what that stack found, which may be the
  * other's declaration. Keep it in one stack: when an exported stack adopts the list another stack
@@ -292,8 +296,10 @@ const EMPTY: IpAllowlistPrevious = { allowlist: [], enabled: false };
  * account, and whether it is enforced.
  *
  * A singleton: every account has exactly one allowlist, so declare at most one `IpAllowlist` per
- * account (two resources, in one program or in two stacks, would overwrite each other). Its id is
- * the fixed string `ip_allowlist`.
+ * account (two resources, in one program or in two stacks, would overwrite each other). A second
+ * one in a program, for the same account, is refused where it is declared, naming the first (two
+ * accounts of one program, each its own `provider`, have one each). Its id is the fixed string
+ * `ip_allowlist`.
  *
  * Creating the resource takes over the account's allowlist: it reads what the list holds, keeps it
  * in the `previous` output, and writes the declared list. Deleting the resource (`pulumi destroy`,
@@ -328,6 +334,18 @@ export const ipAllowlistSpec: ResourceSpec<IpAllowlistInputs, ApiIpAllowlist> = 
   schemaVersion: 1,
   inputs: ipAllowlistInputs,
   validate: ipAllowlistProblems,
+  // The account has one allowlist: a second resource for it in one program would rewrite the first
+  // one's list on every `up --refresh`, and the first the second's. Refused at its declaration.
+  programRule: {
+    reads: [],
+    between: (second, first) => ({
+      severity: "error",
+      message:
+        `IpAllowlist ${JSON.stringify(second.name)}: the account has one IP allowlist, and IpAllowlist ` +
+        `${JSON.stringify(first.name)} of this program manages it already: declare it once (two resources ` +
+        "would each rewrite the other's list on every `pulumi up --refresh`)",
+    }),
+  },
   replaceOnChanges: [],
   secretOutputs: [],
   computedOutputs: ["version", "updatedAt", "previous"],

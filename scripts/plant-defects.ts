@@ -720,6 +720,66 @@ export const DEFECTS: Defect[] = [
     description:
       "the emulator lets a key whose only write role is a team role change or delete another team's object (the reference: team roles apply to resources its teams own; issue 30)",
     tests: { after: ["test/emulator/roles.test.ts"] },
+  {
+    id: "proxy-url-raw",
+    item: "28.4",
+    file: "provider/client.ts",
+    find: "const shown = maskUrl(proxy.url);",
+    replace: "const shown = proxy.url;",
+    description:
+      "the network hint prints the proxy URL raw: a proxy password (HTTP_PROXY=http://user:password@host) lands in CI logs",
+    tests: { after: ["test/provider/proxy.test.ts", FAST_LANE] },
+  },
+  {
+    id: "log-level-plain-error",
+    item: "28.4",
+    file: "provider/credentials.ts",
+    find: "    throw new SettingsError(\n      level.setting,\n",
+    replace: "    throw new Error(\n",
+    description:
+      "an invalid incident:logLevel raised as a plain Error: a program with a lookup fails after about 90 s, with a stack trace",
+    tests: { after: ["test/provider/settings.test.ts", FAST_LANE] },
+  },
+  {
+    id: "new-group-not-found",
+    item: "28.5",
+    file: "resources/scheduleSyncTarget.ts",
+    find: "      if (existedBefore === undefined) return undefined;\n",
+    replace: "      return undefined;\n",
+    description:
+      "ScheduleSyncTarget's findCreated gives up on a new Slack user group (the API answers no name or handle): a lost create makes a second group",
+    tests: { after: ["test/resources/scheduleSyncTarget.test.ts test/provider/faults.test.ts", FAST_LANE] },
+  },
+  {
+    id: "second-allowlist-warned",
+    item: "28.4",
+    file: "provider/programRules.ts",
+    find: '      if (problem?.severity === "error") throw new ProgramRuleError(problem.message);\n',
+    replace: "",
+    description:
+      "a program rule's error is only said as a warning: a second IpAllowlist of one account is registered, and each `up --refresh` rewrites the other's list",
+    tests: { after: ["test/provider/programRules.test.ts", FAST_LANE] },
+  },
+  {
+    id: "override-overlap-unsaid",
+    item: "28.4",
+    file: "provider/resource.ts",
+    find: "    declared?.(this);\n",
+    replace: "    void declared;\n",
+    description:
+      "rules that read inputs never run: two overlapping ScheduleOverrides of one layer pass preview without a word",
+    tests: { after: ["test/provider/programRules.test.ts", FAST_LANE] },
+  },
+  {
+    id: "override-gone-silent",
+    item: "28.4",
+    file: "resources/scheduleOverride.ts",
+    find: "        if (isNotFound(error) && prior) await sayWhyGone(ctx, id, prior);\n",
+    replace: "",
+    more: [{ find: "async function sayWhyGone(", replace: "export async function sayWhyGone(" }],
+    description:
+      "a ScheduleOverride another one took over reads as gone with nothing said: refresh and up flip between the two in silence",
+    tests: { after: ["test/resources/scheduleOverride.test.ts", FAST_LANE] },
   },
 ];
 

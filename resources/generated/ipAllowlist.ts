@@ -65,8 +65,10 @@ export interface IpAllowlist {
  * account, and whether it is enforced.
  *
  * A singleton: every account has exactly one allowlist, so declare at most one `IpAllowlist` per
- * account (two resources, in one program or in two stacks, would overwrite each other). Its id is
- * the fixed string `ip_allowlist`.
+ * account (two resources, in one program or in two stacks, would overwrite each other). A second
+ * one in a program, for the same account, is refused where it is declared, naming the first (two
+ * accounts of one program, each its own `provider`, have one each). Its id is the fixed string
+ * `ip_allowlist`.
  *
  * Creating the resource takes over the account's allowlist: it reads what the list holds, keeps it
  * in the `previous` output, and writes the declared list. Deleting the resource (`pulumi destroy`,

@@ -1,3 +1,4 @@
+import { clientFor, resolveCredentials, setCredentials } from "../../provider/credentials";
 import {
   type ScheduleOverrideInputs,
   scheduleOverrideCreatePayload,
@@ -267,6 +268,48 @@ describe("provider against the emulator", () => {
     );
     // A, cut back by B's re-creation, is itself now gone (a new id holds its remaining day).
     expect((await scheduleOverrideProvider.read!(ca.id, ca.outs)).id).toBe("");
+  });
+
+  test("an override another one took over reads as gone and is said to be, naming the override that now holds its window: never a silent back and forth", async () => {
+    const said: string[] = [];
+    // A client of its own for these settings, whose warnings are kept.
+    setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url, requestTimeout: "29" });
+    clientFor(resolveCredentials(), { notify: (m) => said.push(m) });
+    try {
+      const where = await schedule();
+      const first = await scheduleOverrideProvider.create!(
+        override(where, { startAt: "2031-06-01T00:00:00Z", endAt: "2031-06-03T00:00:00Z" }),
+      );
+      // Written over the second day of the first: the API deletes the first and keeps its first day.
+      const second = await scheduleOverrideProvider.create!(
+        override(where, {
+          user: { id: "01USERBOB" },
+          startAt: "2031-06-02T00:00:00Z",
+          endAt: "2031-06-04T00:00:00Z",
+        }),
+      );
+      const [leftover] = await onLayer(where.scheduleId, where.layerId);
+      expect((await scheduleOverrideProvider.read!(first.id, first.outs)).id).toBe("");
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain(`ScheduleOverride ${first.id} (2031-06-01T00:00:00Z to 2031-06-03T00:00:00Z`);
+      expect(said[0]).toContain("removed by an overlapping override written over its time");
+      expect(said[0]).toContain(
+        `override ${second.id} (user 01USERBOB, 2031-06-02T00:00:00.000Z to 2031-06-04T00:00:00.000Z)`,
+      );
+      expect(said[0]).toContain(
+        `override ${leftover.id} (user 01USERADA, 2031-06-01T00:00:00.000Z to 2031-06-02T00:00:00.000Z)`,
+      );
+      // One deleted with nothing over its window: said as gone, with no override named.
+      await ae.ok("DELETE", `${PATH}/${second.id}`);
+      await ae.ok("DELETE", `${PATH}/${leftover.id}`);
+      said.length = 0;
+      expect((await scheduleOverrideProvider.read!(second.id, second.outs)).id).toBe("");
+      expect(said).toEqual([
+        expect.stringMatching(/is gone: deleted, or removed by an overlapping override/),
+      ]);
+    } finally {
+      setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url });
+    }
   });
 
   test("errors name the input: an unknown user, a layer the rotation lacks; a user changed on adoption cannot be written", async () => {

@@ -862,8 +862,18 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
   },
 
   ScheduleSyncTarget: {
+    // A group the service makes: the API answers neither its name nor its handle, so a lost create
+    // is found as the target made since it was sent (an existing group's is found by its id:
+    // test/resources/scheduleSyncTarget.test.ts).
     async prepare() {
-      const inputs = { slackUserGroupId: "S0LIFECYCLE", addBotToGroup: false };
+      const inputs = {
+        newSlackUserGroup: {
+          name: "Lifecycle on-call",
+          handle: "lifecycle-oncall",
+          description: "Who is on call",
+        },
+        addBotToGroup: false,
+      };
       return { inputs, updated: { ...inputs, addBotToGroup: true } };
     },
     live: list("/v2/schedule_sync_targets", "schedule_sync_targets"),
