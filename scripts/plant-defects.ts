@@ -720,6 +720,7 @@ export const DEFECTS: Defect[] = [
     description:
       "the emulator lets a key whose only write role is a team role change or delete another team's object (the reference: team roles apply to resources its teams own; issue 30)",
     tests: { after: ["test/emulator/roles.test.ts"] },
+  },
   {
     id: "proxy-url-raw",
     item: "28.4",
