@@ -478,9 +478,12 @@ export const DEFECTS: Defect[] = [
     id: "pay-rule-midnight-emulator",
     item: "extra",
     file: "emulator/families/payConfigs.ts",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to find
     find: '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
     replace: [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to plant
       '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to plant
       '    if (r.end_time <= r.start_time) out.push({ field: `${at}.end_time`, message: "must be after start_time" });',
     ].join("\n"),
     description:
