@@ -15,7 +15,7 @@ import { providers as kindProviders } from "./resources";
 export { type LookupOptions, Provider, type ProviderArgs } from "./provider/account";
 export { packageVersion as version } from "./provider/client";
 export { MissingCredentialsError } from "./provider/credentials";
-export { ApiError, LookupError } from "./provider/errors";
+export { ApiError, LookupError, SettingsError } from "./provider/errors";
 // Resources, each with its arguments, and the lookups.
 export * from "./resources/generated";
 

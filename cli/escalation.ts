@@ -341,7 +341,7 @@ function literalsOf(c: z.infer<typeof condition>): string[] {
 }
 
 /** The priorities the path's branches name (only conditions `escalation.priority one_of …`). */
-function priorities(path: Maybe<Maybe<PathNode>[]>): string[] | undefined {
+export function priorities(path: Maybe<Maybe<PathNode>[]>): string[] | undefined {
   const found = new Set<string>();
   let other = false;
   for (const n of nodesById(path).values()) {
@@ -380,6 +380,52 @@ function sequence(path: Maybe<Maybe<PathNode>[]>, priority: string | undefined):
   };
   follow(nodesOf(path));
   return out;
+}
+
+/** `escalation.working_hours["UK"]`: a branch on whether a working-hours window of the path is active. */
+const WORKING_HOURS = /^escalation\.working_hours\["([^"]+)"\]$/;
+
+/**
+ * The first node an escalation of `priority` (undefined: none of the named ones) pages through —
+ * a level or a channel notification, or a reassignment — at a moment when `active(id)` says
+ * whether the path's working-hours window `id` is active. Branches on the priority (`one_of`) and
+ * on working hours (`is_active`, as the Terraform provider's examples write them:
+ * `escalation.working_hours["UK"]`) are followed; a branch on anything else cannot be decided
+ * here: `undecided` names its condition.
+ */
+export function firstPagingNode(
+  path: Maybe<Maybe<PathNode>[]>,
+  priority: string | undefined,
+  active: (windowId: string) => boolean | undefined,
+  names: Names,
+): { node?: PathNode; undecided?: string } {
+  const follow = (nodes: PathNode[]): { node?: PathNode; undecided?: string } | undefined => {
+    for (const n of nodes) {
+      const branch = part(n.ifElse);
+      if (n.ifElse !== undefined && n.ifElse !== null && !branch)
+        return { undecided: nodeText(n, { names }) };
+      if (branch) {
+        let holds = true;
+        for (const c of items(branch.conditions)) {
+          const cond = part(c);
+          const windowId =
+            cond && typeof cond.subject === "string" ? WORKING_HOURS.exec(cond.subject)?.[1] : undefined;
+          let verdict: boolean | undefined;
+          if (cond?.subject === PRIORITY && cond.operation === "one_of")
+            verdict = priority !== undefined && literalsOf(cond).includes(priority);
+          else if (windowId !== undefined && cond?.operation === "is_active") verdict = active(windowId);
+          if (verdict === undefined) return { undecided: conditionText(c, names) };
+          holds &&= verdict;
+        }
+        const inner = follow(nodesOf(holds ? branch.thenPath : branch.elsePath));
+        if (inner) return inner;
+        continue;
+      }
+      if (targetsOf(n, { names }) || isReassign(n) || n.pending) return { node: n };
+    }
+    return undefined;
+  };
+  return follow(nodesOf(path)) ?? {};
 }
 
 /**
@@ -444,7 +490,7 @@ export interface PagingChange {
 /** A paging change as one line of the JSON report's summary. */
 export const pagingLine = (p: PagingChange) => `${p.who} — ${p.steps.join("; ")}`;
 
-function groupName(members: (string | undefined)[], named: string[]): string {
+export function groupName(members: (string | undefined)[], named: string[]): string {
   const listed = members.filter((m): m is string => m !== undefined);
   const other = members.includes(undefined);
   if (named.length === 0) return "Every escalation";

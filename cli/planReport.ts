@@ -38,7 +38,9 @@ import {
   strong,
   tableBlock,
 } from "./markdown";
+import { type PagedFirstReport, pagedFirstBlocks } from "./pagedFirst";
 import { diffValues, inputChanges, maskChanges, type PropertyChange } from "./propertyChanges";
+import { type ShiftsReport, shiftsBlocks } from "./shifts";
 import { changeSummary, READERS } from "./summaries";
 import { decode, UNKNOWN } from "./values";
 
@@ -86,6 +88,10 @@ export interface PlanReport {
   diagnostics: { severity: string; urn?: string; message: string }[];
   /** Ids of the stack's resources in the plan as `Kind name`, and users' ids as their e-mail. */
   names: Record<string, string>;
+  /** `--shifts`: the shifts that change hands and the coverage gaps, per schedule (cli/shifts.ts). */
+  shifts?: ShiftsReport;
+  /** `--shifts`: who is paged first, before and after, per escalation path (cli/pagedFirst.ts). */
+  pagedFirst?: PagedFirstReport;
 }
 
 /** A document plan-report cannot read: says which step (index and URN) and which field. */
@@ -333,19 +339,36 @@ export interface UnnamedTarget {
 }
 
 /** The users and schedules that the plan's resources target and that neither the plan nor the state names. */
-export function unnamedTargets(digest: unknown, state?: unknown): UnnamedTarget[] {
+export function unnamedTargets(
+  digest: unknown,
+  state?: unknown,
+  options: { scheduleUsers?: boolean } = {},
+): UnnamedTarget[] {
   const d = readDigest(digest);
   const steps = d.steps ?? [];
   const known = knownNames(steps, state === undefined ? [] : readState(state), {});
   const found = new Map<string, UnnamedTarget>();
+  const unnamed = (type: UnnamedTarget["type"], id: unknown) => {
+    if (typeof id === "string" && id !== UNKNOWN && !known.has(id)) found.set(id, { type, id });
+  };
   eachObject(
     steps.filter((s) => kindOf(typeOf(s))).flatMap((s) => [s.oldState?.inputs, s.newState?.inputs]),
     (o) => {
-      if ((o.type === "user" || o.type === "schedule") && typeof o.id === "string" && o.id !== UNKNOWN) {
-        if (!known.has(o.id)) found.set(o.id, { type: o.type, id: o.id });
-      }
+      if (o.type === "user" || o.type === "schedule") unnamed(o.type, o.id);
     },
   );
+  // --shifts: the people of the schedules and overrides the plan changes (shown where the service
+  // does not name them: shifts computed here).
+  if (options.scheduleUsers)
+    for (const s of steps)
+      for (const inputs of [s.oldState?.inputs, s.newState?.inputs]) {
+        const kind = kindOf(typeOf(s));
+        if (kind === "ScheduleOverride") unnamed("user", (inputs?.user as Props | undefined)?.id);
+        if (kind === "Schedule")
+          eachObject([inputs?.rotations], (o) => {
+            if (Array.isArray(o.users)) for (const u of o.users) unnamed("user", (u as Props | null)?.id);
+          });
+      }
   return [...found.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -364,6 +387,64 @@ function knownNames(
     ...stateNames(exported),
     ...namesOf(steps),
   ]);
+}
+
+/** A resource of this provider as the plan changes it: its inputs decoded (secrets masked), `__provider` left out. */
+export interface PlannedResource {
+  urn: string;
+  name: string;
+  kind: string;
+  op: Operation;
+  /** The object's id before the change (update, replace, delete). */
+  id?: string;
+  olds?: Props;
+  news?: Props;
+  /** The stored outputs before the change. */
+  oldOutputs?: Props;
+  /** URNs the new inputs depend on. */
+  dependsOn: string[];
+}
+
+/** The resources of this provider the plan changes, in the document's order (one per URN). */
+export function plannedResources(digest: unknown): PlannedResource[] {
+  const steps = readDigest(digest).steps ?? [];
+  const out = new Map<string, PlannedResource>();
+  for (const s of steps) {
+    const op = OP_OF[s.op];
+    const kind = kindOf(typeOf(s));
+    if (!op || !kind) continue;
+    const read = (state: DigestState | null | undefined, field: "inputs" | "outputs") =>
+      state?.[field] ? (decode(withoutProvider(state[field])) as Props) : undefined;
+    const known = out.get(s.urn);
+    const id = s.oldState?.id && s.oldState.id !== UNKNOWN ? s.oldState.id : undefined;
+    out.set(s.urn, {
+      urn: s.urn,
+      name: nameOf(s.urn),
+      kind,
+      op: known?.op === "replace" ? "replace" : op,
+      ...((id ?? known?.id) ? { id: id ?? known?.id } : {}),
+      olds: read(s.oldState, "inputs") ?? known?.olds,
+      news: (op !== "delete" ? read(s.newState, "inputs") : undefined) ?? known?.news,
+      oldOutputs: read(s.oldState, "outputs") ?? known?.oldOutputs,
+      dependsOn: [
+        ...new Set([
+          ...(known?.dependsOn ?? []),
+          ...Object.values(s.newState?.propertyDependencies ?? {}).flatMap((d) => d ?? []),
+        ]),
+      ],
+    });
+  }
+  return [...out.values()];
+}
+
+/** The resources of this provider a `pulumi stack export` holds: kind, name, id and outputs. */
+export function stateResources(state: unknown): { kind: string; name: string; id: string; outputs: Props }[] {
+  return readState(state).flatMap((r) => {
+    const kind = r.type ? kindOf(r.type) : undefined;
+    return kind && r.id && !r.delete
+      ? [{ kind, name: nameOf(r.urn), id: r.id, outputs: (decode(r.outputs ?? {}) as Props) ?? {} }]
+      : [];
+  });
 }
 
 export function planReport(digest: unknown, state?: unknown, account: AccountNames = {}): PlanReport {
@@ -777,6 +858,9 @@ function blocksOf(report: PlanReport, options: RenderOptions): Block[] {
       );
     }
   }
+
+  if (report.shifts) out.push(...shiftsBlocks(report.shifts, options.optional));
+  if (report.pagedFirst) out.push(...pagedFirstBlocks(report.pagedFirst));
 
   if (report.resources.length) out.push(headingBlock(3, md`Changes`));
   report.resources.forEach((r, i) => {

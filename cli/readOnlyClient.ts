@@ -1,23 +1,49 @@
 /**
- * The provider's API client (auth, rate limits, retries, tracing) that refuses every request but a
- * GET before it is sent: what the drift job reads with, so it can never change the account.
+ * The provider's API client (auth, rate limits, retries, tracing) that refuses, before sending it,
+ * every request but a GET and one POST: `POST /v2/schedules/{id}/actions/preview_entries`, which
+ * computes a proposed configuration's schedule entries and stores nothing (the reference: "so you
+ * can send the configuration you intend to save without persisting it"). What the review tools
+ * (plan-report, drift, export) read with, so they can never change the account.
  */
 import * as fs from "node:fs";
 import { ApiClient, type ApiResponse, type RequestSpec } from "../provider/client";
 import { resolveSettings, type Settings } from "../provider/credentials";
+import { maskUrl } from "../provider/masking";
 
 export class ReadOnlyRequestError extends Error {
   constructor(spec: RequestSpec) {
     super(
-      `read-only: refused ${spec.method} ${spec.path} (${spec.operation}); this tool never writes to the API`,
+      `read-only: refused ${spec.method} ${spec.path} (${spec.operation}); this tool never writes to the API (it sends GETs, and POSTs only to preview a schedule's entries)`,
     );
     this.name = "ReadOnlyRequestError";
   }
 }
 
+/** `/v2/schedules/{id}/actions/preview_entries`, the id one path segment. */
+const PREVIEW_ENTRIES = /^\/v2\/schedules\/([^/?#\\]+)\/actions\/preview_entries$/;
+
+/**
+ * True for what the read-only client sends: a GET, or a POST of a schedule's entries preview to
+ * exactly that path (one schedule id that is not a dot segment, nothing after it, no query).
+ */
+export function isReadOnlyRequest(spec: Pick<RequestSpec, "method" | "path" | "query">): boolean {
+  if (spec.method === "GET") return true;
+  if (spec.method !== "POST") return false;
+  if (Object.values(spec.query ?? {}).some((v) => v !== undefined)) return false;
+  const id = PREVIEW_ENTRIES.exec(spec.path)?.[1];
+  if (id === undefined) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(id);
+  } catch {
+    return false;
+  }
+  return decoded !== "." && decoded !== ".." && !/[/\\?#]/.test(decoded);
+}
+
 export class ReadOnlyClient extends ApiClient {
   override async request<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    if (spec.method !== "GET") throw new ReadOnlyRequestError(spec);
+    if (!isReadOnlyRequest(spec)) throw new ReadOnlyRequestError(spec);
     return super.request<T>(spec);
   }
 }
@@ -31,7 +57,7 @@ export async function checkAccount(client: ReadOnlyClient, prefix: string): Prom
     await client.get("/v1/identity", "check the API key and URL", undefined, { maxRetries: 1 });
   } catch (error) {
     throw new Error(
-      `${prefix}: the API at ${client.baseUrl} did not answer as the incident API ` +
+      `${prefix}: the API at ${maskUrl(client.baseUrl)} did not answer as the incident API ` +
         `(GET /v1/identity: ${(error as Error).message}); check incident:baseUrl and incident:apiKey`,
     );
   }

@@ -39,6 +39,18 @@ const differs = (a: unknown, b: unknown) => changesBetween(a, b).length > 0;
 
 const groups = maybe(z.array(maybe(conditionGroup)));
 
+/** A call route's path, or a menu option's. */
+const callRoutePath = maybe(
+  z.array(
+    maybe(
+      z.object({
+        level: maybe(z.object({ targets: maybe(z.array(maybe(target))) })),
+        voicemail: maybe(z.object({ greetingText: maybe(z.string()) })),
+      }),
+    ),
+  ),
+);
+
 /** The parts of each kind's inputs the summaries read (every part optional, unknown or secret). */
 export const READERS: Record<string, z.ZodType<Props>> = {
   AlertRoute: z.object({
@@ -130,15 +142,12 @@ export const READERS: Record<string, z.ZodType<Props>> = {
   CallRoute: z.object({
     useCallerAllowlist: maybe(z.boolean()),
     responderCallerId: maybe(z.string()),
-    path: maybe(
-      z.array(
-        maybe(
-          z.object({
-            level: maybe(z.object({ targets: maybe(z.array(maybe(target))) })),
-            voicemail: maybe(z.object({ greetingText: maybe(z.string()) })),
-          }),
-        ),
-      ),
+    path: callRoutePath,
+    allowedCallers: maybe(
+      z.array(maybe(z.object({ phoneNumber: maybe(z.string()), name: maybe(z.string()) }))),
+    ),
+    options: maybe(
+      z.array(maybe(z.object({ digit: maybe(z.string()), prompt: maybe(z.string()), path: callRoutePath }))),
     ),
   }),
   EscalationPathTemplate: z.object({
@@ -314,28 +323,44 @@ function overrideQuestions(names: Names): Question[] {
 }
 
 function callRouteQuestions(names: Names): Question[] {
+  const pathText = (path: unknown) =>
+    listText<Props>(
+      path,
+      (n) => {
+        const level = part<Props>(n.level);
+        if (level) return listText<Props>(level.targets, (t) => targetText(t, names), " + ", "nobody");
+        return n.voicemail !== undefined && n.voicemail !== null ? "voicemail" : "?";
+      },
+      ", then ",
+      "nothing",
+    );
+  const menu = (p: Props) => part<unknown[]>(p.options as unknown[]);
   return [
     [
       "A call pages",
-      (p) =>
-        p.path === undefined || p.path === null
+      (p) => {
+        const options = menu(p);
+        // A menu replaces the path: each digit pages its own.
+        if (options && options.length > 0)
+          return `a menu: ${listText<Props>(options, (o) => `${scalar(o.digit)} (${scalar(o.prompt)}): ${pathText(o.path)}`, "; ", "")}`;
+        return p.path === undefined || p.path === null
           ? "as the route has it (its menu or its path)"
-          : listText<Props>(
-              p.path,
-              (n) => {
-                const level = part<Props>(n.level);
-                if (level)
-                  return listText<Props>(level.targets, (t) => targetText(t, names), " + ", "nobody");
-                return n.voicemail !== undefined && n.voicemail !== null ? "voicemail" : "?";
-              },
-              ", then ",
-              "nothing",
-            ),
+          : pathText(p.path);
+      },
     ],
     [
       "Callers",
-      (p) =>
-        p.useCallerAllowlist === true ? "allowlisted only" : (pendingText(p.useCallerAllowlist) ?? "anyone"),
+      (p) => {
+        if (p.useCallerAllowlist !== true) return pendingText(p.useCallerAllowlist) ?? "anyone";
+        if (p.allowedCallers === undefined || p.allowedCallers === null) return "allowlisted only";
+        const numbers = listText<Props>(
+          p.allowedCallers,
+          (c) => `${scalar(c.phoneNumber)}${c.name ? ` (${scalar(c.name)})` : ""}`,
+          ", ",
+          "none",
+        );
+        return `allowlisted only: ${numbers}`;
+      },
     ],
     ["Responders see the call from", (p) => scalar(p.responderCallerId).replace(/_/g, " ")],
   ];

@@ -3,6 +3,7 @@
  * `incident-emulator`: runs the API emulator until SIGINT/SIGTERM.
  */
 import { parseArgs } from "node:util";
+import { maskUrl } from "../provider/masking";
 import {
   describeFaultRule,
   FAULT_SPEC_SYNTAX,
@@ -97,9 +98,9 @@ async function main(): Promise<void> {
   for (const rule of faults) emulator.faults.add(rule);
   process.stdout.write(
     [
-      `incident API emulator listening on ${emulator.url}`,
+      `incident API emulator listening on ${maskUrl(emulator.url)}`,
       `Bootstrap API key (global access): ${emulator.apiKey}`,
-      `Control endpoints: ${emulator.url}/_emulator`,
+      `Control endpoints: ${maskUrl(emulator.url)}/_emulator`,
       values["state-file"]
         ? `State file: ${values["state-file"]}`
         : "State: in memory (use --state-file to keep it)",

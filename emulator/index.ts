@@ -104,6 +104,7 @@ export { discoverFamilies, FAMILIES } from "./families";
 export {
   type EntryWindow,
   type EvaluateOptions,
+  mergeOverrides,
   type OverrideInput,
   type RotationVersion,
   type ScheduleEntries,

@@ -65,6 +65,7 @@ export function registerLocalShapes(): void {
   });
   registerPolicyShapes();
   registerPayConfigShapes();
+  addSeedRoles();
   registerLocalOperation({
     operation_id: "UsersV2Show",
     method: "GET",
@@ -88,6 +89,46 @@ function addEnumValues(type: string, field: string, values: string[]): void {
   const f = reference().types[type]?.fields.find((g) => g.name === field);
   if (!f?.enum) throw new Error(`emulator: ${type}.${field} is not an enum of the reference`);
   for (const v of values) if (!f.enum.includes(v)) f.enum.push(v);
+}
+
+/**
+ * The roles the seed names besides the reference's enums (api-spec.md, Authentication 6: roles
+ * assignable to a key; 7: team-scoped roles), newer than the reference's client: `role_names` and
+ * `team_role_names` of the create and update payloads take them too. (The provider's ApiKey lists
+ * them as well: the emulator stands for the service and shares no code with the provider.)
+ */
+export const SEED_ROLES: readonly string[] = [
+  "documents_viewer",
+  "heartbeats_ping",
+  "investigations_editor",
+  "pay_configs_editor",
+  "pay_configs_viewer",
+  "pay_reports_editor",
+  "pay_reports_viewer",
+  "policies_viewer",
+  "policy_findings_manage",
+  "status_page_viewer",
+  "telemetry_data_source_update",
+  "telemetry_query_restricted",
+  "telemetry_viewer",
+];
+/** The team-scoped roles the seed names besides the reference's enum (Authentication 7). */
+export const SEED_TEAM_ROLES: readonly string[] = [
+  "heartbeats_ping",
+  "telemetry_data_source_update",
+  "telemetry_query_restricted",
+];
+
+/** The seed's roles in every role enum of the reference: the payloads, the key's roles, the identity. */
+function addSeedRoles(): void {
+  for (const payload of ["APIKeysCreatePayloadV1", "APIKeysUpdatePayloadV1"]) {
+    addEnumValues(payload, "role_names", [...SEED_ROLES]);
+    addEnumValues(payload, "team_role_names", [...SEED_TEAM_ROLES]);
+  }
+  addEnumValues("APIKeyRoleV1", "name", [...SEED_ROLES]);
+  addEnumValues("APIKeyTeamRoleV1", "name", [...SEED_TEAM_ROLES]);
+  addEnumValues("IdentityV1", "roles", [...SEED_ROLES]);
+  addEnumValues("IdentityV1", "team_roles", [...SEED_TEAM_ROLES]);
 }
 
 /**

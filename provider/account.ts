@@ -12,6 +12,7 @@
  * This file's declarations are part of the package root's: no zod here.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { SettingsError } from "./errors";
 
 /** The settings of one account. */
 export interface ProviderArgs {
@@ -94,6 +95,10 @@ export class Provider extends pulumi.ProviderResource {
 /** The settings of an account object, as the lookups that name it read them. */
 export function accountSettings(provider: Provider): pulumi.Output<Record<string, string | undefined>> {
   const found = settings.get(provider);
-  if (!found) throw new Error("provider: not an incident.Provider (make it with `new incident.Provider(…)`)");
+  if (!found)
+    throw new SettingsError(
+      "provider",
+      "provider: not an incident.Provider (make it with `new incident.Provider(…)`)",
+    );
   return found;
 }

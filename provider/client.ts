@@ -3,7 +3,10 @@ import { appendFileSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from "undici";
 import { ApiError, type ApiErrorInit, decodeErrorBody } from "./errors";
+import { maskUrl } from "./masking";
 import { parseRetryAfter, TokenBucket } from "./rateLimiter";
+
+export { parseLimitHeader } from "./rateLimiter";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -265,7 +268,7 @@ export class ApiClient {
         });
         status = res.statusCode;
         const text = await res.body.text();
-        this.observeRateHeaders(res.headers);
+        this.bucket.observeAnswer(status, (name) => headerValue(res.headers[name]));
         const requestIdHeader = headerValue(res.headers["x-request-id"]);
         this.trace(spec, status, started, attempt, undefined, requestIdHeader);
         const parsed = parseJson(text);
@@ -328,7 +331,7 @@ export class ApiClient {
         throw new ApiError({ ...init, attempts, hint: this.hintFor(init) });
       } catch (error) {
         if (error instanceof ApiError) throw error;
-        this.bucket.calibrate();
+        this.bucket.unanswered();
         const code = networkCode(error);
         this.trace(spec, status, started, attempt, code);
         const notSent = NOT_SENT_CODES.has(code);
@@ -341,8 +344,8 @@ export class ApiClient {
             {
               code,
               message: timedOut
-                ? `no answer from ${this.baseUrl} within ${this.options.timeoutMs / 1000} s (incident:requestTimeout / INCIDENT_REQUEST_TIMEOUT)`
-                : `${(error as Error).message ?? String(error)} (${this.baseUrl})`,
+                ? `no answer from ${maskUrl(this.baseUrl)} within ${this.options.timeoutMs / 1000} s (incident:requestTimeout / INCIDENT_REQUEST_TIMEOUT)`
+                : maskUrl(`${(error as Error).message ?? String(error)} (${this.baseUrl})`),
             },
           ],
           // A POST that may have reached the server may have acted (a repeatable one too).
@@ -387,7 +390,9 @@ export class ApiClient {
     const proxy = this.proxy
       ? { url: this.proxy, setting: this.proxySetting ?? "incident:proxy" }
       : environmentProxy(this.baseUrl);
-    return proxy ? `${url}, and the proxy it goes through: ${proxy.setting} (${proxy.url})` : url;
+    if (!proxy) return url;
+    const shown = maskUrl(proxy.url);
+    return `${url}, and the proxy it goes through: ${proxy.setting} (${shown})`;
   }
 
   /** The setting to check for an answer that points at one. */
@@ -399,7 +404,7 @@ export class ApiClient {
     if (status === 403)
       return "the API key lacks a role this needs: check incident:apiKey and the key's roles";
     if (status === 404 || status === 405)
-      return `check ${this.options.baseUrlSetting} (${this.baseUrl}) if every request answers ${status}`;
+      return `check ${this.options.baseUrlSetting} (${maskUrl(this.baseUrl)}) if every request answers ${status}`;
     return undefined;
   }
 
@@ -416,19 +421,6 @@ export class ApiClient {
     const ceiling = Math.min(this.options.backoffCapMs, this.options.backoffBaseMs * 2 ** attempt);
     // "Full jitter": spreads retries of parallel resources so they do not arrive together.
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-  }
-
-  private observeRateHeaders(headers: Record<string, string | string[] | undefined>): void {
-    const limit = parseLimitHeader(headerValue(headers["x-ratelimit-limit"]));
-    if (limit) {
-      const current = this.bucket;
-      if (current.capacity !== limit.capacity || current.refillPerSecond !== limit.refillPerSecond) {
-        current.reconfigure(limit.capacity, limit.refillPerSecond);
-      }
-    }
-    const remaining = Number(headerValue(headers["x-ratelimit-remaining"]));
-    if (headerValue(headers["x-ratelimit-remaining"]) !== undefined) this.bucket.observeRemaining(remaining);
-    this.bucket.calibrate();
   }
 
   /**
@@ -452,7 +444,7 @@ export class ApiClient {
       );
     }
     if (!this.traceFile) return;
-    const line = { method: spec.method, path: spec.path, status, ms, attempt, error };
+    const line = { method: spec.method, path: spec.path, status, ms, attempt, error, at: started };
     try {
       appendFileSync(this.traceFile, `${JSON.stringify(line)}\n`);
     } catch {
@@ -470,22 +462,6 @@ export function logWarning(message: string): void {
   } catch {
     process.stderr.write(`${message}\n`);
   }
-}
-
-/** `X-RateLimit-Limit: 1200, 1200;window=60` → capacity 1200, 20 tokens per second. */
-export function parseLimitHeader(
-  value: string | undefined,
-): { capacity: number; refillPerSecond: number } | undefined {
-  if (!value) return undefined;
-  const entries = value.split(",").map((s) => s.trim());
-  const capacity = Number.parseInt(entries[0] ?? "", 10);
-  const windowed = entries
-    .map((e) => /^(\d+)\s*;\s*window=(\d+)/.exec(e))
-    .find((m): m is RegExpExecArray => m !== null);
-  if (!Number.isFinite(capacity) || !windowed) return undefined;
-  const refillPerSecond = Number(windowed[1]) / Number(windowed[2]);
-  if (!(refillPerSecond > 0)) return undefined;
-  return { capacity, refillPerSecond };
 }
 
 const POOL = { keepAliveTimeout: 30_000, connections: 32 };

@@ -1,5 +1,6 @@
 import { ApiClient, type ClientOptions, LOG_LEVELS, type LogLevel } from "./client";
-import { IncidentError } from "./errors";
+import { SettingsError } from "./errors";
+import { maskUrl } from "./masking";
 
 /**
  * Where the provider finds its settings, in order: stack config, then environment (read at call
@@ -90,9 +91,10 @@ export function setCredentials(values: {
   configured[CONFIG_LOCK_IN_DASHBOARD] = values.lockInDashboard;
 }
 
-export class MissingCredentialsError extends IncidentError {
+export class MissingCredentialsError extends SettingsError {
   constructor() {
     super(
+      CONFIG_API_KEY,
       "No API key for the incident provider. Set it with `pulumi config set --secret incident:apiKey <key>` " +
         "or the INCIDENT_API_KEY environment variable.",
     );
@@ -134,37 +136,38 @@ export function resolveSettings(
   const baseUrl = pick(CONFIG_BASE_URL, ENV_BASE_URL);
   const endpoint = pick(CONFIG_ENDPOINT, ENV_ENDPOINT);
   if (baseUrl && endpoint && trimSlash(baseUrl.value) !== trimSlash(endpoint.value)) {
-    throw new Error(
-      `${baseUrl.setting} (${JSON.stringify(baseUrl.value)}) and ${endpoint.setting} ` +
-        `(${JSON.stringify(endpoint.value)}) name different APIs: set only one (${CONFIG_ENDPOINT} is an alias of ${CONFIG_BASE_URL})`,
+    throw new SettingsError(
+      endpoint.setting,
+      `${baseUrl.setting} (${JSON.stringify(maskUrl(baseUrl.value))}) and ${endpoint.setting} ` +
+        `(${JSON.stringify(maskUrl(endpoint.value))}) name different APIs: set only one (${CONFIG_ENDPOINT} is an alias of ${CONFIG_BASE_URL})`,
     );
   }
   const url = baseUrl ?? endpoint ?? { value: DEFAULT_BASE_URL, setting: "default" };
-  try {
-    const parsed = new URL(url.value);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
-  } catch {
-    throw new Error(`${url.setting} is not an http(s) URL: ${JSON.stringify(url.value)}`);
-  }
+  if (!isHttpUrl(url.value))
+    throw new SettingsError(
+      url.setting,
+      `${url.setting} is not an http(s) URL: ${JSON.stringify(maskUrl(url.value))}`,
+    );
   const proxy = config(CONFIG_PROXY);
-  if (proxy !== undefined && proxy !== "") {
-    try {
-      const parsed = new URL(proxy);
-      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
-    } catch {
-      throw new Error(`${CONFIG_PROXY} is not an http(s) URL: ${JSON.stringify(proxy)}`);
-    }
-  }
+  if (proxy !== undefined && proxy !== "" && !isHttpUrl(proxy))
+    throw new SettingsError(
+      CONFIG_PROXY,
+      `${CONFIG_PROXY} is not an http(s) URL: ${JSON.stringify(maskUrl(proxy))}`,
+    );
   const level = pick(CONFIG_LOG_LEVEL, ENV_LOG_LEVEL);
   if (level && !(LOG_LEVELS as readonly string[]).includes(level.value.trim().toLowerCase())) {
-    throw new Error(
+    throw new SettingsError(
+      level.setting,
       `${level.setting} must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(level.value)})`,
     );
   }
   const lock = pick(CONFIG_LOCK_IN_DASHBOARD, ENV_LOCK_IN_DASHBOARD);
   const lockText = lock?.value.trim().toLowerCase();
   if (lock && lockText !== "true" && lockText !== "false") {
-    throw new Error(`${lock.setting} must be true or false (got ${JSON.stringify(lock.value)})`);
+    throw new SettingsError(
+      lock.setting,
+      `${lock.setting} must be true or false (got ${JSON.stringify(lock.value)})`,
+    );
   }
   return {
     apiKey,
@@ -199,7 +202,8 @@ function seconds(
   const text = from.value.trim().replace(/s$/, "");
   const n = Number(text);
   if (text === "" || !Number.isFinite(n) || n < min || n > max) {
-    throw new Error(
+    throw new SettingsError(
+      from.setting,
       `${from.setting} must be a number of seconds from ${min} to ${max} (got ${JSON.stringify(from.value)})`,
     );
   }
@@ -207,6 +211,15 @@ function seconds(
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** Whether a text is an absolute http: or https: URL. */
+function isHttpUrl(text: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
 
 /** The provider's settings: configured (stack config) first, then the environment, read now. */
 export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): Settings {

@@ -1,3 +1,5 @@
+import { maskUrl } from "./masking";
+
 /** Node's `util.inspect.custom` (by its registered name: the package root's types load no Node module). */
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
@@ -149,7 +151,8 @@ export function decodeErrorBody(
       }))
     : [];
   if (details.length === 0 && typeof body === "string" && body.trim() !== "") {
-    details.push({ code: "unparsed_body", message: body.trim().slice(0, 300) });
+    // A proxy's or a load balancer's page, which may name a URL with its credentials.
+    details.push({ code: "unparsed_body", message: maskUrl(body.trim().slice(0, 300)) });
   }
   return {
     operation,
@@ -158,6 +161,25 @@ export function decodeErrorBody(
     requestId: typeof b.request_id === "string" ? b.request_id : requestIdHeader,
     details,
   };
+}
+
+/**
+ * A setting the provider or a lookup cannot use (`incident:logLevel must be one of …`): the setting's
+ * name and the problem, one line. Raised before any request, by the provider host and by a
+ * program's lookups alike. Being an IncidentError matters beyond the wording: the Pulumi SDK prints
+ * a program's failure with `util.inspect`, which for a plain Error raised inside an Output's apply
+ * walks its stack frames, and Node 20 takes tens of seconds on the frame of @pulumi/pulumi's
+ * source-mapped `node_modules/@pulumi/output.ts` (a string grown until a RangeError), twice: a bad
+ * setting in a program with a lookup failed after about 90 s.
+ */
+export class SettingsError extends IncidentError {
+  /** The setting at fault (`incident:logLevel`, `INCIDENT_LOG_LEVEL`, …). */
+  readonly setting: string;
+  constructor(setting: string, message: string) {
+    super(message);
+    this.name = "SettingsError";
+    this.setting = setting;
+  }
 }
 
 /** Error for a lookup that found nothing (or too much), naming what was searched. */

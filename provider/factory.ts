@@ -1,4 +1,11 @@
 import { createHash } from "node:crypto";
+import {
+  type CheckWarning,
+  collectingWarnings,
+  isWarningIssue,
+  resetCheckWarnings,
+  sayCheckWarnings,
+} from "./checkWarnings";
 import { packageVersion } from "./client";
 import { configure, currentClient } from "./credentials";
 import { type Change, changedKeys, inputChanges, toJson } from "./diff";
@@ -143,8 +150,9 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
 
     async configure(req) {
       configure(req);
-      // A new run: its skipped server-side validations are said again (once).
+      // A new run: its skipped server-side validations and its check warnings are said again (once).
       resetRemoteValidation();
+      resetCheckWarnings();
       // Only the provider host configures providers: one process per run, so cached pages are per run.
       enablePagedReads();
     },
@@ -162,7 +170,8 @@ export function makeProvider<Args extends Props>(spec: ResourceSpec<Args>): Inci
         ];
         return { inputs: news, failures };
       }
-      const failures = checkInputs(spec, raw);
+      const { failures, warnings } = checkInputsAndWarnings(spec, raw);
+      sayCheckWarnings(resourceName(spec, raw), warnings.map(warningText));
       const unknown = unknownPaths(raw).length > 0;
       const parsed = failures.length === 0 && !unknown ? spec.inputs.parse(raw) : raw;
       // The API's own validation (provider/remoteValidation.ts), once the local rules pass: skipped
@@ -361,13 +370,18 @@ async function createReconciled<Args extends Props>(
   // Creates of this object that an earlier run sent and never saw answered (its process died).
   const interrupted = journal.interrupted();
   if (interrupted.length > 0) {
-    const found = spec.api.findCreated ? await spec.api.findCreated(ctx, args) : undefined;
+    // What existed before the first of them: every object made since is a candidate.
+    const first = interrupted.reduce((a, b) => (b.entry.startedAt < a.entry.startedAt ? b : a));
+    const found = spec.api.findCreated
+      ? await spec.api.findCreated(ctx, args, first.entry.existedBefore)
+      : undefined;
     journal.clear(interrupted);
     if (found !== undefined) return recover(found);
   }
 
+  const existedBefore = await spec.api.existingIds?.(ctx, args);
   for (let attempt = 1; ; attempt++) {
-    const pending = journal.begin();
+    const pending = journal.begin(existedBefore);
     try {
       const created = await spec.api.create(ctx, args);
       pending.settled();
@@ -381,7 +395,7 @@ async function createReconciled<Args extends Props>(
       // Outcome unknown: the entry stays until the object is found or known not to exist, so a
       // run that dies from here on still leaves the next one a trace.
       if (!spec.api.findCreated || attempt >= CREATE_ATTEMPTS) throw error;
-      const found = await spec.api.findCreated(ctx, args).catch((lookup) => {
+      const found = await spec.api.findCreated(ctx, args, existedBefore).catch((lookup) => {
         throw lostThenLookup(error as ApiError, lookup);
       });
       pending.settled();
@@ -421,17 +435,43 @@ function adoptHint(spec: ResourceSpec, id: string): string {
   );
 }
 
-/**
- * Schema validation with failures named by the user's input path. Unknown (preview) values are
- * skipped by the schema; the cross-field rules still run on the known parts (`knownPart`).
- */
+/** Schema validation with failures named by the user's input path (`checkInputsAndWarnings`). */
 export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
+  return checkInputsAndWarnings(spec, raw).failures;
+}
+
+/** `kind "name"` (or the kind alone), as check warnings name a resource. */
+function resourceName(spec: ResourceSpec, raw: Props): string {
+  return typeof raw.name === "string" && raw.name !== ""
+    ? `${spec.kind} ${JSON.stringify(raw.name)}`
+    : spec.kind;
+}
+
+const warningText = (w: CheckWarning) => ({ text: `${formatPath(w.path) || "inputs"}: ${w.message}` });
+
+/**
+ * Schema validation with failures named by the user's input path, and the warnings of the rules
+ * that have no published source (provider/checkWarnings.ts). Unknown (preview) values are skipped by
+ * the schema; the cross-field rules still run on the known parts (`knownPart`).
+ */
+export function checkInputsAndWarnings(
+  spec: ResourceSpec,
+  raw: Props,
+): { failures: CheckFailure[]; warnings: CheckWarning[] } {
   const unknown = unknownPaths(raw);
-  const result = spec.inputs.safeParse(raw);
+  const warnings: CheckWarning[] = [];
+  const withWarnings = collectingWarnings(() => spec.inputs.safeParse(raw));
+  const issues = withWarnings.success ? [] : withWarnings.error.issues;
+  for (const issue of issues)
+    if (isWarningIssue(issue) && !related(issue.path as Path, unknown))
+      warnings.push({ path: issue.path as Path, message: issue.message });
+  // Warnings aside, the parse as every other caller sees it (no warning issues: the data when valid).
+  const result = issues.some((i) => !isWarningIssue(i)) ? withWarnings : spec.inputs.safeParse(raw);
   const failures: CheckFailure[] = [];
   if (!result.success) {
     for (const issue of result.error.issues) {
       const path = issue.path as Path;
+      if (isWarningIssue(issue)) continue;
       // An issue about an unknown value, or about a container holding one, is decided at apply time.
       if (related(path, unknown)) continue;
       if (issue.code === "unrecognized_keys") {
@@ -448,22 +488,26 @@ export function checkInputs(spec: ResourceSpec, raw: Props): CheckFailure[] {
       failures.push({ property, reason: `${formatPath(path) || spec.kind}: ${issue.message}` });
     }
   }
-  if (failures.length > 0 || !spec.validate) return failures;
+  if (failures.length > 0 || !spec.validate) return { failures, warnings };
   const known =
     unknown.length === 0 && result.success ? { data: result.data, removed: [] } : knownPart(spec, raw);
-  if (known === undefined) return failures;
+  if (known === undefined) return { failures, warnings };
   for (const problem of spec.validate(known.data as Props)) {
     // Skipped only when a value the rule read is unknown (dependsOn says which: its own path, and
     // the others as precisely as it reads them), not when something else in the same field is.
     const read = [problem.path, ...(problem.dependsOn ?? [])];
     if (read.some((p) => known.removed.some((r) => (typeof p === "function" ? p(r) : touches(p, r)))))
       continue;
+    if (problem.severity === "warning") {
+      warnings.push({ path: problem.path, message: problem.message });
+      continue;
+    }
     failures.push({
       property: String(problem.path[0] ?? spec.kind),
       reason: `${formatPath(problem.path)}: ${problem.message}`,
     });
   }
-  return failures;
+  return { failures, warnings };
 }
 
 /** True when `path` is at, under, or above one of `paths`. */

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { accountSettings, type LookupOptions } from "./account";
 import type { ApiClient } from "./client";
-import { clientFor, MissingCredentialsError, programClient, resolveSettings } from "./credentials";
+import { clientFor, programClient, resolveSettings } from "./credentials";
 import { formatPath } from "./unknowns";
 
 /**
@@ -36,14 +36,23 @@ async function lookupClient(opts: LookupOptions | undefined): Promise<ApiClient>
   return clientFor(resolveSettings((key) => values[key], {}));
 }
 
+/** Every lookup's arguments, by the lookup's name (`getSeverity`): tools that write programs read them. */
+const definedLookups = new Map<string, z.ZodObject<any>>();
+
+/** The arguments schema of the lookup named `name` (as `getSeverity`), once its module is loaded. */
+export function lookupArguments(name: string): z.ZodObject<any> | undefined {
+  return definedLookups.get(name);
+}
+
 export function defineLookup<A extends z.ZodObject<any>, R>(def: LookupDefinition<A, R>): Lookup<A, R> {
+  definedLookups.set(def.name, def.args);
   const get = async (args: z.input<A>, opts?: LookupOptions): Promise<R> => {
     const parsed = def.args.safeParse(args);
     if (!parsed.success) {
       const problems = parsed.error.issues.map(
         (i) => `${formatPath(i.path as (string | number)[]) || "args"}: ${i.message}`,
       );
-      throw new Error(`${def.name}: ${problems.join("; ")}`);
+      throw new LookupError(def.name, problems.join("; "));
     }
     try {
       return await def.run(await lookupClient(opts), parsed.data);
@@ -74,18 +83,16 @@ const causes = new Map<string, unknown>();
  */
 export function oneErrorPerCause(error: unknown): unknown {
   let cause: string | undefined;
-  if (error instanceof MissingCredentialsError) cause = "missing key";
+  if (error instanceof SettingsError) cause = error.message;
   else if (error instanceof ApiError && [0, 401, 403].includes(error.status))
     cause = `${error.status} ${error.type} ${error.hint ?? ""}`;
-  else if (error instanceof Error && /^incident:\w+ |^INCIDENT_\w+ /.test(error.message))
-    cause = error.message;
   if (cause === undefined) return error;
   if (!causes.has(cause)) causes.set(cause, error);
   return causes.get(cause);
 }
 
 // Declared in errors.ts, whose declarations the package root reaches without zod.
-import { ApiError, LookupError } from "./errors";
+import { ApiError, LookupError, SettingsError } from "./errors";
 
 export { LookupError };
 

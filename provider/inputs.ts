@@ -1,13 +1,18 @@
 /**
  * Input schemas shared by every resource kind: names, free text, single-line values, timestamps
- * and clock times, each refusing at check what the API would refuse later (with the same limits).
+ * and clock times. A check refuses only what a published rule forbids (provider/checkWarnings.ts):
+ * the formats of timestamps (the seed's Conventions: RFC 3339) and clock times (the reference's
+ * WeekdayIntervalV2: "in 24hr format", e.g. `09:00`) are published and refused; the rest is our
+ * model and only warned about.
  *
- * Limits: the reference (shared/api) states no length limit for any of these fields. The numbers
- * below are guesses, kept in one place, chosen so that a value that passes cannot make a request
- * larger than the API's body limit (1 MiB: a larger body is answered 413 `payload_too_large`); the
- * emulator enforces the same numbers (emulator/http/limits.ts).
+ * Limits: the reference (shared/api) states no length limit for any of these fields, and no rule
+ * against an empty or blank name. The numbers below are guesses, kept in one place, chosen so that
+ * a value within them cannot make a request larger than the API's body limit (1 MiB: a larger body
+ * is answered 413 `payload_too_large`); the emulator enforces the same numbers
+ * (emulator/http/limits.ts). A value past them is warned about and sent: the API decides.
  */
 import { z } from "zod";
+import { warnUnless } from "./checkWarnings";
 
 export const LIMITS = {
   /** Characters in a name (guess: the reference states none). */
@@ -15,8 +20,9 @@ export const LIMITS = {
   /** Characters in a description, comment or other free text (guess: the reference states none). */
   text: 100_000,
   /**
-   * Levels of nesting in one resource's inputs (guess): about 50 escalation-path branches inside
-   * each other. Deeper inputs would make a request body deeper than the API takes.
+   * Levels of nesting in one resource's inputs: about 50 escalation-path branches inside each other.
+   * The provider's own limit, not the API's (none is published): the checks walk the inputs
+   * recursively, and deeper inputs could exhaust their stack. Refused, saying so.
    */
   depth: 150,
 } as const;
@@ -37,8 +43,23 @@ export function tooDeep(value: unknown): (string | number)[] | undefined {
   return undefined;
 }
 
-/** A name: not empty, not only whitespace, at most `LIMITS.name` characters. */
+/** A name: warned about when empty, only whitespace, or longer than `LIMITS.name` characters. */
 export function nameText(): z.ZodString {
+  return z
+    .string()
+    .superRefine(warnUnless((v: string) => v !== "", "is empty"))
+    .superRefine(warnUnless((v: string) => v === "" || v.trim() !== "", "is only whitespace"))
+    .superRefine(
+      warnUnless((v: string) => v.length <= LIMITS.name, `is longer than ${LIMITS.name} characters`),
+    );
+}
+
+/**
+ * A name a lookup (`getX`) searches for: not empty, not only whitespace, at most `LIMITS.name`
+ * characters. A lookup's arguments are the provider's own (it reads; nothing is sent to be kept), so
+ * one that can name nothing is refused before any request.
+ */
+export function lookupName(): z.ZodString {
   return z
     .string()
     .min(1, "must not be empty")
@@ -46,9 +67,18 @@ export function nameText(): z.ZodString {
     .refine((v) => v.trim() !== "", "must not be only whitespace");
 }
 
-/** Free text (a description, comments): at most `LIMITS.text` characters. */
+/** Free text (a description, comments): warned about past `LIMITS.text` characters. */
 export function freeText(): z.ZodString {
-  return z.string().max(LIMITS.text, `must be at most ${LIMITS.text} characters`);
+  return z
+    .string()
+    .superRefine(
+      warnUnless((v: string) => v.length <= LIMITS.text, `is longer than ${LIMITS.text} characters`),
+    );
+}
+
+/** An id (or other reference text) the API resolves: warned about when empty. */
+export function idText(): z.ZodString {
+  return z.string().superRefine(warnUnless((v: string) => v !== "", "is empty"));
 }
 
 /** Tabs, line breaks and other control characters (C0 and DEL). */
@@ -60,11 +90,16 @@ export function hasControlCharacter(v: string): boolean {
   return false;
 }
 
-/** A single-line value (a select option): no tabs, line breaks or other control characters. */
+/**
+ * A single-line value (a select option): no surrounding whitespace, no tabs or line breaks
+ * (reference: CustomFieldOptionsCreatePayloadV1.value, "Values must not start or end with
+ * whitespace, or contain tabs or newlines"); other control characters are warned about.
+ */
 export function singleLine(): z.ZodString {
   return nameText()
     .refine((v) => v === v.trim(), "must not start or end with whitespace")
-    .refine((v) => !hasControlCharacter(v), "must not contain tabs, line breaks or other control characters");
+    .refine((v) => !/[\t\n\r]/.test(v), "must not contain tabs or line breaks")
+    .superRefine(warnUnless((v: string) => !hasControlCharacter(v), "holds a control character"));
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
@@ -94,7 +129,7 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/** An RFC 3339 timestamp with an offset or `Z`, on a day that exists. */
+/** An RFC 3339 timestamp with an offset or `Z`, on a day that exists (seed: Conventions, timestamps). */
 export function timestamp(): z.ZodString {
   return z
     .string()
@@ -104,7 +139,7 @@ export function timestamp(): z.ZodString {
     );
 }
 
-/** A time of day, `HH:MM`, 00:00-23:59. */
+/** A time of day, `HH:MM`, 00:00-23:59 (reference: WeekdayIntervalV2.start_time, "in 24hr format", e.g. 09:00). */
 export function clockTime(): z.ZodString {
   return z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (24-hour, 00:00-23:59)");
 }

@@ -35,6 +35,8 @@ export interface PendingCreate {
   pid: number;
   /** A hash of the inputs the create was sent with. */
   fingerprint: string;
+  /** The ids of the kind's objects before the create was sent (ResourceSpec `existingIds`), if needed. */
+  existedBefore?: string[];
   /** Written by releases up to 0.1.0 once the API answered: such an entry is settled. */
   createdId?: string;
 }
@@ -71,8 +73,11 @@ export class PendingCreates {
     return left.filter(({ entry }) => entry.createdId === undefined);
   }
 
-  /** Records a create about to be sent; `settled()` removes the record once its outcome is known. */
-  begin(): { settled(): void } {
+  /**
+   * Records a create about to be sent (with the ids of the kind's objects before it, when the kind
+   * needs them to find it); `settled()` removes the record once its outcome is known.
+   */
+  begin(existedBefore?: string[]): { settled(): void } {
     const file = path.join(this.dir, `${this.prefix}${randomUUID()}.json`);
     const entry: PendingCreate = {
       kind: this.kind,
@@ -80,6 +85,7 @@ export class PendingCreates {
       startedAt: Date.now(),
       pid: process.pid,
       fingerprint: this.fingerprint,
+      ...(existedBefore ? { existedBefore } : {}),
     };
     try {
       fs.mkdirSync(this.dir, { recursive: true });

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { declare, type ProgramRule } from "./programRules";
 import { shimText } from "./shim";
 
 /*
@@ -12,6 +13,8 @@ export interface ResourceClassSpec {
   inputs: { shape: object };
   computedOutputs: readonly string[];
   secretOutputs: readonly string[];
+  /** A rule over this kind's resources of one program and account (provider/programRules.ts). */
+  programRule?: ProgramRule;
 }
 
 /** A kind's dynamic provider, as the package root's `providers` map exposes it. */
@@ -75,9 +78,20 @@ export abstract class IncidentResource extends pulumi.CustomResource {
       if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs];
     props.__provider = shimText(spec.kind);
-    super(`pulumi-nodejs:dynamic/incident:${spec.kind}`, name, props, {
-      ...opts,
-      additionalSecretOutputs: secretOutputs,
-    });
+    const type = `pulumi-nodejs:dynamic/incident:${spec.kind}`;
+    // Checked against the kind's resources declared before it in this program (a `get` manages
+    // nothing): a rule on names alone fails here, before the resource is registered.
+    const declared =
+      spec.programRule && opts?.id === undefined
+        ? declare(
+            spec.kind,
+            spec.programRule,
+            name,
+            args as Record<string, unknown>,
+            opts?.provider ?? opts?.parent?.getProvider(type),
+          )
+        : undefined;
+    super(type, name, props, { ...opts, additionalSecretOutputs: secretOutputs });
+    declared?.(this);
   }
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ApiClient } from "./client";
 import type { FieldRenames } from "./naming";
 import type { ListSpec } from "./pagedReads";
+import type { ProgramRule } from "./programRules";
 
 /** What a resource's API functions receive. */
 export interface ApiContext {
@@ -20,6 +21,13 @@ export interface Problem {
    * a value left out of the preview's known part.
    */
   dependsOn?: ((string | number)[] | ((leftOut: (string | number)[]) => boolean))[];
+  /**
+   * `"warning"`: said at preview (a warning in the Pulumi log naming the input path), never a check
+   * failure. A rule that no published source states (the seed, shared/api, the service's
+   * documentation) is a warning: the value is passed on and the API decides (provider/checkWarnings.ts;
+   * its `passedOn(message)` says so).
+   */
+  severity?: "warning";
 }
 
 /** The kinds `POST /v2/managed_resources` claims (ManagedResourcesCreateManagedResourcePayloadV2). */
@@ -57,7 +65,9 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   /** The camelCase input schema: validation, defaults, TypeScript type and documentation in one. */
   inputs: z.ZodObject<any>;
   /**
-   * Rules that involve several fields, run after the schema; paths are input paths. In a preview
+   * Rules that involve several fields, run after the schema; paths are input paths. A problem is a
+   * refusal only where a published rule forbids the value (its source named in a comment beside the
+   * rule); otherwise it is a warning (`severity: "warning"`). In a preview
    * they run on the known parts of the inputs (unknown values left out): a problem whose `path`, or
    * any of its `dependsOn` paths (the other fields the rule read), is or holds an unknown value is
    * not reported.
@@ -137,8 +147,21 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
   listAll?(ctx: ApiContext): Promise<Live[]>;
   /** Why `pulumi-incident export` leaves this kind out (e.g. another kind exports its objects). */
   notExported?: string;
+  /**
+   * The input holding the id of the object this one is a part of and cannot move from (an option's
+   * field, an override's schedule, an entry's catalog type): `pulumi-incident export --split-by team`
+   * declares a part in the project of its whole.
+   */
+  partOf?: string;
   /** Other list paths whose contents this kind's writes change (their cached pages are dropped too). */
   writesLists?: readonly string[];
+  /**
+   * A rule over this kind's resources of one program and account, applied by the program process
+   * (provider/programRules.ts): what check cannot see, as it sees one resource at a time and not its
+   * name (a second resource for the account's one object; two that the API would let overwrite each
+   * other).
+   */
+  programRule?: ProgramRule;
   api: {
     create(ctx: ApiContext, args: Args): Promise<Created<Live>>;
     /**
@@ -148,8 +171,18 @@ export interface ResourceSpec<Args extends Props = Props, Live = any> {
     read(ctx: ApiContext, id: string, prior: Props | undefined): Promise<Live | undefined>;
     update(ctx: ApiContext, id: string, args: Args, olds: Props): Promise<Created<Live>>;
     delete(ctx: ApiContext, id: string, olds: Props): Promise<void>;
-    /** Finds the object an interrupted create may have made (by its unique name or other key). */
-    findCreated?(ctx: ApiContext, args: Args): Promise<Live | undefined>;
+    /**
+     * Finds the object an interrupted create may have made (by its unique name or other key).
+     * `existedBefore`: what `existingIds` answered before that create was sent, when the kind has it.
+     */
+    findCreated?(ctx: ApiContext, args: Args, existedBefore?: readonly string[]): Promise<Live | undefined>;
+    /**
+     * For a create whose object carries nothing the create sent (a sync target's new Slack user
+     * group: the API answers neither its name nor its handle): the ids of the kind's objects before
+     * the create is sent, kept with its pending-create record (provider/journal.ts) and handed to
+     * `findCreated`, which then takes the object made since. Undefined when not needed for `args`.
+     */
+    existingIds?(ctx: ApiContext, args: Args): Promise<string[] | undefined>;
     /**
      * What `findCreated` matches on, as text (default: the name): a pending create recorded under
      * this key is looked for by the next create with the same key (provider/journal.ts).

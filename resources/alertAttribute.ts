@@ -38,10 +38,11 @@
  *   both name the same emoji, and diffs compare emoji without colons.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { alertConfigLock } from "./shared/alertConfigLock";
 
@@ -53,7 +54,7 @@ export const alertAttributeInputs = z.strictObject({
    * Engine type of the attribute's values: `String`, `Number`, `Bool`, `Timestamp`, or a catalog type
    * `CatalogEntry["<catalog type id>"]`.
    */
-  type: z.string().min(1, "must not be empty"),
+  type: idText(),
   /** Whether the attribute holds a list of values. */
   array: z.boolean().default(false),
   /** Whether every alert must carry this attribute. */
@@ -64,8 +65,7 @@ export const alertAttributeInputs = z.strictObject({
    */
   emoji: z
     .string()
-    .min(1, "must not be empty")
-    .refine((e) => stripColons(e) !== "", "must name an emoji")
+    .superRefine(warnUnless((e: string) => stripColons(e) !== "", "names no emoji"))
     .optional(),
   /** Id of an existing alert attribute to take over instead of creating one (`pulumi import` does not work for dynamic resources). */
   adoptId: z.string().min(1).optional(),
@@ -196,7 +196,7 @@ async function listAlertAttributes(client: ApiClient): Promise<ApiAlertAttribute
 /** Arguments of `getAlertAttribute`. */
 export const getAlertAttributeArgs = z.strictObject({
   /** Exact name of the alert attribute (names are unique in an account). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAlertAttributeArgs = z.input<typeof getAlertAttributeArgs>;
 

@@ -71,12 +71,13 @@
  * as the dashboard allows.
  */
 import { z } from "zod";
+import { knownValues, warningProblem, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { type Change, changesBetween, formatChange } from "../provider/diff";
 import { ApiError, unlessNotFound } from "../provider/errors";
 import { ADOPT_KEY, makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { compact, type FieldRenames, pick } from "../provider/naming";
 import {
@@ -132,8 +133,10 @@ export const ALERT_ROUTE_SEVERITY_MERGE = ["first-wins", "max"] as const;
 /** A template string (`{{ alert.title }} on {{ alert.attributes.service }}`), checked at `check`. */
 const richTextTemplate = z
   .string()
-  .min(1, "must not be empty")
+  .superRefine(warnUnless((v: string) => v !== "", "is empty"))
   .superRefine((value, ctx) => {
+    // Our template grammar (resources/shared/richText.ts): a template that does not parse cannot be
+    // turned into the document the API takes (a JSON document can be written instead).
     const problem = templateError(value);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
@@ -143,7 +146,8 @@ const channelTarget = z.strictObject({
   /** The channel(s): a literal channel id or a reference (e.g. an expression result). */
   binding: paramBinding,
   /** Visibility of the channel: `public`, `private`, `dm`, `group_chat` or `assistant`. */
-  channelVisibility: z.enum(ALERT_ROUTE_CHANNEL_VISIBILITIES),
+  // reference: AlertRouteChannelTargetPayloadV3.channel_visibility enum
+  channelVisibility: knownValues(ALERT_ROUTE_CHANNEL_VISIBILITIES),
   /** Render grouped alerts as one group-summary message per channel. */
   groupAlertsSummary: z.boolean().optional(),
 });
@@ -164,7 +168,8 @@ const incidentTemplate = z.strictObject({
       /** The severity (a literal severity id or a reference). */
       binding: paramBinding.optional(),
       /** `first-wins` or `max`. */
-      mergeStrategy: z.enum(ALERT_ROUTE_SEVERITY_MERGE),
+      // reference: AlertRouteSeverityBindingPayloadV3.merge_strategy enum
+      mergeStrategy: knownValues(ALERT_ROUTE_SEVERITY_MERGE),
     })
     .optional(),
   /** Custom field values set on the incident. */
@@ -172,11 +177,12 @@ const incidentTemplate = z.strictObject({
     .array(
       z.strictObject({
         /** Id of the custom field. */
-        customFieldId: z.string().min(1, "must not be empty"),
+        customFieldId: idText(),
         /** The value(s). */
         binding: paramBinding,
         /** `append`, `first-wins` or `last-wins`. */
-        mergeStrategy: z.enum(ALERT_ROUTE_CUSTOM_FIELD_MERGE),
+        // reference: AlertRouteCustomFieldBindingPayloadV3.merge_strategy enum
+        mergeStrategy: knownValues(ALERT_ROUTE_CUSTOM_FIELD_MERGE),
       }),
     )
     .optional(),
@@ -206,7 +212,7 @@ export const alertRouteInputs = z.strictObject({
     .array(
       z.strictObject({
         /** Id of the alert source (e.g. `alertSource.id`). */
-        alertSourceId: z.string().min(1, "must not be empty"),
+        alertSourceId: idText(),
         /** Conditions alerts from this source must meet (any group; all conditions of a group). Empty = all. */
         conditionGroups: z.array(conditionGroup).default([]),
       }),
@@ -236,8 +242,10 @@ export const alertRouteInputs = z.strictObject({
       whenAlertJoinsGroup: z
         .strictObject({
           /** `on_each_new_alert` or `on_priority_increase`. */
-          mode: z.enum(ALERT_ROUTE_JOIN_MODES),
+          // reference: AlertRouteWhenAlertJoinsGroupPayloadV3.mode enum
+          mode: knownValues(ALERT_ROUTE_JOIN_MODES),
           /** Seconds to wait before escalating (0–3600). Only for `on_each_new_alert`. */
+          // reference: AlertRouteWhenAlertJoinsGroupPayloadV3.grace_period_seconds ("Must be between 0 and 3600")
           gracePeriodSeconds: z
             .number()
             .int("must be a whole number")
@@ -254,8 +262,9 @@ export const alertRouteInputs = z.strictObject({
       /** Whether alerts are grouped. */
       enabled: z.boolean(),
       /** Alert references to group on, e.g. `alert.attributes.service`. Only when enabled. */
-      groupingKeys: z.array(z.string().min(1, "must not be empty")).optional(),
+      groupingKeys: z.array(idText()).optional(),
       /** Grouping window in seconds (60–172800). Only when enabled. */
+      // reference: GroupingSettingsV3.window_seconds ("Must be between 60 (1 minute) and 172800 (48 hours)")
       windowSeconds: z
         .number()
         .int("must be a whole number")
@@ -263,7 +272,8 @@ export const alertRouteInputs = z.strictObject({
         .max(172800, "must be at most 172800")
         .optional(),
       /** `rolling` (window extends with each alert) or `fixed`. Only when enabled. */
-      windowType: z.enum(ALERT_ROUTE_WINDOW_TYPES).optional(),
+      // reference: GroupingSettingsV3.window_type enum
+      windowType: knownValues(ALERT_ROUTE_WINDOW_TYPES).optional(),
     })
     .default({ enabled: false }),
   /** Incident creation. */
@@ -300,7 +310,7 @@ export const alertRouteInputs = z.strictObject({
     })
     .default({ destinations: [] }),
   /** Teams that own the route. Order does not matter. Unset = not managed here. */
-  owningTeamIds: z.array(z.string().min(1, "must not be empty")).optional(),
+  owningTeamIds: z.array(idText()).optional(),
   /** Id of an existing alert route to take over instead of creating one (from `GET /v3/alert_routes`). */
   adoptId: z.string().min(1).optional(),
 });
@@ -685,9 +695,16 @@ export function canonicalAlertRoute(args: AlertRouteInputs): Props {
 
 // ---------- cross-field rules ----------
 
+/**
+ * Refused where the reference says so (each rule names its source); the rest is our model, warned
+ * about and sent.
+ */
 function validateAlertRoute(args: AlertRouteInputs): Problem[] {
   const problems: Problem[] = [];
+  const warn = (...args: Parameters<typeof warningProblem>) => problems.push(warningProblem(...args));
   const jg = args.escalationConfig.whenAlertJoinsGroup;
+  // reference: AlertRouteWhenAlertJoinsGroupPayloadV3.grace_period_seconds ("must be unset when mode
+  // is 'on_priority_increase'")
   if (jg?.mode === "on_priority_increase" && jg.gracePeriodSeconds !== undefined) {
     problems.push({
       path: ["escalationConfig", "whenAlertJoinsGroup", "gracePeriodSeconds"],
@@ -696,14 +713,11 @@ function validateAlertRoute(args: AlertRouteInputs): Problem[] {
     });
   }
   args.escalationConfig.escalationTargets.forEach((t, i) => {
-    if (!t.escalationPaths && !t.users) {
-      problems.push({
-        path: ["escalationConfig", "escalationTargets", i],
-        message: "set escalationPaths or users",
-      });
-    }
+    if (!t.escalationPaths && !t.users)
+      warn(["escalationConfig", "escalationTargets", i], "sets neither escalationPaths nor users");
   });
   const g = args.groupingConfig;
+  // reference: GroupingSettingsV3 (grouping_keys, window_seconds: "Only set when grouping is enabled")
   if (!g.enabled) {
     for (const key of ["groupingKeys", "windowSeconds", "windowType"] as const) {
       if (g[key] !== undefined) {
@@ -716,52 +730,47 @@ function validateAlertRoute(args: AlertRouteInputs): Problem[] {
     }
   }
   const ic = args.incidentConfig;
+  const enabled = [["incidentConfig", "enabled"]];
   if (!ic.enabled) {
-    for (const key of ["autoDeclineEnabled", "conditionGroups", "template"] as const) {
+    // reference: AlertRouteIncidentConfigPayloadV3.auto_decline_enabled ("must be unset otherwise"),
+    // condition_groups ("Only set when incident creation is enabled"); the template: our model.
+    for (const key of ["autoDeclineEnabled", "conditionGroups"] as const) {
+      // An empty condition list says nothing, and is not sent (the payload is `{ enabled: false }`,
+      // as the reference's condition_groups "Only set when incident creation is enabled" asks): the
+      // Terraform provider's migration guide (CHANGELOG v5.41.0) has such a route "leave
+      // condition_groups empty", and its acceptance test TestAccIncidentAlertRouteOperationAlias
+      // applies `condition_groups = []` there.
+      if (key === "conditionGroups" && ic.conditionGroups?.length === 0) continue;
       if (ic[key] !== undefined) {
         problems.push({
           path: ["incidentConfig", key],
           message: "only applies when incident creation is enabled",
-          dependsOn: [["incidentConfig", "enabled"]],
+          dependsOn: enabled,
         });
       }
     }
+    if (ic.template !== undefined)
+      warn(["incidentConfig", "template"], "only applies when incident creation is enabled", enabled);
   } else if (!ic.template) {
-    problems.push({
-      path: ["incidentConfig", "template"],
-      message: "is required when incident creation is enabled",
-      dependsOn: [["incidentConfig", "enabled"]],
-    });
+    warn(["incidentConfig", "template"], "is not set, and incident creation is enabled", enabled);
   } else if (ic.template.title === undefined && !ic.template.generateTitle) {
-    problems.push({
-      path: ["incidentConfig", "template", "title"],
-      message: "set title or generateTitle",
-      dependsOn: [["incidentConfig", "template", "generateTitle"]],
-    });
+    warn(["incidentConfig", "template", "title"], "sets neither title nor generateTitle", [
+      ["incidentConfig", "template", "generateTitle"],
+    ]);
   }
   args.messageConfig.destinations.forEach((d, i) => {
-    if (!d.slackTargets && !d.msTeamsTargets) {
-      problems.push({
-        path: ["messageConfig", "destinations", i],
-        message: "set slackTargets or msTeamsTargets",
-      });
-    }
+    if (!d.slackTargets && !d.msTeamsTargets)
+      warn(["messageConfig", "destinations", i], "sets neither slackTargets nor msTeamsTargets");
   });
   const ids = new Set<string>();
   args.alertSources.forEach((s, i) => {
-    if (ids.has(s.alertSourceId)) {
-      problems.push({ path: ["alertSources", i, "alertSourceId"], message: "lists this alert source twice" });
-    }
+    if (ids.has(s.alertSourceId)) warn(["alertSources", i, "alertSourceId"], "lists this alert source twice");
     ids.add(s.alertSourceId);
   });
   const refs = new Set<string>();
   args.expressions.forEach((e, i) => {
-    if (refs.has(e.reference)) {
-      problems.push({
-        path: ["expressions", i, "reference"],
-        message: "expression references must be unique",
-      });
-    }
+    if (refs.has(e.reference))
+      warn(["expressions", i, "reference"], "is the reference of another expression too");
     refs.add(e.reference);
   });
   return problems;
@@ -1014,7 +1023,7 @@ export const alertRouteProvider = makeProvider(alertRouteSpec);
 /** Arguments of `getAlertRoute`. */
 export const getAlertRouteArgs = z.strictObject({
   /** Exact name of the alert route. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAlertRouteArgs = z.input<typeof getAlertRouteArgs>;
 

@@ -90,10 +90,11 @@
  * `title: { reference: 'alert.payload["summary"]' }`. A reference reads back as written.
  */
 import { z } from "zod";
+import { knownValues, warningProblem, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet, writeOnly } from "../provider/normalise";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -190,12 +191,14 @@ const OPTIONS_FOR: Record<string, string> = {
  */
 const richTextTemplate = z.union([
   z.string().superRefine((value, ctx) => {
+    // Our template grammar (resources/shared/richText.ts): a template that does not parse cannot be
+    // turned into the document the API takes (a JSON document can be written instead).
     const problem = templateError(value);
     if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
   }),
   z.strictObject({
     /** A reference into the alert's scope. */
-    reference: z.string().min(1, "must not be empty"),
+    reference: idText(),
   }),
 ]);
 type TemplateText = z.infer<typeof richTextTemplate>;
@@ -206,7 +209,7 @@ const templateTextPayload = (v: TemplateText) =>
 
 const attributeBinding = z.strictObject({
   /** The alert attribute this binding sets (an `AlertAttribute` id). */
-  alertAttributeId: z.string().min(1, "must not be empty"),
+  alertAttributeId: idText(),
   /** How the value is set: `value` (one) or `arrayValue` (several; for array attributes). */
   binding: z
     .strictObject({
@@ -215,21 +218,28 @@ const attributeBinding = z.strictObject({
       /** Several values. */
       arrayValue: z.array(bindingValue).optional(),
       /** How the attribute is merged when the alert is updated; the source type's default when unset. */
-      mergeStrategy: z.enum(MERGE_STRATEGIES).optional(),
+      // reference: merge_strategy enum (AlertSourceAttributeCreatePayloadV3)
+      mergeStrategy: knownValues(MERGE_STRATEGIES).optional(),
     })
-    .refine(
-      (b) => !(b.value !== undefined && b.arrayValue !== undefined),
-      "set value or arrayValue, not both",
-    )
-    .refine((b) => b.value !== undefined || b.arrayValue !== undefined, "set value or arrayValue"),
+    .superRefine(
+      warnUnless(
+        (b: { value?: unknown; arrayValue?: unknown }) =>
+          (b.value === undefined) !== (b.arrayValue === undefined),
+        "sets none or both of value and arrayValue",
+      ),
+    ),
 });
+
+/** A count or duration the reference types as an integer: a non-positive one is our model (warned). */
+const positive = warnUnless((v: number) => v > 0, "is not positive");
 
 /** Inputs of an alert source (API v2). */
 export const alertSourceInputs = z.strictObject({
   /** Unique name of the alert source. */
   name: nameText(),
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
-  sourceType: z.enum(ALERT_SOURCE_TYPES),
+  // reference: AlertSourcesCreatePayloadV2.source_type enum
+  sourceType: knownValues(ALERT_SOURCE_TYPES),
   /** How alerts from this source are built. */
   template: z.strictObject({
     /**
@@ -249,48 +259,55 @@ export const alertSourceInputs = z.strictObject({
     /** Teams that can see private alerts (a binding of team ids). */
     visibleToTeams: paramBinding.optional(),
   }),
-  /** For `heartbeat` sources (required there): the ping schedule. */
+  /** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
   heartbeatOptions: z
     .strictObject({
       /** How often a ping is expected, in seconds. */
-      intervalSeconds: z.number().int("must be a whole number").positive(),
+      intervalSeconds: z.number().int("must be a whole number").superRefine(positive),
       /** Consecutive missed pings before an alert fires (server default when unset). */
-      failureThreshold: z.number().int("must be a whole number").positive().optional(),
+      failureThreshold: z.number().int("must be a whole number").superRefine(positive).optional(),
       /** Seconds after a missed ping before it counts as late; 0 = failing at once (server default when unset). */
-      gracePeriodSeconds: z.number().int("must be a whole number").min(0).optional(),
+      gracePeriodSeconds: z
+        .number()
+        .int("must be a whole number")
+        .superRefine(warnUnless((v: number) => v >= 0, "is negative"))
+        .optional(),
     })
     .optional(),
-  /** For `email` sources (required there). Write-only: never echoed by the API. */
+  /** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   emailOptions: z
     .strictObject({
       /** PII types redacted from incoming e-mail before storage. */
-      redactions: z.array(z.enum(EMAIL_REDACTIONS)).default([]),
+      // reference: AlertSourceEmailOptionsPayloadV2.redactions enum
+      redactions: z.array(knownValues(EMAIL_REDACTIONS)).default([]),
       /** JavaScript expression turning e-mail fields into alert fields. */
-      transformExpression: z.string().min(1).optional(),
+      transformExpression: idText().optional(),
     })
     .optional(),
-  /** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+  /** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   httpCustomOptions: z
     .strictObject({
       /** JSON path of the deduplication key in the payload. */
-      deduplicationKeyPath: z.string().min(1, "must not be empty"),
+      deduplicationKeyPath: idText(),
       /** JavaScript expression returning an object with every alert field. */
-      transformExpression: z.string().min(1, "must not be empty"),
+      transformExpression: idText(),
     })
     .optional(),
-  /** For `jira` sources (required there): the projects watched for new issues. */
+  /** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
   jiraOptions: z
     .strictObject({
       /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */
-      projectIds: z.array(z.string().min(1)).min(1, "needs at least one project"),
+      projectIds: z
+        .array(idText())
+        .superRefine(warnUnless((v: unknown[]) => v.length > 0, "names no project")),
     })
     .optional(),
   /** Alerts from this source resolve automatically after this many minutes. */
-  autoResolveTimeoutMinutes: z.number().int("must be a whole number").positive().optional(),
+  autoResolveTimeoutMinutes: z.number().int("must be a whole number").superRefine(positive).optional(),
   /** Whether incident alerts auto-resolve with the alert (API default true). Write-only: never echoed. Needs `autoResolveTimeoutMinutes`. */
   autoResolveIncidentAlerts: z.boolean().optional(),
   /** Ids of the teams that own this source. Order does not matter. */
-  owningTeamIds: z.array(z.string().min(1)).optional(),
+  owningTeamIds: z.array(idText()).optional(),
   /** For `heartbeat` sources: pause monitoring. Write-only (sent on update only; a create is followed by one update). */
   disabled: z.boolean().optional(),
   /** Id of an existing alert source to take over instead of creating one (`pulumi import` does not work for dynamic resources). */
@@ -497,26 +514,23 @@ export function canonicalAlertSource(args: AlertSourceInputs): Props {
   };
 }
 
+/**
+ * Refused where the reference says so (`disabled`, `autoResolveIncidentAlerts`); the options blocks
+ * per source type, repeated attributes and expression references are our model: warned about.
+ */
 export function validateAlertSource(args: AlertSourceInputs): Problem[] {
   const problems: Problem[] = [];
+  const warn = (...args: Parameters<typeof warningProblem>) => problems.push(warningProblem(...args));
   for (const [key, type] of Object.entries(OPTIONS_FOR)) {
     const set = args[key as keyof AlertSourceInputs] !== undefined;
-    if (set && args.sourceType !== type) {
-      problems.push({
-        path: [key],
-        message: `only allowed when sourceType is ${type} (got ${args.sourceType})`,
-        dependsOn: [["sourceType"]],
-      });
-    }
+    if (set && args.sourceType !== type)
+      warn([key], `is for sourceType ${type} (this source is ${args.sourceType})`, [["sourceType"]]);
     // email options are optional for email sources (redactions default to none).
-    if (!set && args.sourceType === type && key !== "emailOptions") {
-      problems.push({
-        path: [key],
-        message: `required when sourceType is ${type}`,
-        dependsOn: [["sourceType"]],
-      });
-    }
+    if (!set && args.sourceType === type && key !== "emailOptions")
+      warn([key], `is not set, and sourceType is ${type}`, [["sourceType"]]);
   }
+  // reference: AlertSourcesUpdatePayloadV2.disabled ("For heartbeat sources"; SUMMARY: "only valid for
+  // source types that can be disabled, currently heartbeats")
   if (args.disabled !== undefined && args.sourceType !== "heartbeat") {
     problems.push({
       path: ["disabled"],
@@ -524,6 +538,7 @@ export function validateAlertSource(args: AlertSourceInputs): Problem[] {
       dependsOn: [["sourceType"]],
     });
   }
+  // reference: auto_resolve_incident_alerts ("Only use in conjunction with auto_resolve_timeout_minutes")
   if (args.autoResolveIncidentAlerts !== undefined && args.autoResolveTimeoutMinutes === undefined) {
     problems.push({
       path: ["autoResolveIncidentAlerts"],
@@ -533,22 +548,14 @@ export function validateAlertSource(args: AlertSourceInputs): Problem[] {
   }
   const seenAttr = new Set<string>();
   args.template.attributes.forEach((a, i) => {
-    if (seenAttr.has(a.alertAttributeId)) {
-      problems.push({
-        path: ["template", "attributes", i, "alertAttributeId"],
-        message: "attribute bound twice",
-      });
-    }
+    if (seenAttr.has(a.alertAttributeId))
+      warn(["template", "attributes", i, "alertAttributeId"], "binds an attribute bound before");
     seenAttr.add(a.alertAttributeId);
   });
   const seenExpr = new Set<string>();
   args.template.expressions.forEach((e, i) => {
-    if (seenExpr.has(e.reference)) {
-      problems.push({
-        path: ["template", "expressions", i, "reference"],
-        message: "duplicate expression reference",
-      });
-    }
+    if (seenExpr.has(e.reference))
+      warn(["template", "expressions", i, "reference"], "is the reference of another expression too");
     seenExpr.add(e.reference);
   });
   return problems;
@@ -670,7 +677,7 @@ async function listAlertSources(client: ApiClient): Promise<ApiAlertSource[]> {
 /** Arguments of `getAlertSources`. */
 export const getAlertSourcesArgs = z.strictObject({
   /** Only sources of this type (all when unset). */
-  sourceType: z.enum(ALERT_SOURCE_TYPES).optional(),
+  sourceType: knownValues(ALERT_SOURCE_TYPES).optional(),
 });
 export type GetAlertSourcesArgs = z.input<typeof getAlertSourcesArgs>;
 
@@ -729,7 +736,7 @@ export const getAlertSourcesOutput = alertSourcesLookup.getOutput;
 /** Arguments of `getAlertSource`. */
 export const getAlertSourceArgs = z.strictObject({
   /** Exact name of the alert source (names are unique in an account). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAlertSourceArgs = z.input<typeof getAlertSourceArgs>;
 

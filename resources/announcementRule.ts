@@ -10,8 +10,9 @@
  * account's default template on create) and the live template is the output `currentTemplateId`.
  */
 import { z } from "zod";
+import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
-import { nameText } from "../provider/inputs";
+import { idText, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -23,10 +24,12 @@ import {
   conditionGroupsPayload,
 } from "./shared/engine";
 
-const slackChannelId = z
-  .string()
-  .min(1, "must not be empty")
-  .refine((c) => !c.startsWith("#"), "must be a channel id such as C0123ABCD, not a channel name");
+const slackChannelId = idText().superRefine(
+  warnUnless(
+    (c: string) => !c.startsWith("#"),
+    "looks like a channel name: the API takes an id such as C0123ABCD",
+  ),
+);
 
 /** Inputs of an announcement rule (API v2). */
 export const announcementRuleInputs = z.strictObject({
@@ -36,7 +39,8 @@ export const announcementRuleInputs = z.strictObject({
    * Which incidents are announced: `live_and_closed` (live incidents only), or also triage
    * (`include_triage`), triage and merged, declined and merged, or all of them (`include_all`).
    */
-  mode: z.enum([
+  // reference-newer: AnnouncementRulesCreatePayloadV2.mode enum
+  mode: knownValues([
     "live_and_closed",
     "include_triage",
     "include_triage_and_merged",
@@ -44,23 +48,27 @@ export const announcementRuleInputs = z.strictObject({
     "include_all",
   ]),
   /** Where incident updates are shared once the incident is announced: `none`, `thread` or `thread_and_channel`. */
-  updateSharingMode: z.enum(["none", "thread", "thread_and_channel"]),
+  // reference-newer: AnnouncementRulesCreatePayloadV2.update_sharing_mode enum
+  updateSharingMode: knownValues(["none", "thread", "thread_and_channel"]),
   /** Incidents are announced when any one group holds (all conditions of a group). Empty: every incident. */
   conditionGroups: z.array(conditionGroup).default([]),
   /** Ids of the Slack channels announcements are posted into (e.g. `C0123ABCD`). Order does not matter. */
   slackChannelIds: z.array(slackChannelId).optional(),
   /** Microsoft Teams channels announcements are posted into, each as `team_id/channel_id`. Order does not matter. */
+  // reference-newer: AnnouncementRulesCreatePayloadV2.microsoft_teams_channel_ids ("as team_id/channel_id")
   microsoftTeamsChannelIds: z
     .array(z.string().regex(/^[^/\s]+\/[^/\s]+$/, "must be team_id/channel_id"))
     .optional(),
   /** Which private incidents are announced: `all`, those an owning team can see (`owning_teams`), or `none`. */
-  privateIncidentScope: z.enum(["all", "owning_teams", "none"]).default("none"),
+  // reference-newer: AnnouncementRulesCreatePayloadV2.private_incident_scope enum
+  privateIncidentScope: knownValues(["all", "owning_teams", "none"]).default("none"),
   /** What happens to the announcement when the incident no longer matches: `leave_in_place` or `remove`. */
-  conditionsNoLongerApplyBehaviour: z.enum(["leave_in_place", "remove"]).default("leave_in_place"),
+  // reference-newer: AnnouncementRulesCreatePayloadV2.conditions_no_longer_apply_behaviour enum
+  conditionsNoLongerApplyBehaviour: knownValues(["leave_in_place", "remove"]).default("leave_in_place"),
   /** Id of the announcement template the posts use. Unset: not managed (the account's default template on create). */
-  templateId: z.string().min(1, "must not be empty").optional(),
+  templateId: idText().optional(),
   /** Ids of the teams that own the rule. Order does not matter. Unset: not managed (the API keeps what it has). */
-  owningTeamIds: z.array(z.string().min(1, "must not be empty")).optional(),
+  owningTeamIds: z.array(idText()).optional(),
   /** Id of an existing announcement rule to take over instead of creating one (`GET /v2/announcement_rules`). */
   adoptId: z.string().min(1).optional(),
 });
@@ -152,14 +160,21 @@ function canonicalAnnouncementRule(args: AnnouncementRuleInputs): Props {
   };
 }
 
-/** A rule must post somewhere: the API refuses one without a channel. */
+/**
+ * A rule posts somewhere: warned about when it names no channel (the reference: slack_channel_ids
+ * "Required when the organisation uses Slack", microsoft_teams_channel_ids when it uses Microsoft
+ * Teams; which it uses is the account's, so the API decides).
+ */
 export function validateAnnouncementRule(args: AnnouncementRuleInputs): Problem[] {
   if ((args.slackChannelIds?.length ?? 0) + (args.microsoftTeamsChannelIds?.length ?? 0) > 0) return [];
   return [
     {
       path: ["slackChannelIds"],
-      message: "announce into at least one channel: set slackChannelIds (or microsoftTeamsChannelIds)",
+      message: passedOn(
+        "names no channel: the API requires slackChannelIds where the account uses Slack (microsoftTeamsChannelIds where it uses Microsoft Teams)",
+      ),
       dependsOn: [["microsoftTeamsChannelIds"]],
+      severity: "warning",
     },
   ];
 }

@@ -17,10 +17,11 @@
  * service's own: `pulumi-incident export` leaves it out (look it up with `getAnnouncementTemplate`).
  */
 import { z } from "zod";
+import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, lookupName, nameText } from "../provider/inputs";
 import { canonicalJson, keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -77,11 +78,21 @@ const fullType = (type: string, prefix: string) => (type.startsWith(prefix) ? ty
 /** An emoji name without its colons (`:fire:` → `fire`), as the API answers it. */
 const bareEmoji = (emoji: string | undefined) => emoji?.replace(/^:|:$/g, "");
 
+// reference-newer: emoji "as a Slack emoji name" (the name's spelling is Slack's: warned, not refused)
 const emoji = z
   .string()
-  .regex(/^:?[a-z0-9_+'-]+:?$/, "must be a Slack emoji name such as rotating_light (or :rotating_light:)");
-const rank = z.number().int("must be a whole number").min(0, "must not be negative");
-const id = z.string().min(1, "must not be empty");
+  .superRefine(
+    warnUnless(
+      (e: string) => /^:?[a-z0-9_+'-]+:?$/.test(e),
+      "does not look like a Slack emoji name such as rotating_light (or :rotating_light:)",
+    ),
+  );
+// reference-newer: rank integer; a negative one is our model
+const rank = z
+  .number()
+  .int("must be a whole number")
+  .superRefine(warnUnless((v: number) => v >= 0, "is negative"));
+const id = idText();
 
 /** A field shown on the announcement post. */
 export const announcementTemplateField = z.strictObject({
@@ -91,7 +102,8 @@ export const announcementTemplateField = z.strictObject({
    * `creator`, `slack` or `rich_text` (set `richText`). The API's spelling
    * (`announcement_post_fields_status`) is accepted too.
    */
-  fieldType: z.enum(FIELD_TYPE_NAMES),
+  // reference-newer: AnnouncementTemplateFieldPayloadV2.field_type enum (either spelling)
+  fieldType: knownValues(FIELD_TYPE_NAMES),
   /** Position of the field on the post, lowest first. Unset: its position in `fields`. */
   rank: rank.optional(),
   /** Slack emoji shown next to the field, by name (`rotating_light` or `:rotating_light:`). */
@@ -106,9 +118,10 @@ export const announcementTemplateField = z.strictObject({
   richText: z
     .strictObject({
       /** The text, as markdown; incident variables are written `{{incident.reference}}`. */
-      contents: freeText().min(1, "must not be empty"),
+      contents: freeText().superRefine(warnUnless((v: string) => v !== "", "is empty")),
       /** How `contents` is written: `markdown` (the only kind today, and the default). */
-      type: z.enum(["markdown"]).default("markdown"),
+      // reference-newer: rich_text.type enum (markdown)
+      type: knownValues(["markdown"]).default("markdown"),
     })
     .optional(),
 });
@@ -121,7 +134,8 @@ export const announcementTemplateAction = z.strictObject({
    * `triage`, `escalate`, `share_update`, `update_status` or `request_access`. The API's spelling
    * (`announcement_post_actions_homepage`) is accepted too.
    */
-  actionType: z.enum(ACTION_TYPE_NAMES),
+  // reference-newer: AnnouncementTemplateActionPayloadV2.action_type enum (either spelling)
+  actionType: knownValues(ACTION_TYPE_NAMES),
   /** Position of the button on the post, lowest first. Unset: its position in `actions`. */
   rank: rank.optional(),
   /** Slack emoji shown on the button, by name (`rotating_light` or `:rotating_light:`). */
@@ -303,7 +317,11 @@ function canonicalAnnouncementTemplate(args: AnnouncementTemplateInputs): Props 
   };
 }
 
-/** Ranks must differ within a list (they order the post); each field type takes its own input only. */
+/**
+ * A field type's own input is required (reference-newer: AnnouncementTemplateFieldPayloadV2, e.g.
+ * custom_field_id "Required for custom field fields"). Warned only (no published rule): two items
+ * of one list at the same rank, and a field type's input set on another type.
+ */
 export function validateAnnouncementTemplate(args: AnnouncementTemplateInputs): Problem[] {
   const problems: Problem[] = [];
   for (const list of ["fields", "actions"] as const) {
@@ -316,8 +334,11 @@ export function validateAnnouncementTemplate(args: AnnouncementTemplateInputs): 
       else
         problems.push({
           path: [list, i, "rank"],
-          message: `rank ${r} is also ${list}[${other}]'s${item.rank === undefined ? " (an unset rank is the position)" : ""}: each ${list === "fields" ? "field" : "action"} needs its own rank`,
+          message: passedOn(
+            `rank ${r} is also ${list}[${other}]'s${item.rank === undefined ? " (an unset rank is the position)" : ""}: the order of the two on the post is the API's`,
+          ),
           dependsOn: [[list, "*", "rank"]],
+          severity: "warning",
         });
     });
   }
@@ -334,8 +355,9 @@ export function validateAnnouncementTemplate(args: AnnouncementTemplateInputs): 
       if (type !== forType && set)
         problems.push({
           path: ["fields", i, key],
-          message: `is only for fieldType ${forType} (this field is ${type})`,
+          message: passedOn(`is only for fieldType ${forType} (this field is ${type})`),
           dependsOn: [["fields", i, "fieldType"]],
+          severity: "warning",
         });
     }
   });
@@ -427,7 +449,7 @@ export const announcementTemplateProvider = makeProvider(announcementTemplateSpe
 /** Arguments of `getAnnouncementTemplate`. */
 export const getAnnouncementTemplateArgs = z.strictObject({
   /** Exact name of the template, e.g. `Default` (names are unique in the account). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetAnnouncementTemplateArgs = z.input<typeof getAnnouncementTemplateArgs>;
 

@@ -2,40 +2,65 @@
  * An API key (API v1): `name`, `roles` (account roles; a set), `teamRoles` + `teamIds` (set together),
  * `comments`, `rotationTrigger` (change it to rotate the token), `rotationGracePeriodMinutes` (0–60),
  * `adoptId`. Outputs: `token` (**secret**, returned by the API only at creation and rotation),
- * `tokenAvailable`, `createdAt`, `tokenLastIssuedAt`. `api_keys_manage` cannot be granted through the API,
- * as a role or as a team role (rejected at check). Rule "set with repeats": the API keeps each role,
+ * `tokenAvailable`, `createdAt`, `tokenLastIssuedAt` (not `lastUsedAt`: it changes whenever the key is
+ * used, and a stored copy would change on every refresh).
+ *
+ * Roles: the service decides which it grants. Known are the reference's `role_names` and
+ * `team_role_names` enums and the roles the seed lists (Authentication 6 and 7: `pay_configs_editor`,
+ * `telemetry_viewer`, …); another name is sent with a warning naming the nearest known role (new
+ * roles may appear at any time: the seed's Versioning 3). `api_keys_manage` is warned about, not
+ * refused: the reference says it "cannot be assigned via the API" (APIKeysV1Create) while the seed
+ * lists it as assignable; the API answers. `teamRoles` and `teamIds` go together (the reference:
+ * "If provided, `team_ids` must also be a non-empty array, and vice versa": refused at check).
+ *
+ * Rule "set with repeats": the API keeps each role,
  * team role and team id once, so a repeated one means nothing; the declared list is kept as written
  * and compared as a set (no update on every run). An adopted key has no token (`tokenAvailable: false`) until you set
  * `rotationTrigger`. If a create's response is lost, the key is found by name and rotated so the stack
  * still gets a token.
  */
 import { z } from "zod";
+import { knownValues } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, nameText } from "../provider/inputs";
 import { dedupe, keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
-/** Account-level roles an API key can hold (the API's `role_names`). */
+/**
+ * Account-level roles an API key can hold (the API's `role_names`): the reference's enum
+ * (APIKeysCreatePayloadV1.role_names) and the seed's Authentication 6, in name order. (The emulator
+ * lists the seed's roles too, in emulator/localTypes.ts: it stands for the service and shares no
+ * code with the provider it tests.)
+ */
 export const API_KEY_ROLES = [
   "act_on_behalf_of_users",
   "api_keys_manage",
   "call_transcripts_viewer",
   "catalog_editor",
   "catalog_viewer",
+  "documents_viewer",
   "escalation_creator",
   "global_access",
+  "heartbeats_ping",
   "incident_creator",
   "incident_editor",
   "incident_memberships_editor",
   "incident_workload_private_viewer",
   "incident_workload_viewer",
   "investigation_download",
+  "investigations_editor",
   "manage_settings",
   "notification_methods_manage",
   "notification_methods_unredacted_viewer",
   "on_call_editor",
   "on_call_viewer",
+  "pay_configs_editor",
+  "pay_configs_viewer",
+  "pay_reports_editor",
+  "pay_reports_viewer",
+  "policies_viewer",
+  "policy_findings_manage",
   "post_incident_flow_opt_out",
   "postmortems_manage",
   "private_escalation_workflows_editor",
@@ -47,17 +72,25 @@ export const API_KEY_ROLES = [
   "secrets_use",
   "security_settings_editor",
   "status_page_publisher",
+  "status_page_viewer",
   "team_memberships_manage",
+  "telemetry_data_source_update",
+  "telemetry_query_restricted",
+  "telemetry_viewer",
   "viewer",
   "workflows_editor",
   "workflows_viewer",
 ] as const;
 
-/** Team-scoped roles (the API's `team_role_names`). */
+/**
+ * Team-scoped roles (the API's `team_role_names`): the reference's enum
+ * (APIKeysCreatePayloadV1.team_role_names) and the seed's Authentication 7, in name order.
+ */
 export const API_KEY_TEAM_ROLES = [
   "api_keys_manage",
   "catalog_editor",
   "escalation_creator",
+  "heartbeats_ping",
   "on_call_editor",
   "private_workflows_editor",
   "schedule_overrides_editor",
@@ -65,6 +98,8 @@ export const API_KEY_TEAM_ROLES = [
   "schedules_reader",
   "secrets_manage",
   "secrets_use",
+  "telemetry_data_source_update",
+  "telemetry_query_restricted",
   "workflows_editor",
 ] as const;
 
@@ -72,12 +107,15 @@ export const API_KEY_TEAM_ROLES = [
 export const apiKeyInputs = z.strictObject({
   /** Human-readable name of the key. */
   name: nameText(),
-  /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
-  roles: z.array(z.enum(API_KEY_ROLES)).default([]),
-  /** Roles granted only for the teams in `teamIds`. */
-  teamRoles: z.array(z.enum(API_KEY_TEAM_ROLES)).default([]),
+  /**
+   * Account-level roles. Order does not matter. The service decides which it grants: a role it does
+   * not name (in the reference or the seed) is sent with a warning naming the nearest known one.
+   */
+  roles: z.array(knownValues(API_KEY_ROLES)).default([]),
+  /** Roles granted only for the teams in `teamIds` (a role the service does not name: as `roles`). */
+  teamRoles: z.array(knownValues(API_KEY_TEAM_ROLES)).default([]),
   /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
-  teamIds: z.array(z.string().min(1)).default([]),
+  teamIds: z.array(idText()).default([]),
   /** Free-form notes about the key. */
   comments: freeText().optional(),
   /**
@@ -86,6 +124,7 @@ export const apiKeyInputs = z.strictObject({
    */
   rotationTrigger: z.union([z.string(), z.number()]).optional(),
   /** Minutes the old token keeps working after a rotation (0–60). */
+  // reference: APIKeysV1Rotate ("a configurable grace period (up to 60 minutes)")
   rotationGracePeriodMinutes: z.number().int("must be a whole number").min(0).max(60).default(0),
   /** Id of an existing key to take over. An adopted key has no token output until it is rotated. */
   adoptId: z.string().min(1).optional(),
@@ -146,15 +185,21 @@ export const apiKeySpec: ResourceSpec<ApiKeyInputs, ApiKeyV1> = {
   fieldRenames: { role_names: "roles", team_role_names: "teamRoles" },
   validate(args) {
     const problems: Problem[] = [];
-    const i = args.roles.indexOf("api_keys_manage");
-    if (i >= 0)
-      problems.push({ path: ["roles", i], message: "api_keys_manage cannot be granted through the API" });
-    const t = args.teamRoles.indexOf("api_keys_manage");
-    if (t >= 0)
+    // Two published sources differ: the reference (APIKeysV1Create: "The `api_keys_manage` role cannot
+    // be assigned via the API") and the seed (Authentication 6 and 7 list it as assignable). Warned, sent.
+    const manage = (path: "roles" | "teamRoles", i: number) =>
       problems.push({
-        path: ["teamRoles", t],
-        message: "api_keys_manage cannot be granted through the API, not even for teams",
+        path: [path, i],
+        message:
+          "api_keys_manage: the reference says it cannot be assigned via the API (APIKeysV1Create), the seed lists it as assignable: it is sent, and the API decides",
+        severity: "warning",
       });
+    const i = args.roles.indexOf("api_keys_manage");
+    if (i >= 0) manage("roles", i);
+    const t = args.teamRoles.indexOf("api_keys_manage");
+    if (t >= 0) manage("teamRoles", t);
+    // reference: APIKeysCreatePayloadV1.team_ids / team_role_names ("If provided, `team_role_names`
+    // must also be a non-empty array, and vice versa")
     if (args.teamRoles.length > 0 && args.teamIds.length === 0) {
       problems.push({
         path: ["teamIds"],

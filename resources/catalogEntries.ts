@@ -18,9 +18,11 @@
  * As CatalogEntry's: **no rank is rank 0**, **aliases are a set**, **label when no literal**.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
+import { idText } from "../provider/inputs";
 import { canonicalJson, keepDeclaredSet, omittedWhenEmpty } from "../provider/normalise";
 import { cachedList } from "../provider/pagedReads";
 import {
@@ -57,7 +59,7 @@ export const catalogEntriesInputs = z.strictObject({
    * Id of the catalog type whose entries this resource owns: entries of the type that are not
    * declared here are deleted (archived). Changing it replaces the resource.
    */
-  catalogTypeId: z.string().min(1, "must not be empty"),
+  catalogTypeId: idText(),
   /**
    * Every entry of the type, by external id (your own id for the entry, unique within the type).
    * At most 50,000 (the API's limit per type).
@@ -66,10 +68,12 @@ export const catalogEntriesInputs = z.strictObject({
     .record(
       z
         .string()
-        .min(1, "external ids must not be empty")
+        .superRefine(warnUnless((k: string) => k !== "", "is an empty external id"))
+        // Our model: keys with this prefix stand for entries that have no external id.
         .refine((k) => !k.startsWith(UNKEYED), `external ids must not start with "${UNKEYED}"`),
       entrySchema,
     )
+    // reference: catalog_entries ("Max 50,000 entries per type")
     .refine(
       (e) => Object.keys(e).length <= MAX_ENTRIES_PER_TYPE,
       `at most ${MAX_ENTRIES_PER_TYPE} entries per type`,
@@ -99,7 +103,8 @@ export interface LiveCatalogEntries {
 
 const keyOf = (e: ApiCatalogEntry) => e.external_id ?? `${UNKEYED}${e.id}`;
 
-function liveFromApi(typeId: string, list: ApiCatalogEntry[]): LiveCatalogEntries {
+/** The entries of a type as this resource reads them, from the API's entries (`pulumi-incident export` too). */
+export function liveFromApi(typeId: string, list: ApiCatalogEntry[]): LiveCatalogEntries {
   const entries: LiveCatalogEntries["entries"] = {};
   // The rank as answered (0 included): whether 0 means "no rank" depends on the declaration, which
   // toInputs knows (rule "no rank is rank 0"); an entry declared with rank 0 keeps it.
@@ -278,6 +283,7 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
     const problems: Problem[] = Object.entries(args.entries ?? {}).flatMap(([key, entry]) =>
       unmanagedValueProblems(entry?.attributeValues, args.managedAttributes, ["entries", key]),
     );
+    // Our own input (`adoptId` names the type whose entries to take over).
     if (args.adoptId !== undefined && args.adoptId !== args.catalogTypeId) {
       problems.push({
         path: ["adoptId"],
@@ -292,7 +298,11 @@ export const catalogEntriesSpec: ResourceSpec<CatalogEntriesInputs, LiveCatalogE
     entries: Object.fromEntries(Object.entries(args.entries ?? {}).map(([k, e]) => [k, canonicalEntry(e)])),
   }),
   idOf: (live) => live.catalogTypeId,
-  notExported: "`pulumi-incident export` writes each entry as a CatalogEntry resource",
+  partOf: "catalogTypeId",
+  // `pulumi-incident export` reads the entries as CatalogEntry objects and writes a type's entries
+  // as one CatalogEntries above a threshold (cli/export/catalog.ts).
+  notExported:
+    "read as CatalogEntry objects; a type's entries are one CatalogEntries above 50 (--catalog-entries)",
   // Its read is a walk of the type's entries (no list spec needed); its writes change that list.
   writesLists: [CATALOG_ENTRIES_PATH],
   toInputs: (live, declared) => ({

@@ -25,7 +25,7 @@ import { z } from "zod";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { canonicalJson, keepDeclaredSet, omittedWhenEmpty, uniqueSet } from "../provider/normalise";
 import { cachedList, walkList } from "../provider/pagedReads";
@@ -69,7 +69,7 @@ export const ENTRIES_LIST = {
 /** Attribute values: attribute id → a value (string) or an array value (list of strings). */
 const attributeValues = z
   .record(
-    z.string().min(1, "attribute ids must not be empty"),
+    idText(),
     z.union([z.string(), z.array(z.string())], { error: "must be a string or a list of strings" }),
   )
   .default({});
@@ -79,9 +79,7 @@ export type AttributeValues = Record<string, string | string[]>;
  * The attributes a resource manages (partial ownership): attribute ids, a set. Left out, every
  * attribute is managed, and a value not declared is cleared.
  */
-export const managedAttributesField = z
-  .array(z.string().min(1, "attribute ids must not be empty"))
-  .optional();
+export const managedAttributesField = z.array(idText()).optional();
 
 /** The values of the managed attributes only (all of them when `managed` is undefined). */
 export function onlyManaged(
@@ -92,7 +90,10 @@ export function onlyManaged(
   return Object.fromEntries(Object.entries(values).filter(([id]) => managed.includes(id)));
 }
 
-/** Values declared for attributes `managedAttributes` leaves out: refused, naming each (they would never be written). */
+/**
+ * Values declared for attributes `managedAttributes` leaves out: refused, naming each. Our own
+ * inputs contradict each other (the value would never be written); the API sees neither.
+ */
 export function unmanagedValueProblems(
   values: AttributeValues | undefined,
   managed: readonly string[] | undefined,
@@ -134,7 +135,7 @@ const entryFields = {
   /** Human-readable name of the entry. */
   name: nameText(),
   /** Other names the entry can be referred to by (a set). */
-  aliases: z.array(z.string().min(1, "must not be empty")).optional(),
+  aliases: z.array(idText()).optional(),
   /** Position of the entry when its type is ranked. Left out: no rank (answered as 0). */
   rank: z.number().int("must be a whole number").optional(),
   /**
@@ -174,13 +175,13 @@ export function entryFromApi(live: ApiCatalogEntry, declared: DeclaredEntry | un
 /** Inputs of one catalog entry (API v3). */
 export const catalogEntryInputs = z.strictObject({
   /** Id of the entry's catalog type. Changing it replaces the entry. */
-  catalogTypeId: z.string().min(1, "must not be empty"),
+  catalogTypeId: idText(),
   ...entryFields,
   /**
    * An id of your own for the entry, unique within its type (e.g. the service's id in your
    * inventory). A create with the external id of an existing entry takes that entry over.
    */
-  externalId: z.string().min(1, "must not be empty").optional(),
+  externalId: idText().optional(),
   /**
    * Attribute ids this resource manages (partial ownership): only their values are written, read
    * back and compared; every other attribute keeps whatever the dashboard or another tool writes.
@@ -293,6 +294,7 @@ export const catalogEntrySpec: ResourceSpec<CatalogEntryInputs, ApiCatalogEntry>
     ...(args.managedAttributes !== undefined ? { managedAttributes: uniqueSet(args.managedAttributes) } : {}),
   }),
   idOf: (live) => live.id,
+  partOf: "catalogTypeId",
   // For `pulumi-incident export`: the entries of every catalog type, one walk per type.
   listAll: async (ctx) => {
     const types = await walkList<{ id: string }>(ctx.client, CATALOG_TYPES_LIST);

@@ -12,10 +12,11 @@
  *   else wrote the schema in between) is answered by reading it again and retrying.
  */
 import { z } from "zod";
+import { knownValues, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, lookupName, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import { cachedList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -85,26 +86,39 @@ export const catalogTypeInputs = z.strictObject({
    * How attributes of other types refer to this one: `Custom["Service"]` (letters and digits inside
    * the quotes). Set once: changing it replaces the type. Left out, the API derives it from the name.
    */
+  // reference: CatalogCreateTypePayloadV3.type_name ("it must follow the pattern Custom["SomeName"]");
+  // which characters the name takes is not published (warned).
   typeName: z
     .string()
-    .regex(TYPE_NAME, 'must follow the pattern Custom["SomeName"] (letters and digits)')
+    .regex(/^Custom\[".+"\]$/, 'must follow the pattern Custom["SomeName"]')
+    .superRefine(
+      warnUnless(
+        (v: string) => !/^Custom\[".+"\]$/.test(v) || TYPE_NAME.test(v),
+        "holds more than letters and digits",
+      ),
+    )
     .optional(),
   /** Categories the type belongs to (a set): `customer`, `issue-tracker`, `on-call`, `product-feature`, `service`, `team`, `user`. */
-  categories: z.array(z.enum(CATEGORIES)).optional(),
+  // reference: CatalogCreateTypePayloadV3.categories enum
+  categories: z.array(knownValues(CATEGORIES)).optional(),
   /** Display colour in the dashboard. Left out: the API's default, not managed. */
-  color: z.enum(COLORS).optional(),
+  // reference: CatalogCreateTypePayloadV3.color enum
+  color: knownValues(COLORS).optional(),
   /** Display icon in the dashboard (e.g. `server`, `users`). Left out: the API's default, not managed. */
-  icon: z.enum(ICONS).optional(),
+  // reference: CatalogCreateTypePayloadV3.icon enum
+  icon: knownValues(ICONS).optional(),
   /** Whether entries are ranked (their `rank` orders them). */
   ranked: z.boolean().default(false),
   /** Whether entries can be referred to by their name, besides their external id and aliases. */
   useNameAsIdentifier: z.boolean().default(false),
   /** URL of the repository where this type is managed. */
-  sourceRepoUrl: z.url("must be a URL").optional(),
+  // Any text: the reference publishes no format ("the url of the external repository"), and the
+  // Terraform provider's acceptance test TestAccAlertSourceAttributeNavigate applies `""`.
+  sourceRepoUrl: z.string().optional(),
   /** Ids of the teams that own the type (a set). */
-  owningTeamIds: z.array(z.string().min(1, "must not be empty")).optional(),
+  owningTeamIds: z.array(idText()).optional(),
   /** Metadata kept on the type (string → string). */
-  annotations: z.record(z.string().min(1, "must not be empty"), z.string()).optional(),
+  annotations: z.record(idText(), z.string()).optional(),
   /** Id of an existing catalog type to take over instead of creating one (`pulumi import` does not work for dynamic resources). */
   adoptId: z.string().min(1).optional(),
 });
@@ -260,7 +274,7 @@ export const catalogTypeProvider = makeProvider(catalogTypeSpec);
 export const getCatalogTypeArgs = z
   .strictObject({
     /** Exact name of the type, e.g. `Service`. */
-    name: nameText().optional(),
+    name: lookupName().optional(),
     /** Its type name, e.g. `Custom["Service"]`. */
     typeName: z.string().min(1, "must not be empty").optional(),
   })

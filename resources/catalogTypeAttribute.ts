@@ -19,11 +19,12 @@
  * - **empty mode is unset**: the API answers `mode: ""` for an attribute written without a mode.
  */
 import { z } from "zod";
+import { knownValues, passedOn } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError, pickByName } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { namedMutex } from "../provider/mutex";
 import { walkList } from "../provider/pagedReads";
 import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
@@ -40,6 +41,7 @@ const MODES = ["api", "dashboard", "backlink", "path"] as const;
 /** Inputs of one attribute of a catalog type's schema. */
 export const catalogTypeAttributeInputs = z.strictObject({
   /** Id of the catalog type the attribute belongs to. Changing it replaces the attribute. */
+  // Our URL's path parameter (`/v3/catalog_types/{id}/actions/update_schema`): an empty one names no type.
   catalogTypeId: z.string().min(1, "must not be empty"),
   /** Name of the attribute, unique within its type, e.g. `Tier`. */
   name: nameText(),
@@ -47,7 +49,7 @@ export const catalogTypeAttributeInputs = z.strictObject({
    * Type of its values: `String`, `Text`, `Number`, `Bool`, or another catalog type's `attributeType`
    * (e.g. `Custom["Team"]`) for values that refer to entries of that type.
    */
-  type: z.string().min(1, "must not be empty"),
+  type: idText(),
   /** Whether the attribute holds a list of values. */
   array: z.boolean().default(false),
   /**
@@ -55,11 +57,12 @@ export const catalogTypeAttributeInputs = z.strictObject({
    * `backlink` (derived from another type's attribute that refers to this type: set
    * `backlinkAttribute`), `path` (follows a chain of attributes: set `path`). Left out: the API's default.
    */
-  mode: z.enum(MODES).optional(),
+  // reference: CatalogTypeAttributePayloadV3.mode enum
+  mode: knownValues(MODES).optional(),
   /** For `mode: "backlink"`: id of the attribute (of the other type) this one mirrors. */
-  backlinkAttribute: z.string().min(1, "must not be empty").optional(),
+  backlinkAttribute: idText().optional(),
   /** For `mode: "path"`: the attribute ids to follow, in order. */
-  path: z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty").optional(),
+  path: z.array(idText()).optional(),
   /** Id of an existing attribute of the type to take over instead of creating one. */
   adoptId: z.string().min(1).optional(),
 });
@@ -337,19 +340,28 @@ export const catalogTypeAttributeSpec: ResourceSpec<CatalogTypeAttributeInputs, 
   computedOutputs: [],
   validate(args) {
     const problems = [];
+    // The reference says what each is for ("if this is a backlink", "if this is an path"), not that
+    // it is required: warned.
     if (args.mode === "backlink" && args.backlinkAttribute === undefined) {
       problems.push({
         path: ["backlinkAttribute"],
-        message: 'is required when mode is "backlink"',
+        message: passedOn('is not set, and mode is "backlink"'),
         dependsOn: [["mode"]],
+        severity: "warning" as const,
       });
     }
-    if (args.mode === "path" && args.path === undefined) {
-      problems.push({ path: ["path"], message: 'is required when mode is "path"', dependsOn: [["mode"]] });
+    if (args.mode === "path" && (args.path ?? []).length === 0) {
+      problems.push({
+        path: ["path"],
+        message: passedOn('names no attribute, and mode is "path"'),
+        dependsOn: [["mode"]],
+        severity: "warning" as const,
+      });
     }
     return problems;
   },
   idOf: (live) => live.attribute.id,
+  partOf: "catalogTypeId",
   // For `pulumi-incident export`: every attribute of every catalog type, as a read answers it.
   listAll: async (ctx) =>
     (await walkList<ApiCatalogType>(ctx.client, CATALOG_TYPES_LIST)).flatMap((type) =>
@@ -430,7 +442,7 @@ export const getCatalogTypeAttributeArgs = z.strictObject({
   /** Id of the catalog type (e.g. from `getCatalogType`). */
   catalogTypeId: z.string().min(1, "must not be empty"),
   /** Exact name of the attribute (names are unique within a type). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetCatalogTypeAttributeArgs = z.input<typeof getCatalogTypeAttributeArgs>;
 

@@ -11,11 +11,12 @@
  * `adoptId` = the field's id (`GET /v2/custom_fields`).
  */
 import { z } from "zod";
+import { knownValues, passedOn } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError, unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, nameText } from "../provider/inputs";
 import { caseMappedObject } from "../provider/naming";
 import { type ApiContext, PartialCreateError, type Props, type ResourceSpec } from "../provider/spec";
 import { customFieldOptionValue } from "./shared/customFieldOptionValue";
@@ -33,31 +34,32 @@ export const customFieldInputs = z.strictObject({
   /** Description shown to responders. */
   description: freeText(),
   /** Type of the field: `single_select`, `multi_select`, `text`, `link` or `numeric`. Changing it replaces the field. */
-  fieldType: z.enum(FIELD_TYPES),
+  // reference: CustomFieldsCreatePayloadV2.field_type enum
+  fieldType: knownValues(FIELD_TYPES),
   /** For catalog-backed fields, the catalog type the options come from. Changing it replaces the field. */
-  catalogTypeId: z.string().min(1).optional(),
+  catalogTypeId: idText().optional(),
   /** For catalog fields: only offer entries whose attribute matches another custom field's value. */
   filterBy: z
     .strictObject({
       /** Attribute of this field's catalog type that points at the other field's catalog type. */
-      catalogAttributeId: z.string().min(1),
+      catalogAttributeId: idText(),
       /** The custom field whose value filters this one. */
-      customFieldId: z.string().min(1),
+      customFieldId: idText(),
     })
     .optional(),
   /** For catalog fields: only offer entries whose attribute references one of these entries. */
   fixedFilter: z
     .strictObject({
       /** Attribute of this field's catalog type to filter on. */
-      catalogAttributeId: z.string().min(1),
+      catalogAttributeId: idText(),
       /** Catalog entry ids the attribute must reference. */
-      values: z.array(z.string().min(1)),
+      values: z.array(idText()),
     })
     .optional(),
   /** For catalog fields: the attribute used to group entries. */
-  groupByCatalogAttributeId: z.string().min(1).optional(),
+  groupByCatalogAttributeId: idText().optional(),
   /** For catalog fields: the attribute that provides help text for options. */
-  helptextCatalogAttributeId: z.string().min(1).optional(),
+  helptextCatalogAttributeId: idText().optional(),
   /**
    * Ordered option values of a select field, managed inline. Order is kept (sort keys 10, 20, …);
    * an update renames an option in place, adds and removes others, and never reorders or drops the
@@ -285,15 +287,20 @@ export const customFieldSpec: ResourceSpec<CustomFieldInputs, LiveCustomField> =
   secretOutputs: [],
   computedOutputs: ["createdAt", "updatedAt", "optionIds"],
   validate(args) {
+    // Options on another field type: our model (the API refuses them when it must), warned.
     if (args.options !== undefined && !SELECT_TYPES.has(args.fieldType)) {
       return [
         {
           path: ["options"],
-          message: `options are only allowed when fieldType is single_select or multi_select (got ${args.fieldType})`,
+          message: passedOn(
+            `are for single_select and multi_select fields (this field is ${args.fieldType})`,
+          ),
           dependsOn: [["fieldType"]],
+          severity: "warning",
         },
       ];
     }
+    // Our model: inline options are keyed by their value (`optionIds`), so each value is given once.
     const seen = new Set<string>();
     for (const [i, value] of (args.options ?? []).entries()) {
       if (seen.has(value))

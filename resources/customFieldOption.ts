@@ -5,10 +5,12 @@
  * Use either this or the field's inline `options`, not both.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError, unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError, pickByName } from "../provider/functions";
+import { idText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 import { customFieldSpec } from "./customField";
@@ -17,11 +19,16 @@ import { customFieldOptionValue } from "./shared/customFieldOptionValue";
 /** Inputs of one option of a select custom field (API v1), managed as its own resource. */
 export const customFieldOptionInputs = z.strictObject({
   /** The custom field this option belongs to. Changing it replaces the option. */
-  customFieldId: z.string().min(1, "must not be empty"),
+  customFieldId: idText(),
   /** The option's text: not empty, no surrounding whitespace. */
   value: customFieldOptionValue,
   /** Position among the field's options (lower first). Unset = the API's default (1000) and not managed. */
-  sortKey: z.number().int("must be a whole number").min(0).optional(),
+  // reference: CustomFieldOptionsCreatePayloadV1.sort_key integer; a negative one is our model
+  sortKey: z
+    .number()
+    .int("must be a whole number")
+    .superRefine(warnUnless((v: number) => v >= 0, "is negative"))
+    .optional(),
   /** Id of an existing option to take over instead of creating one. */
   adoptId: z.string().min(1).optional(),
 });
@@ -55,6 +62,7 @@ export const customFieldOptionSpec: ResourceSpec<CustomFieldOptionInputs, ApiOpt
   secretOutputs: [],
   computedOutputs: ["currentSortKey"],
   idOf: (live) => live.id,
+  partOf: "customFieldId",
   // For `pulumi-incident export`: the options of every select field, one walk per field.
   listAll: async (ctx) => {
     const fields = await walkList<{ id: string; field_type: string }>(ctx.client, customFieldSpec.list!);

@@ -80,9 +80,10 @@
  * these fields as the update payload does: sdk-python models @ be9c2f41 / 7ae3444d.)
  */
 import { z } from "zod";
+import { knownValues, type OrOther, passedOn } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -141,7 +142,7 @@ export interface EscalationLevel<M extends IoMode = "out"> extends TimeToAck {
   /** Users and schedules to page. */
   targets: Io<typeof escalationTarget, M>[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: OrOther<"all" | "first">;
   /** Page the level again before moving on. */
   retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
   /** Page one target at a time, in turn. */
@@ -214,14 +215,15 @@ export const escalationPathInputs = z.strictObject({
    * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
    * it has no nodes or working hours of its own.
    */
-  kind: z.enum(ESCALATION_PATH_KINDS).optional(),
+  // reference-newer: EscalationsUpdatePathPayloadV2.kind enum (shared/api/NEWER.md)
+  kind: knownValues(ESCALATION_PATH_KINDS).optional(),
   /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
-  templateId: z.string().min(1, "must not be empty").optional(),
+  templateId: idText().optional(),
   /**
    * A templated path's values for the template's parameters, by parameter name (e.g.
    * `{ primary: { value: { literal: schedule.id } } }`).
    */
-  paramBindings: z.record(z.string().min(1, "must not be empty"), paramBinding).optional(),
+  paramBindings: z.record(z.string(), paramBinding).optional(),
   /**
    * The nodes of the path, in order: levels, channel notifications, branches (to any depth), repeats,
    * delays, reassignments. Required (at least one node) for a standalone path; empty or unset for a
@@ -233,7 +235,7 @@ export const escalationPathInputs = z.strictObject({
   /** Named working-hours windows that levels and delays can refer to by id (standalone paths only). */
   workingHours: schemas.workingHours.optional(),
   /** Teams owning the path. Order does not matter. */
-  teamIds: z.array(z.string().min(1)).default([]),
+  teamIds: z.array(idText()).default([]),
   /** Id of an existing escalation path to take over instead of creating one. */
   adoptId: z.string().min(1).optional(),
 });
@@ -351,35 +353,51 @@ export function canonicalEscalationPath(args: EscalationPathInputs): Props {
 export function validateEscalationPath(args: EscalationPathInputs): Problem[] {
   const problems: Problem[] = validateNodes(args as { path?: AnyNode[]; workingHours?: { id: string }[] });
   const kind = [["kind"]];
+  // What each kind of path holds beyond the template rule is our model (no published rule): warned.
+  const warning = "warning" as const;
   if (isTemplated(args)) {
+    // reference-newer: EscalationsUpdatePathPayloadV2.template_id ("required when kind is templated")
     if (args.templateId === undefined)
       problems.push({ path: ["templateId"], message: "is required when kind is templated", dependsOn: kind });
     if ((args.path ?? []).length > 0)
       problems.push({
         path: ["path"],
-        message: "a templated path takes its nodes from its template (templateId): leave path empty",
+        message: passedOn(
+          "a templated path takes its nodes from its template (templateId): leave path empty",
+        ),
         dependsOn: kind,
+        severity: warning,
       });
     if (args.workingHours !== undefined && args.workingHours.length > 0)
       problems.push({
         path: ["workingHours"],
-        message: "a templated path takes its working hours from its template: leave workingHours unset",
+        message: passedOn(
+          "a templated path takes its working hours from its template: leave workingHours unset",
+        ),
         dependsOn: kind,
+        severity: warning,
       });
   } else {
     if ((args.path ?? []).length === 0)
-      problems.push({ path: ["path"], message: "a path needs at least one node", dependsOn: kind });
+      problems.push({
+        path: ["path"],
+        message: passedOn("a path has no node"),
+        dependsOn: kind,
+        severity: warning,
+      });
     if (args.templateId !== undefined)
       problems.push({
         path: ["templateId"],
-        message: 'only a templated path takes a template (set kind: "templated")',
+        message: passedOn('only a templated path takes a template (set kind: "templated")'),
         dependsOn: kind,
+        severity: warning,
       });
     if (args.paramBindings !== undefined && Object.keys(args.paramBindings).length > 0)
       problems.push({
         path: ["paramBindings"],
-        message: 'only a templated path binds template parameters (set kind: "templated")',
+        message: passedOn('only a templated path binds template parameters (set kind: "templated")'),
         dependsOn: kind,
+        severity: warning,
       });
   }
   return problems;

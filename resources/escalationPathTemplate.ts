@@ -10,7 +10,9 @@
  * template is sent), delete `DELETE /{id}`: the API archives the template ("Archives a particular
  * escalation path template"); an archived template no longer shows or lists (the list answers active
  * templates only, paginated, `search` filtering by name). A template a previous version of a path
- * used cannot back a restore of that version once archived (`hasHistoricalEscalationPathVersions`).
+ * used cannot back a restore of that version once archived (the lookup's
+ * `hasHistoricalEscalationPathVersions`; not a resource output: the server turns it true as soon as a
+ * templated path is made from the template, and a stored copy would change on every refresh).
  *
  * ### The tree
  *
@@ -24,7 +26,9 @@
  * What a target's `binding` refers to (a parameter, an expression, a literal id) is the API's to
  * resolve per templated path: the reference does not document it further, so the provider sends the
  * binding as written (exactly one of `id` or `binding` per target is checked) and compares it by
- * meaning. `params` declare what a templated path binds (`EscalationPath.paramBindings`): the API
+ * meaning. A target's `selectedRotaId` is the service's to decide here: the template's reference
+ * states no rule for it, so a bound target with a `*_for_rota` mode needs none (the binding decides
+ * who is paged) and a concrete one only gets a warning naming the escalation path's rule. `params` declare what a templated path binds (`EscalationPath.paramBindings`): the API
  * refuses a binding of a parameter the template does not declare, and a required (not `optional`,
  * no `defaultValue`) parameter left unbound.
  *
@@ -49,11 +53,12 @@
  * deletes or updates its templated paths (they depend on the template's id) before the template.
  */
 import { z } from "zod";
+import { knownValues, type OrOther, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError, pickByName } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -100,7 +105,7 @@ import {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTarget<M extends IoMode = "out"> {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: (typeof TARGET_TYPES)[number];
+  type: OrOther<(typeof TARGET_TYPES)[number]>;
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: string;
   /**
@@ -109,10 +114,13 @@ export interface EscalationTemplateTarget<M extends IoMode = "out"> {
    */
   binding?: Io<typeof paramBinding, M>;
   /** Urgency of the page: `high` or `low`. */
-  urgency: "high" | "low";
+  urgency: OrOther<"high" | "low">;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: (typeof SCHEDULE_MODES)[number];
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  scheduleMode?: OrOther<(typeof SCHEDULE_MODES)[number]>;
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to. A bound target needs none (the
+   * binding decides who is paged); a concrete one without it is warned about (the escalation path's rule).
+   */
   selectedRotaId?: string;
 }
 
@@ -121,7 +129,7 @@ export interface EscalationTemplateLevel<M extends IoMode = "out"> extends TimeT
   /** Users and schedules to page, each by id or by binding. */
   targets: EscalationTemplateTarget<M>[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: OrOther<"all" | "first">;
   /** Page the level again before moving on. */
   retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
   /** Page one target at a time, in turn. */
@@ -188,19 +196,20 @@ const ALLOWED_VALUE_TYPES = ["expression", "literal", "reference"] as const;
 /** A parameter the template declares, bound by each templated path (EngineParamV2). */
 const templateParam = z.strictObject({
   /** The parameter's name: the key of a templated path's `paramBindings`. Unique in the template. */
-  name: z.string().min(1, "must not be empty"),
+  name: idText(),
   /** Human readable label of the parameter. */
   label: nameText(),
   /** What the parameter is for. */
   description: freeText().default(""),
   /** The engine type of the parameter's value (e.g. `User`). */
-  type: z.string().min(1, "must not be empty"),
+  type: idText(),
   /** Whether the parameter takes several values. Default `false`. */
   array: z.boolean().default(false),
   /** Whether a templated path may leave the parameter unbound. Default `false`. */
   optional: z.boolean().default(false),
   /** Which kinds of binding the dashboard offers for it (`literal`, `reference`, `expression`); unset or empty: all. Order does not matter. */
-  allowedValueTypes: z.array(z.enum(ALLOWED_VALUE_TYPES)).optional(),
+  // sdk-python b980e209: EngineParamV2AllowedValueTypesItem enum
+  allowedValueTypes: z.array(knownValues(ALLOWED_VALUE_TYPES)).optional(),
   /** The value used when a templated path does not bind the parameter. */
   defaultValue: paramBinding.optional(),
 });
@@ -217,7 +226,9 @@ export const escalationPathTemplateInputs = z.strictObject({
    * The nodes of the template, in order: levels, channel notifications, branches (to any depth),
    * repeats, delays, reassignments. Targets may be parameter bindings.
    */
-  path: z.array(escalationTemplateNode).min(1, "a template needs at least one node"),
+  path: z
+    .array(escalationTemplateNode)
+    .superRefine(warnUnless((v: unknown[]) => v.length > 0, "a template has no node")),
   /** Expressions backing the template's binding targets (`expressions["<reference>"]`). Order does not matter. */
   expressions: z.array(expression).default([]),
   /** Repeat the whole escalation after a while. */
@@ -230,11 +241,6 @@ export const escalationPathTemplateInputs = z.strictObject({
 
 export type EscalationPathTemplateInputs = z.infer<typeof escalationPathTemplateInputs>;
 type TemplateParam = EscalationPathTemplateInputs["params"][number];
-
-export interface EscalationPathTemplateComputed {
-  /** Whether a previous escalation path version uses this template (those versions cannot be restored once it is archived). */
-  hasHistoricalEscalationPathVersions: boolean;
-}
 
 // ---------- the API shapes ----------
 
@@ -356,6 +362,8 @@ function canonicalEscalationPathTemplate(args: EscalationPathTemplateInputs): Pr
 export function validateEscalationPathTemplate(args: EscalationPathTemplateInputs): Problem[] {
   const problems = validateNodes(args as { path?: AnyNode[]; workingHours?: { id: string }[] });
   const seen = new Map<string, number>();
+  // The Terraform provider's template docs: params are "Keyed by the parameter's name, which is what a
+  // templated path binds it under" (one parameter per name).
   (args.params ?? []).forEach((p, i) => {
     const first = seen.get(p.name);
     if (first !== undefined)
@@ -442,13 +450,17 @@ export const escalationPathTemplateSpec: ResourceSpec<
 > = {
   kind: "EscalationPathTemplate",
   title: "escalation path template",
-  schemaVersion: 1,
+  // 2: `hasHistoricalEscalationPathVersions` is no longer stored (a server flag that turns true when
+  // a templated path is made from the template: every refresh after that rewrote the state). The
+  // lookup `getEscalationPathTemplate` still answers it.
+  schemaVersion: 2,
+  migrate: ({ hasHistoricalEscalationPathVersions: _flag, ...olds }) => olds,
   inputs: escalationPathTemplateInputs,
   validate: validateEscalationPathTemplate,
   // Every field is updatable in place (PUT sends the whole template).
   replaceOnChanges: [],
   secretOutputs: [],
-  computedOutputs: ["hasHistoricalEscalationPathVersions"],
+  computedOutputs: [],
   canonical: canonicalEscalationPathTemplate,
   idOf: (live) => live.id,
   // EscalationPathTemplatesV2List answers EscalationPathTemplateV2, as show does (active ones, paginated).
@@ -459,9 +471,9 @@ export const escalationPathTemplateSpec: ResourceSpec<
     pageSize: PAGE_SIZE,
   },
   toInputs: escalationPathTemplateFromApi,
-  computed: (live) => ({
-    hasHistoricalEscalationPathVersions: live.has_historical_escalation_path_versions ?? false,
-  }),
+  // Server-computed and volatile (`has_historical_escalation_path_versions` flips when another
+  // resource uses the template): not stored, so a refresh rewrites nothing.
+  computed: () => ({}),
   api: {
     ...restApi({
       collection: COLLECTION,

@@ -3,10 +3,11 @@
  * `GET/PUT/DELETE /v2/incident_roles/{id}`; flat bodies). API v2: v1 is deprecated and not used.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, LIMITS, nameText } from "../provider/inputs";
+import { freeText, LIMITS, lookupName, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -20,7 +21,11 @@ export const incidentRoleInputs = z.strictObject({
   /** Given to whoever is nominated for the role. */
   instructions: freeText().default(""),
   /** Short name used in Slack, e.g. `comms` (empty for the service's Reporter role). */
-  shortform: z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`),
+  shortform: z
+    .string()
+    .superRefine(
+      warnUnless((v: string) => v.length <= LIMITS.name, `is longer than ${LIMITS.name} characters`),
+    ),
   /** Id of an existing incident role to take over instead of creating one (`getIncidentRole`). */
   adoptId: z.string().min(1).optional(),
 });
@@ -126,7 +131,7 @@ export const incidentRoleProvider = makeProvider(incidentRoleSpec);
 /** Arguments of `getIncidentRole`. */
 export const getIncidentRoleArgs = z.strictObject({
   /** Exact name of the role, e.g. `Incident Lead`. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetIncidentRoleArgs = z.input<typeof getIncidentRoleArgs>;
 

@@ -8,17 +8,22 @@
  * is refused before any write.
  */
 import { z } from "zod";
+import { knownValues } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, lookupName, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
 
 /** The categories a status can be created with (the create payload's enum). */
 export const INCIDENT_STATUS_CATEGORIES = ["live", "learning", "closed"] as const;
-/** Categories the service manages itself: they exist in every account and cannot be configured. */
-const MANAGED_CATEGORIES = ["triage", "declined", "canceled", "merged", "paused"];
+/**
+ * Categories the service manages itself, which cannot be created or modified (reference:
+ * IncidentStatusesCreatePayloadV1.category, "The triage and declined statuses cannot be created or
+ * modified").
+ */
+const MANAGED_CATEGORIES: readonly string[] = ["triage", "declined"];
 
 /** Inputs of an incident status (API v1). */
 export const incidentStatusInputs = z.strictObject({
@@ -31,11 +36,10 @@ export const incidentStatusInputs = z.strictObject({
    * replaces the status (the API cannot change a status's category). Triage and declined statuses
    * are managed by the service and cannot be created or modified.
    */
-  category: z.enum(INCIDENT_STATUS_CATEGORIES, {
+  // reference: IncidentStatusesCreatePayloadV1.category enum; another value is warned about
+  category: knownValues(INCIDENT_STATUS_CATEGORIES).refine((c) => !MANAGED_CATEGORIES.includes(c), {
     error: (issue) =>
-      MANAGED_CATEGORIES.includes(String(issue.input))
-        ? `${String(issue.input)} statuses are managed by the service and cannot be created or modified; use live, learning or closed`
-        : undefined,
+      `${String(issue.input)} statuses are managed by the service and cannot be created or modified; use live, learning or closed`,
   }),
   /** Id of an existing live, learning or closed status to take over (`getIncidentStatus`). */
   adoptId: z.string().min(1).optional(),
@@ -173,7 +177,7 @@ export const incidentStatusProvider = makeProvider(incidentStatusSpec);
 /** Arguments of `getIncidentStatus`. */
 export const getIncidentStatusArgs = z.strictObject({
   /** Exact name of the status (names are unique), e.g. `Triage`. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetIncidentStatusArgs = z.input<typeof getIncidentStatusArgs>;
 

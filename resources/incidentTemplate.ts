@@ -26,11 +26,12 @@
  * again by name and content (names are not known to be unique).
  */
 import { z } from "zod";
+import { passedOn } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError, pickByName } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { canonicalJson } from "../provider/normalise";
 import { itemPath, restApi } from "../provider/restApi";
@@ -52,12 +53,12 @@ import {
 } from "./shared/engine";
 
 const COLLECTION = "/v1/incident_templates";
-const id = z.string().min(1, "must not be empty");
+const id = idText();
 /**
  * A merge strategy: text, not an enum (the reference gives no values; its example is `first-wins`).
  * The API refuses an unknown one, and check's validate call reports it.
  */
-const mergeStrategy = z.string().min(1, "must not be empty");
+const mergeStrategy = idText();
 
 /** The severity the template gives the incident. */
 export const incidentTemplateSeverity = z.strictObject({
@@ -312,7 +313,7 @@ function canonicalIncidentTemplate(args: IncidentTemplateInputs): Props {
   return { ...args, template, expressions: canonicalExpressions(args.expressions) };
 }
 
-/** Each custom field once; each expression reference once. */
+/** Each custom field once; each expression reference once: our model, warned (no published rule). */
 export function validateIncidentTemplate(args: IncidentTemplateInputs): Problem[] {
   const problems: Problem[] = [];
   const fields = new Map<string, number>();
@@ -321,8 +322,11 @@ export function validateIncidentTemplate(args: IncidentTemplateInputs): Problem[
     if (other !== undefined)
       problems.push({
         path: ["template", "customFields", i, "customFieldId"],
-        message: `custom field ${JSON.stringify(f.customFieldId)} is also template.customFields[${other}]'s: set each custom field once`,
+        message: passedOn(
+          `custom field ${JSON.stringify(f.customFieldId)} is also template.customFields[${other}]'s`,
+        ),
         dependsOn: [["template", "customFields", "*", "customFieldId"]],
+        severity: "warning",
       });
     else fields.set(f.customFieldId, i);
   });
@@ -332,8 +336,9 @@ export function validateIncidentTemplate(args: IncidentTemplateInputs): Problem[
     if (other !== undefined)
       problems.push({
         path: ["expressions", i, "reference"],
-        message: `reference ${JSON.stringify(e.reference)} is also expressions[${other}]'s: each expression needs its own`,
+        message: passedOn(`reference ${JSON.stringify(e.reference)} is also expressions[${other}]'s`),
         dependsOn: [["expressions", "*", "reference"]],
+        severity: "warning",
       });
     else refs.set(e.reference, i);
   });
@@ -455,7 +460,7 @@ export const incidentTemplateProvider = makeProvider(incidentTemplateSpec);
 export const getIncidentTemplateArgs = z
   .strictObject({
     /** Exact name of the template, e.g. `Payments incidents`. */
-    name: nameText().optional(),
+    name: lookupName().optional(),
     /** The template's id. */
     id: id.optional(),
   })

@@ -30,6 +30,10 @@
  * stack leaves the list as it is. An adoption that differs writes the declaration once, keeping the
  * list as read in `previous`. `adoptId` names no other id: any other value is refused in check.
  *
+ * One program: a second `IpAllowlist` of one account is refused by the resource class, in the
+ * program, at its declaration (provider/programRules.ts: the provider's check sees one resource at a
+ * time, without its name), before it is registered: nothing of it reaches the engine.
+ *
  * Two stacks on one account both holding an `IpAllowlist` take the list over from each other: each
  * update overwrites the other's, and a destroy writes back what that stack found, which may be the
  * other's declaration. Keep it in one stack: when an exported stack adopts the list another stack
@@ -38,6 +42,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
+import { passedOn } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -73,6 +78,7 @@ export function canonicalIpValue(value: string): string {
 
 const ipAllowlistItem = z.strictObject({
   /** An IPv4 or IPv6 address (`203.0.113.7`, `2001:db8::1`) or CIDR prefix (`198.51.100.0/24`). */
+  // reference-newer: IPAllowlistItemV1.value ("IP or CIDR")
   value: z
     .string()
     .refine(
@@ -91,8 +97,8 @@ export const ipAllowlistInputs = z.strictObject({
    */
   allowlist: z.array(ipAllowlistItem),
   /**
-   * Whether the allowlist is enforced. `true` with an empty `allowlist` is refused: it would lock
-   * everyone out of the account.
+   * Whether the allowlist is enforced. `true` with an empty `allowlist` is warned about (it may lock
+   * everyone out of the account; the API decides what it means).
    */
   enabled: z.boolean(),
   /**
@@ -134,7 +140,10 @@ export interface ApiIpAllowlist {
   updated_at?: string;
 }
 
-/** Cross-field rules: each value once (by meaning); never enabled with nothing allowed. */
+/**
+ * Cross-field rules. Refused: an `adoptId` other than the allowlist's (our own input). Warned (no
+ * published rule): a value given twice (by meaning), an enabled list with nothing allowed.
+ */
 export function ipAllowlistProblems(args: IpAllowlistInputs): Problem[] {
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
@@ -145,8 +154,9 @@ export function ipAllowlistProblems(args: IpAllowlistInputs): Problem[] {
     if (earlier !== undefined) {
       problems.push({
         path: ["allowlist", i, "value"],
-        message: `${JSON.stringify(item.value)} is already allowed by allowlist[${earlier}].value: each value once`,
+        message: passedOn(`${JSON.stringify(item.value)} is already allowed by allowlist[${earlier}].value`),
         dependsOn: [["allowlist", "*", "value"]],
+        severity: "warning",
       });
     } else seen.set(key, i);
   });
@@ -159,9 +169,11 @@ export function ipAllowlistProblems(args: IpAllowlistInputs): Problem[] {
   if (args.enabled === true && args.allowlist?.length === 0) {
     problems.push({
       path: ["enabled"],
-      message:
-        "an enabled allowlist with no entries would lock everyone out of the account: add the addresses to allow, or set enabled: false",
+      message: passedOn(
+        "an enabled allowlist with no entries may lock everyone out of the account: add the addresses to allow, or set enabled: false",
+      ),
       dependsOn: [["allowlist"]],
+      severity: "warning",
     });
   }
   return problems;
@@ -284,8 +296,10 @@ const EMPTY: IpAllowlistPrevious = { allowlist: [], enabled: false };
  * account, and whether it is enforced.
  *
  * A singleton: every account has exactly one allowlist, so declare at most one `IpAllowlist` per
- * account (two resources, in one program or in two stacks, would overwrite each other). Its id is
- * the fixed string `ip_allowlist`.
+ * account (two resources, in one program or in two stacks, would overwrite each other). A second
+ * one in a program, for the same account, is refused where it is declared, naming the first (two
+ * accounts of one program, each its own `provider`, have one each). Its id is the fixed string
+ * `ip_allowlist`.
  *
  * Creating the resource takes over the account's allowlist: it reads what the list holds, keeps it
  * in the `previous` output, and writes the declared list. Deleting the resource (`pulumi destroy`,
@@ -320,6 +334,18 @@ export const ipAllowlistSpec: ResourceSpec<IpAllowlistInputs, ApiIpAllowlist> = 
   schemaVersion: 1,
   inputs: ipAllowlistInputs,
   validate: ipAllowlistProblems,
+  // The account has one allowlist: a second resource for it in one program would rewrite the first
+  // one's list on every `up --refresh`, and the first the second's. Refused at its declaration.
+  programRule: {
+    reads: [],
+    between: (second, first) => ({
+      severity: "error",
+      message:
+        `IpAllowlist ${JSON.stringify(second.name)}: the account has one IP allowlist, and IpAllowlist ` +
+        `${JSON.stringify(first.name)} of this program manages it already: declare it once (two resources ` +
+        "would each rewrite the other's list on every `pulumi up --refresh`)",
+    }),
+  },
   replaceOnChanges: [],
   secretOutputs: [],
   computedOutputs: ["version", "updatedAt", "previous"],

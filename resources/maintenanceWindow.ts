@@ -8,11 +8,12 @@
  * stack. An archived window reads as gone.
  */
 import { z } from "zod";
+import { passedOn, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, nameText, timestamp } from "../provider/inputs";
+import { freeText, idText, lookupName, nameText, timestamp } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -44,18 +45,28 @@ const escalationTarget = z
     /** Users to escalate matching alerts to (a binding of user ids). */
     users: paramBinding.optional(),
   })
-  .refine((t) => t.escalationPaths !== undefined || t.users !== undefined, "set escalationPaths or users");
+  .superRefine(
+    warnUnless(
+      (t: { escalationPaths?: unknown; users?: unknown }) =>
+        t.escalationPaths !== undefined || t.users !== undefined,
+      "sets neither escalationPaths nor users",
+    ),
+  );
 
 const notifyChannel = z.strictObject({
   /** The channel's id in the chat product, e.g. a Slack channel id `C0123ABCD`. */
-  channelId: z.string().min(1, "must not be empty"),
+  channelId: idText(),
   /** The type of channel, e.g. `public` or `private`. */
-  channelType: z.string().min(1, "must not be empty"),
+  channelType: idText(),
   /** Human-readable name of the channel. */
   channelName: z.string().optional(),
 });
 
-const minutes = z.number().int("must be a whole number").min(0);
+// reference: integer; a negative count of minutes is our model (warned)
+const minutes = z
+  .number()
+  .int("must be a whole number")
+  .superRefine(warnUnless((v: number) => v >= 0, "is negative"));
 
 /** Inputs of a maintenance window (API v1). */
 export const maintenanceWindowInputs = z.strictObject({
@@ -74,7 +85,7 @@ export const maintenanceWindowInputs = z.strictObject({
   /** Where matching alerts are escalated instead, if anywhere. */
   escalationTargets: z.array(escalationTarget).optional(),
   /** Id of an incident matching alerts are attached to, if any. */
-  incidentId: z.string().min(1, "must not be empty").optional(),
+  incidentId: idText().optional(),
   /** Custom message included in the notifications about the window. */
   notificationMessage: freeText().optional(),
   /** Channels told when the window starts and ends. */
@@ -240,9 +251,17 @@ function canonicalMaintenanceWindow(args: MaintenanceWindowInputs): Props {
   };
 }
 
+/** A window that does not end after it starts: no published rule, warned about. */
 export function validateMaintenanceWindow(args: MaintenanceWindowInputs): Problem[] {
   if (Date.parse(args.endAt) > Date.parse(args.startAt)) return [];
-  return [{ path: ["endAt"], message: "must be after startAt", dependsOn: [["startAt"]] }];
+  return [
+    {
+      path: ["endAt"],
+      message: passedOn(`is not after startAt (${args.startAt})`),
+      dependsOn: [["startAt"]],
+      severity: "warning",
+    },
+  ];
 }
 
 /**
@@ -346,7 +365,7 @@ export const maintenanceWindowProvider = makeProvider(maintenanceWindowSpec);
 /** Arguments of `getMaintenanceWindow`. */
 export const getMaintenanceWindowArgs = z.strictObject({
   /** Exact name of the maintenance window (archived windows are not searched). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetMaintenanceWindowArgs = z.input<typeof getMaintenanceWindowArgs>;
 

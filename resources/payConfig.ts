@@ -14,36 +14,42 @@
  * every v2 collection of the API answers (`{pay_config}`, `{pay_configs, pagination_meta}`), and the
  * update payload, taken to be the create payload. Names are not documented as unique.
  *
- * Inputs the API checks, whose values are not published: `rateTimeUnit` (the reference's example is
- * `hour`). Checked here: `currency` is an ISO 4217 code (`Intl.supportedValuesOf("currency")`, in
- * capitals), `timezone` an IANA time zone, rates whole numbers of the lowest denomination (cents,
- * pence) and not negative, a one-off rule ends after it starts, a weekly rule's times are `HH:MM`
- * with its end after its start on the same day (a rule over midnight is written as two rules), its
- * `weekdays` named as the API names weekdays elsewhere (`monday` … `sunday`, the reference's
- * WeekdayIntervalV2; the pay config's own spelling is not published), none twice.
+ * What the service decides, and what is checked here (the Terraform provider's pay_config
+ * documentation, docs/resources/pay_config.md, states the published rules): `currency` is an ISO
+ * 4217 code (three capitals; one this runtime does not know is warned about), `timezone` an IANA
+ * time zone, rates whole numbers of the lowest denomination (cents, pence), a weekly rule's times
+ * `HH:MM` (24-hour). A weekly rule whose `endTime` equals its `startTime` covers the whole day, and
+ * one whose `endTime` is before its `startTime` runs past midnight into the next morning (both as
+ * the service means them: the check refuses neither). `rateTimeUnit` is `hour` or `day` and
+ * `weekdays` are `monday` … `sunday`: another value is warned about (the nearest known one named)
+ * and sent, for the API to decide. Not published, so only warned about: a negative rate, a one-off
+ * rule that does not end after it starts, a weekly rule with no weekday.
  *
  * Normalisation: weekly rules are evaluated in order ("in the order they should be evaluated"), so
- * their order matters; a weekly rule's `weekdays` are a set (the API answers them in week order).
+ * their order matters; a weekly rule's `weekdays` are a set (the API answers them in week order; a
+ * day named twice is sent once: rule "set with repeats").
  * One-off rules are a set (the API answers them by start), their timestamps by instant (the API
  * answers UTC, to the second; your text is kept when it is the same instant).
  */
 import { z } from "zod";
+import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { clockTime, nameText, timestamp } from "../provider/inputs";
-import { canonicalJson, keepDeclaredOrder } from "../provider/normalise";
+import { canonicalJson, dedupe, keepDeclaredSet } from "../provider/normalise";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { timeZone } from "./shared/timeZone";
-import { weekday } from "./shared/weekday";
+import { WEEKDAYS, weekday } from "./shared/weekday";
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
-const WEEK = weekday.options;
+const WEEK: readonly string[] = WEEKDAYS;
 
+// reference-newer: base_rate_cents (int, "lowest denomination"); a negative rate is our model.
 const cents = z
   .number()
   .int("must be a whole number of the lowest denomination")
-  .min(0, "must not be negative");
+  .superRefine(warnUnless((v: number) => v >= 0, "is negative"));
 
 /** A rate that applies between two instants (a public holiday, a launch weekend). */
 export const payConfigOneOffRule = z.strictObject({
@@ -51,7 +57,7 @@ export const payConfigOneOffRule = z.strictObject({
   name: nameText(),
   /** When the rule starts: an RFC 3339 timestamp, e.g. `2026-12-25T00:00:00Z`. */
   startAt: timestamp(),
-  /** When the rule ends: an RFC 3339 timestamp after `startAt`. */
+  /** When the rule ends: an RFC 3339 timestamp, after `startAt`. */
   endAt: timestamp(),
   /** Rate paid while the rule applies, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   rateCents: cents,
@@ -59,11 +65,14 @@ export const payConfigOneOffRule = z.strictObject({
 
 /** A rate that applies on some days of every week, between two times of day (in the configuration's time zone). */
 export const payConfigWeeklyRule = z.strictObject({
-  /** Days the rule applies on, `monday` … `sunday`. Order does not matter. */
-  weekdays: z.array(weekday).min(1, "name at least one weekday"),
+  /** Days the rule applies on, `monday` … `sunday`. Order and repeats do not matter. */
+  weekdays: z.array(weekday).superRefine(warnUnless((v: unknown[]) => v.length > 0, "names no weekday")),
   /** Time of day the rule starts, `HH:MM` (24-hour). */
   startTime: clockTime(),
-  /** Time of day the rule ends, `HH:MM` (24-hour), after `startTime` (a rule over midnight is two rules). */
+  /**
+   * Time of day the rule ends, `HH:MM` (24-hour). Equal to `startTime`: the rule covers the whole
+   * day; before `startTime`: it runs past midnight into the next morning (the service's meaning).
+   */
   endTime: clockTime(),
   /** Rate paid while the rule applies, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   rateCents: cents,
@@ -74,16 +83,21 @@ export const payConfigInputs = z.strictObject({
   /** Name of the pay configuration. */
   name: nameText(),
   /** ISO 4217 currency code, in capitals, e.g. `GBP`, `USD`, `EUR`. */
+  // reference-newer: currency (ISO 4217); TF pay_config docs ("in ISO 4217 format, such as GBP")
   currency: z
     .string()
-    .refine(
-      (c) => CURRENCIES.has(c),
-      "must be an ISO 4217 currency code in capitals, such as GBP, USD or EUR",
+    .regex(/^[A-Z]{3}$/, "must be an ISO 4217 currency code in capitals, such as GBP, USD or EUR")
+    .superRefine(
+      warnUnless(
+        (c: string) => !/^[A-Z]{3}$/.test(c) || CURRENCIES.has(c),
+        "is not an ISO 4217 code this runtime knows",
+      ),
     ),
   /** Rate paid for any time no rule covers, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   baseRateCents: cents,
-  /** The unit of time the rates are paid per, e.g. `hour`. The API's list of values is not published: it checks the value. */
-  rateTimeUnit: nameText(),
+  /** The unit of time every rate is paid per: `hour` or `day` (pay is pro-rated by the second either way). */
+  // TF pay_config docs: rate_time_unit "Possible values are: hour, day"
+  rateTimeUnit: knownValues(["hour", "day"]),
   /** IANA time zone the rules are interpreted in, e.g. `Europe/London`. */
   timezone: timeZone(),
   /** Rates between two instants. Order does not matter. Empty or unset: none. */
@@ -142,7 +156,8 @@ export function payConfigPayload(args: PayConfigInputs): Props {
       rate_cents: r.rateCents,
     })),
     weekly_rules: (args.weeklyRules ?? []).map((r) => ({
-      weekdays: r.weekdays,
+      // Rule "set with repeats": a day named twice is sent once.
+      weekdays: dedupe(r.weekdays),
       start_time: r.startTime,
       end_time: r.endTime,
       rate_cents: r.rateCents,
@@ -164,10 +179,13 @@ const canonicalOneOff = (r: OneOffRule) => ({
 /** Rule "one-off rules are a set": by meaning, in start order. */
 const canonicalOneOffRules = (rules: readonly OneOffRule[] | undefined) =>
   (rules ?? []).map(canonicalOneOff).sort((a, b) => canonicalJson(a).localeCompare(canonicalJson(b)));
-/** A weekly rule by meaning: weekdays a set (in week order). */
+/** A weekly rule by meaning: weekdays a set (in week order, once each; another spelling after them). */
 const canonicalWeekly = (r: WeeklyRule) => ({
   ...r,
-  weekdays: WEEK.filter((d) => r.weekdays.includes(d)),
+  weekdays: [
+    ...WEEK.filter((d) => r.weekdays.includes(d)),
+    ...(dedupe(r.weekdays.filter((d) => !WEEK.includes(d))) ?? []),
+  ],
 });
 
 function oneOffFromApi(live: ApiOneOffRule[], declared: readonly OneOffRule[] | undefined): OneOffRule[] {
@@ -187,7 +205,7 @@ function oneOffFromApi(live: ApiOneOffRule[], declared: readonly OneOffRule[] | 
 
 function weeklyFromApi(live: ApiWeeklyRule[], declared: readonly WeeklyRule[] | undefined): WeeklyRule[] {
   return live.map((r, i) => ({
-    weekdays: keepDeclaredOrder(r.weekdays as WeeklyRule["weekdays"], declared?.[i]?.weekdays) ?? [],
+    weekdays: keepDeclaredSet(r.weekdays as WeeklyRule["weekdays"], declared?.[i]?.weekdays) ?? [],
     startTime: r.start_time,
     endTime: r.end_time,
     rateCents: r.rate_cents,
@@ -215,32 +233,23 @@ function canonicalPayConfig(args: PayConfigInputs): Props {
   };
 }
 
-/** Rules end after they start; a weekday is named once per rule. */
+/**
+ * A one-off rule that does not end after it starts is warned about (no published rule). A weekly
+ * rule's times are not compared: equal times mean the whole day and an end before the start runs
+ * past midnight (the Terraform provider's pay_config docs: end_time "Equal to start_time means it
+ * runs for the whole day"; its example: an end before the start "runs past midnight into the next
+ * morning").
+ */
 export function validatePayConfig(args: PayConfigInputs): Problem[] {
   const problems: Problem[] = [];
   (args.oneOffRules ?? []).forEach((r, i) => {
     if (Date.parse(r.endAt) <= Date.parse(r.startAt))
       problems.push({
         path: ["oneOffRules", i, "endAt"],
-        message: `must be after startAt (${r.startAt})`,
+        message: passedOn(`is not after startAt (${r.startAt})`),
         dependsOn: [["oneOffRules", i, "startAt"]],
+        severity: "warning",
       });
-  });
-  (args.weeklyRules ?? []).forEach((r, i) => {
-    if (r.endTime <= r.startTime)
-      problems.push({
-        path: ["weeklyRules", i, "endTime"],
-        message: `must be after startTime (${r.startTime}) on the same day: a rule over midnight is written as two rules`,
-        dependsOn: [["weeklyRules", i, "startTime"]],
-      });
-    r.weekdays.forEach((d, j) => {
-      if (r.weekdays.indexOf(d) !== j)
-        problems.push({
-          path: ["weeklyRules", i, "weekdays", j],
-          message: `${d} is named twice`,
-          dependsOn: [["weeklyRules", i, "weekdays"]],
-        });
-    });
   });
   return problems;
 }
@@ -267,8 +276,10 @@ const listPayConfigs = (client: ApiClient) =>
  *   rateTimeUnit: "hour",
  *   timezone: "Europe/London",
  *   weeklyRules: [
- *     { weekdays: ["saturday", "sunday"], startTime: "00:00", endTime: "23:59", rateCents: 1000 },
- *     { weekdays: ["monday", "tuesday", "wednesday", "thursday", "friday"], startTime: "18:00", endTime: "23:59", rateCents: 750 },
+ *     // Equal times: the whole day.
+ *     { weekdays: ["saturday", "sunday"], startTime: "00:00", endTime: "00:00", rateCents: 1000 },
+ *     // An end before the start: past midnight, into the next morning.
+ *     { weekdays: ["monday", "tuesday", "wednesday", "thursday", "friday"], startTime: "18:00", endTime: "09:00", rateCents: 750 },
  *   ],
  *   oneOffRules: [
  *     { name: "Christmas Day", startAt: "2026-12-25T00:00:00Z", endAt: "2026-12-26T00:00:00Z", rateCents: 2000 },

@@ -27,6 +27,7 @@
  * `requirements` compare as JSON (key order does not matter).
  */
 import { z } from "zod";
+import { passedOn } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
@@ -74,7 +75,10 @@ export const policyTypeConfig: z.ZodType<PolicyTypeConfig, PolicyTypeConfig> = z
   runOnPrivateIncidents: z.boolean().optional(),
 });
 
-/** A field whose shape the reference does not publish: any value is refused by check. */
+/**
+ * A field whose shape the reference does not publish: any value is refused by check. Not a rule of
+ * the service: the provider's own limit (it manages no field it cannot read back and compare).
+ */
 const unpublished = (apiName: string) =>
   z
     .never({
@@ -255,7 +259,10 @@ function canonicalPolicy(args: PolicyInputs): Props {
   };
 }
 
-/** A per-type block belongs to the policy type of its name; expression references are unique. */
+/**
+ * A per-type block belongs to the policy type of its name (reference-newer: PoliciesCreatePayloadV2,
+ * each block "set when policy_type is …"); a repeated expression reference is our model (warned).
+ */
 export function validatePolicy(args: PolicyInputs): Problem[] {
   const problems: Problem[] = [];
   for (const [key, type] of Object.entries(TYPE_BLOCKS) as [TypeBlock, string][]) {
@@ -271,8 +278,9 @@ export function validatePolicy(args: PolicyInputs): Problem[] {
     if (seen.has(e.reference))
       problems.push({
         path: ["expressions", i, "reference"],
-        message: `duplicate expression reference ${JSON.stringify(e.reference)}`,
+        message: passedOn(`${JSON.stringify(e.reference)} is the reference of another expression too`),
         dependsOn: [["expressions", "*", "reference"]],
+        severity: "warning",
       });
     seen.add(e.reference);
   });

@@ -50,20 +50,21 @@
  * are compared to the second (the API keeps no fraction).
  */
 import { z } from "zod";
+import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
 import { unlessNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import {
   clockEnd as clockEndSchema,
   clockTime,
+  idText,
   nameText,
   timestamp as timestampSchema,
 } from "../provider/inputs";
 import { type FieldRenames, renameFieldPath } from "../provider/naming";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
 import { newestMatching } from "../provider/restApi";
-import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
-import type { Path } from "../provider/unknowns";
+import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
 import { timeZone } from "./shared/timeZone";
 import { type Weekday, weekday } from "./shared/weekday";
 
@@ -74,15 +75,27 @@ const timestamp = timestampSchema();
 const clock = clockTime();
 const clockEnd = clockEndSchema();
 
-/** A person in a rotation: by user id or by e-mail address (exactly one). */
+/** A person in a rotation: by user id or by e-mail address (one of them: others are warned about). */
 const rotationUser = z
   .strictObject({
     /** The user's id (see `getUser`). */
-    id: z.string().min(1).optional(),
+    id: idText().optional(),
     /** The user's e-mail address. */
-    email: z.string().email("must be an e-mail address").optional(),
+    email: z
+      .string()
+      .superRefine(warnUnless((v: string) => z.email().safeParse(v).success, "is not an e-mail address"))
+      .optional(),
   })
-  .refine((u) => (u.id === undefined) !== (u.email === undefined), "set exactly one of id or email");
+  .superRefine(
+    warnUnless(
+      (u: { id?: string; email?: string }) => (u.id === undefined) !== (u.email === undefined),
+      "names the user by none or both of id and email",
+    ),
+  );
+
+/** A list the reference types as an array, warned about (not refused) when empty. */
+const listOf = <T extends z.ZodType>(item: T, what: string) =>
+  z.array(item).superRefine(warnUnless((v: unknown[]) => v.length > 0, `has no ${what}`));
 
 const rotationVersion = z.strictObject({
   /**
@@ -97,26 +110,29 @@ const rotationVersion = z.strictObject({
     .array(
       z.strictObject({
         /** How many `intervalType` units a shift lasts. */
-        interval: z.number().int("must be a whole number").min(1, "must be at least 1"),
+        interval: z
+          .number()
+          .int("must be a whole number")
+          .superRefine(warnUnless((v: number) => v >= 1, "is less than 1")),
         /** `hourly`, `daily` or `weekly`. */
-        intervalType: z.enum(INTERVAL_TYPES),
+        // reference: ScheduleRotationHandoverV2.interval_type enum
+        intervalType: knownValues(INTERVAL_TYPES),
       }),
     )
-    .min(1, "needs at least one handover"),
+    .superRefine(warnUnless((v: unknown[]) => v.length > 0, "has no handover")),
   /** The people, in the order they take shifts. */
   users: z.array(rotationUser),
   /** How many people are on call at once: one layer each. A layer's `id` is assigned by the API when omitted. */
-  layers: z
-    .array(
-      z.strictObject({
-        /** Id of the layer (kept from the API when omitted). */
-        id: z.string().min(1).optional(),
-        /** Name of the layer. */
-        name: nameText(),
-      }),
-    )
-    .min(1, "needs at least one layer"),
-  /** Only schedule people within these intervals (omit for around the clock; an empty list is refused by the API). */
+  layers: listOf(
+    z.strictObject({
+      /** Id of the layer (kept from the API when omitted). */
+      id: idText().optional(),
+      /** Name of the layer. */
+      name: nameText(),
+    }),
+    "layer",
+  ),
+  /** Only schedule people within these intervals (omit for around the clock, rather than giving an empty list). */
   workingIntervals: z
     .array(
       z.strictObject({
@@ -128,10 +144,13 @@ const rotationVersion = z.strictObject({
         endTime: clockEnd,
       }),
     )
-    .min(1, "omit workingIntervals instead of giving an empty list")
+    .superRefine(
+      warnUnless((v: unknown[]) => v.length > 0, "is empty: omit workingIntervals for around the clock"),
+    )
     .optional(),
   /** `fair` balances by shift length, `sequential` is round robin (only matters with several handovers). */
-  schedulingMode: z.enum(["fair", "sequential"]).optional(),
+  // reference: ScheduleRotationCreatePayloadV2.scheduling_mode enum
+  schedulingMode: knownValues(["fair", "sequential"]).optional(),
 });
 
 /** Inputs of a schedule (API v2: the whole schedule, rotations and their future versions included). */
@@ -145,10 +164,11 @@ export const scheduleInputs = z.strictObject({
     .array(
       z.strictObject({
         /** Id of the rotation, chosen by you, unique in the schedule (escalation paths refer to it as `selectedRotaId`). */
-        id: z.string().min(1, "must not be empty"),
+        id: idText(),
         /** Name of the rotation. */
         name: nameText(),
         /** Versions of the rotation, oldest first: later ones schedule changes ahead of time. */
+        // Our input model: a rotation is sent as its versions; one with none would be dropped.
         versions: z.array(rotationVersion).min(1, "needs at least one version"),
       }),
     )
@@ -160,11 +180,12 @@ export const scheduleInputs = z.strictObject({
   holidaysPublicConfig: z
     .strictObject({
       /** ISO 3166-1 alpha-2 country codes, e.g. `GB`. */
+      // reference: ScheduleHolidaysPublicConfigPayloadV2.country_codes ("ISO 3166-1 alpha-2 country codes")
       countryCodes: z.array(z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as GB")),
     })
     .optional(),
   /** Teams owning the schedule. Order does not matter. */
-  teamIds: z.array(z.string().min(1)).default([]),
+  teamIds: z.array(idText()).default([]),
   /** Id of an existing schedule to take over instead of creating one. */
   adoptId: z.string().min(1).optional(),
 });
@@ -262,6 +283,52 @@ export function schedulePayload(args: ScheduleInputs, live?: ApiSchedule): Props
   );
 }
 
+/**
+ * The live schedule as far as an update's payload reads it (its versions and their layer ids),
+ * without reading it: the stored inputs, without the versions a later one already in effect has
+ * superseded (the API drops them), and the layer ids the state keeps (`layerIds`: the layers of the
+ * version in effect at `now`). What a preview of the update passes to `schedulePayload`, so that it
+ * previews the payload the update would send.
+ */
+export function liveFromState(
+  stored: ScheduleInputs,
+  layerIds: Record<string, Record<string, string>> | undefined,
+  now = Date.now(),
+): ApiSchedule {
+  const rotations = stored.rotations.flatMap((r) => {
+    const inEffect = r.versions.filter((v) => (instant(v.effectiveFrom) ?? Number.NEGATIVE_INFINITY) <= now);
+    const current = inEffect[inEffect.length - 1];
+    return r.versions
+      .filter((v) => v === current || !inEffect.includes(v))
+      .map(
+        (v): ApiRotation => ({
+          id: r.id,
+          name: r.name,
+          effective_from: v.effectiveFrom,
+          handover_start_at: v.handoverStartAt,
+          handovers: v.handovers.map((h) => ({ interval: h.interval, interval_type: h.intervalType })),
+          layers: v.layers.map((l) => ({
+            id: l.id ?? (v === current ? layerIds?.[r.id]?.[l.name] : undefined),
+            name: l.name,
+          })),
+          users: [],
+          working_intervals: [],
+        }),
+      );
+  });
+  return {
+    id: "",
+    name: stored.name,
+    timezone: stored.timezone,
+    annotations: {},
+    config: { rotations },
+    team_ids: stored.teamIds,
+    permalink: "",
+    created_at: "",
+    updated_at: "",
+  };
+}
+
 /** The live id of the layer a declared layer (without id) corresponds to: same rotation, version, name. */
 function liveLayerId(
   live: ApiSchedule | undefined,
@@ -306,15 +373,25 @@ function sortVersions(versions: ApiRotation[]): ApiRotation[] {
 }
 
 /**
- * Pairs live versions with declared ones. The API drops versions that a later version has
- * superseded, so the live list may lack the oldest declared versions: live versions are matched to
- * declared ones from the newest backwards.
+ * Pairs live versions with declared ones: by the instant each takes effect where every live
+ * version has a declared one of the same instant, in order. Otherwise (a declared instant changed)
+ * from the newest backwards: the API drops versions that a later version has superseded, so the
+ * live list may lack the oldest declared versions.
  */
 function alignVersions(
   live: ApiRotation[],
   declared: readonly ScheduleRotationVersion[] | undefined,
 ): { live: ApiRotation; declaredIndex: number | undefined }[] {
   const d = declared ?? [];
+  // The same instant in effect (none for a rotation's first version) is the same version: a
+  // version appended after the live ones (one taking effect later) pairs with nothing live, so the
+  // versions before it keep their layers (and the overrides on them).
+  const byInstant = live.map((v) =>
+    d.findIndex((x) => instant(x.effectiveFrom) === instant(v.effective_from)),
+  );
+  if (byInstant.every((index, i) => index >= 0 && (i === 0 || index > (byInstant[i - 1] ?? -1)))) {
+    return live.map((v, i) => ({ live: v, declaredIndex: byInstant[i] }));
+  }
   const offset = d.length - live.length;
   return live.map((v, i) => ({
     live: v,
@@ -436,8 +513,15 @@ export function canonicalSchedule(args: ScheduleInputs): Props {
   };
 }
 
-export function validateSchedule(args: ScheduleInputs): { path: Path; message: string }[] {
-  const problems: { path: Path; message: string }[] = [];
+/**
+ * Refused: a later version without `effectiveFrom` (reference: ScheduleRotationCreatePayloadV2.
+ * effective_from, "Leave it unset on a rotation's first or only version": each later one applies
+ * from its own), and what our input model cannot express (rotations keyed by id, a version's layers
+ * by name: `layerIds`). Warned: versions out of time order, a working interval not ending after it
+ * starts (no published rule).
+ */
+export function validateSchedule(args: ScheduleInputs): Problem[] {
+  const problems: Problem[] = [];
   const seen = new Set<string>();
   args.rotations.forEach((r, ri) => {
     if (seen.has(r.id))
@@ -455,7 +539,8 @@ export function validateSchedule(args: ScheduleInputs): { path: Path; message: s
       if (t !== undefined && previous !== undefined && t <= previous)
         problems.push({
           path: [...at, "effectiveFrom"],
-          message: "must be later than the previous version's",
+          message: passedOn("is not later than the previous version's"),
+          severity: "warning",
         });
       if (t !== undefined) previous = t;
       const layerNames = new Set<string>();
@@ -471,7 +556,8 @@ export function validateSchedule(args: ScheduleInputs): { path: Path; message: s
         if (w.endTime !== "24:00" && w.endTime <= w.startTime)
           problems.push({
             path: [...at, "workingIntervals", wi, "endTime"],
-            message: "must be after startTime",
+            message: passedOn(`is not after startTime (${w.startTime})`),
+            severity: "warning",
           });
       });
     });

@@ -18,7 +18,12 @@
  * refresh` shows it deleted; it is not shown by the API any more) and `pulumi up --refresh` makes it
  * again, with its declared window, which takes that window back from whatever holds it. The
  * leftover pieces the API made are not managed by any stack. Declare the overrides of one layer with
- * windows that do not overlap, or each `up` takes time from the other.
+ * windows that do not overlap, or each `up` takes time from the other. So two overrides of one
+ * program whose windows overlap on one layer are named in a warning (the resource class sees the
+ * program's resources, provider/programRules.ts), in a preview once their values are known: a
+ * warning, not an error, since the API takes the time over rather than refusing the write. And an
+ * override that reads as gone is said to be (a warning), naming the overrides that now hold its
+ * window on its layer, if any: which one took it over, and the pieces of it the API kept.
  *
  * Normalisation: timestamps compare by instant, to the second (rule "timestamps by instant": the
  * API answers them in UTC); the user compares by meaning (rule "user reference by any key"): a
@@ -30,9 +35,10 @@
  * says nothing of the API refusing one.
  */
 import { z } from "zod";
+import { passedOn } from "../provider/checkWarnings";
 import { ApiError, isNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
-import { timestamp } from "../provider/inputs";
+import { idText, timestamp } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { itemPath, newestMatching } from "../provider/restApi";
 import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
@@ -50,11 +56,11 @@ const COLLECTION = "/v2/schedule_overrides";
 /** Inputs of a schedule override (API v2). */
 export const scheduleOverrideInputs = z.strictObject({
   /** The schedule the override applies to. Changing it replaces the override. */
-  scheduleId: z.string().min(1, "must not be empty"),
+  scheduleId: idText(),
   /** The rotation of the schedule the override applies to (its id in the schedule, e.g. `primary`). */
-  rotationId: z.string().min(1, "must not be empty"),
+  rotationId: idText(),
   /** The layer of that rotation the override applies to (the layer's id, as the schedule answers it). */
-  layerId: z.string().min(1, "must not be empty"),
+  layerId: idText(),
   /**
    * Who is on call for the window: a user by `id`, `email` or `slackUserId` (exactly one). An
    * override cannot be reassigned: changing it replaces the override.
@@ -134,9 +140,17 @@ function canonicalScheduleOverride(args: ScheduleOverrideInputs): Props {
   };
 }
 
+/** An override that does not end after it starts: no published rule, warned about. */
 export function validateScheduleOverride(args: ScheduleOverrideInputs): Problem[] {
   if (Date.parse(args.endAt) > Date.parse(args.startAt)) return [];
-  return [{ path: ["endAt"], message: "must be after startAt", dependsOn: [["startAt"]] }];
+  return [
+    {
+      path: ["endAt"],
+      message: passedOn(`is not after startAt (${args.startAt})`),
+      dependsOn: [["startAt"]],
+      severity: "warning",
+    },
+  ];
 }
 
 /** The overrides of one schedule (one layer when given), every page. */
@@ -157,6 +171,39 @@ function listOverrides(
 
 const sameInstant = (a: string, b: string) => instantText(a) === instantText(b);
 
+/** Whether two windows share a moment (unparsable times share none). */
+const overlapping = (a: { start: unknown; end: unknown }, b: { start: unknown; end: unknown }) =>
+  Date.parse(String(a.start)) < Date.parse(String(b.end)) &&
+  Date.parse(String(b.start)) < Date.parse(String(a.end));
+
+/**
+ * An override that reads as gone is said to be (a warning), with the overrides that now hold its
+ * window on its layer: the API deletes an override another one is written over, and makes its time
+ * left outside the new window into new overrides, so a gone override of two that overlap is not a
+ * silent back and forth. Best effort: a list that fails says nothing more.
+ */
+async function sayWhyGone(ctx: ApiContext, id: string, prior: Props): Promise<void> {
+  const { scheduleId, rotationId, layerId, startAt, endAt } = prior;
+  if (typeof scheduleId !== "string" || typeof rotationId !== "string" || typeof layerId !== "string") return;
+  const window = { start: startAt, end: endAt };
+  const now = await listOverrides(ctx, scheduleId, { rotationId, layerId })
+    .then((all) =>
+      all.filter((o) => o.id !== id && overlapping({ start: o.start_at, end: o.end_at }, window)),
+    )
+    .catch(() => undefined);
+  if (now === undefined) return;
+  const what = `incident: ScheduleOverride ${id} (${startAt} to ${endAt}, layer ${layerId} of rotation ${rotationId} of schedule ${scheduleId}) is gone`;
+  ctx.client.warn(
+    now.length === 0
+      ? `${what}: deleted, or removed by an overlapping override written over its time`
+      : `${what}: removed by an overlapping override written over its time (the API deletes it, and keeps its time left outside the new window as new overrides); its window is now held by ${now
+          .map((o) => `override ${o.id} (user ${o.user?.id ?? "?"}, ${o.start_at} to ${o.end_at})`)
+          .join(
+            ", ",
+          )}. If both overrides are this stack's, their windows overlap: each \`pulumi up --refresh\` makes one again, which takes the other's time; keep the windows of one layer apart`,
+  );
+}
+
 /**
  * A schedule override (API v2): `user` is on call on one layer of one rotation of a schedule from
  * `startAt` to `endAt`, in place of whoever the rotation puts there.
@@ -167,8 +214,10 @@ const sameInstant = (a: string, b: string) => instantText(a) === instantText(b);
  *
  * Overrides on one layer cannot overlap: an override written over a neighbour's time takes it over
  * (the API deletes the neighbour and makes the neighbour's remaining time into new overrides, with
- * new ids). A neighbour this stack manages then shows as deleted on `pulumi refresh`, and `pulumi up
- * --refresh` makes it again. Keep the windows of one layer's overrides apart.
+ * new ids). A neighbour this stack manages then shows as deleted on `pulumi refresh` (with a warning
+ * naming the override that now holds its window), and `pulumi up --refresh` makes it again. Keep the
+ * windows of one layer's overrides apart: two of one program that overlap are named in a warning at
+ * preview.
  *
  * Adopt an existing override with `adoptId`, declaring the user it has.
  *
@@ -202,7 +251,29 @@ export const scheduleOverrideSpec: ResourceSpec<ScheduleOverrideInputs, ApiSched
   secretOutputs: [],
   computedOutputs: ["userId"],
   canonical: canonicalScheduleOverride,
+  // Two overrides of one program on one layer whose windows overlap: "overrides on a layer cannot
+  // overlap" (shared/api/NEWER.md, schedule_overrides), but the API does not refuse such a write: it
+  // takes the neighbour's time over (deleting it). So a warning at preview naming both, not an error.
+  programRule: {
+    reads: ["scheduleId", "rotationId", "layerId", "startAt", "endAt"],
+    between({ name, values: a }, { name: earlierName, values: b }) {
+      if (a.scheduleId !== b.scheduleId || a.rotationId !== b.rotationId || a.layerId !== b.layerId)
+        return undefined;
+      if (!overlapping({ start: a.startAt, end: a.endAt }, { start: b.startAt, end: b.endAt }))
+        return undefined;
+      return {
+        severity: "warning",
+        message:
+          `ScheduleOverride ${JSON.stringify(name)} (${a.startAt} to ${a.endAt}) overlaps ScheduleOverride ` +
+          `${JSON.stringify(earlierName)} (${b.startAt} to ${b.endAt}) on layer ${a.layerId} of rotation ` +
+          `${a.rotationId} of schedule ${a.scheduleId}: the API keeps one override for each moment of a layer, so ` +
+          "the one written last takes the other's time over (deleting it), and every `pulumi up --refresh` " +
+          "makes the deleted one again, which takes the time back. Keep the windows of one layer apart",
+      };
+    },
+  },
   idOf: (live) => live.id,
+  partOf: "scheduleId",
   // No `list` for reads by page: the list needs a schedule_id. For `pulumi-incident export`: the
   // overrides of every schedule (each list paginated).
   listAll: async (ctx) => {
@@ -221,13 +292,20 @@ export const scheduleOverrideSpec: ResourceSpec<ScheduleOverrideInputs, ApiSched
       );
       return { live: body.override };
     },
-    read: async (ctx, id) =>
-      (
-        await ctx.client.get<{ override: ApiScheduleOverride }>(
-          itemPath(COLLECTION, id),
-          "show schedule override",
-        )
-      ).override,
+    async read(ctx, id, prior) {
+      try {
+        return (
+          await ctx.client.get<{ override: ApiScheduleOverride }>(
+            itemPath(COLLECTION, id),
+            "show schedule override",
+          )
+        ).override;
+      } catch (error) {
+        // Gone: said with what took its time over, if another override did (a refresh drops it).
+        if (isNotFound(error) && prior) await sayWhyGone(ctx, id, prior);
+        throw error;
+      }
+    },
     async update(ctx, id, args) {
       try {
         const body = await ctx.client.put<{ override: ApiScheduleOverride }>(

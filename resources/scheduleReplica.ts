@@ -17,7 +17,9 @@
  * refresh nor a diff shows it.
  */
 import { z } from "zod";
+import { knownValues, warnUnless } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
+import { idText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
@@ -32,22 +34,26 @@ export const MAX_MIRROR_WINDOW_DAYS = 90;
 const externalId = (what: string) =>
   z
     .string()
-    .min(1, "must not be empty")
-    .regex(/^[^\s/]+$/, `must be ${what} (no spaces, not a URL)`);
+    .superRefine(warnUnless((v: string) => v !== "", "is empty"))
+    .superRefine(
+      warnUnless((v: string) => /^[^\s/]*$/.test(v), `does not look like ${what} (spaces, or a URL)`),
+    );
 
 const sourceInputs = z.strictObject({
   /** The rotation of the schedule to replicate (its id in the schedule, e.g. a Schedule rotation's `id`). */
-  rotationId: z.string().min(1, "must not be empty"),
+  rotationId: idText(),
   /** The layer of that rotation to replicate (the layer's id, as the schedule answers it). */
-  layerId: z.string().min(1, "must not be empty"),
+  layerId: idText(),
 });
 
 /** Inputs of a schedule replica (API v2). Every input replaces the replica when it changes. */
 export const scheduleReplicaInputs = z.strictObject({
   /** The incident.io schedule to mirror. */
+  // Our URL's path parameter (`/v2/schedules/{schedule_id}/replicas`): an empty one names no schedule.
   scheduleId: z.string().min(1, "must not be empty"),
   /** The external provider the schedule is mirrored into: `pagerduty`, `opsgenie`, `jsm` (Jira Service Management) or `native`. */
-  replicaProvider: z.enum(REPLICA_PROVIDERS),
+  // reference: ScheduleReplicaCreatePayloadV2.replica_provider enum
+  replicaProvider: knownValues(REPLICA_PROVIDERS),
   /** The schedule's id in the external provider that the replica writes to (for PagerDuty, e.g. `PO8107X`). */
   replicaProviderId: externalId("the external schedule's id"),
   /**
@@ -59,12 +65,15 @@ export const scheduleReplicaInputs = z.strictObject({
    * The rotation layers of the schedule to mirror, at least one; order does not matter and a
    * repeated entry counts once.
    */
-  sources: z.array(sourceInputs).min(1, "must name at least one rotation layer"),
+  sources: z
+    .array(sourceInputs)
+    .superRefine(warnUnless((v: unknown[]) => v.length > 0, "names no rotation layer")),
   /** How many days ahead to mirror, 1 to 90. Unset: the API's default, 14. */
+  // reference: ScheduleReplicaCreatePayloadV2.mirror_window_days ("maximum 90"); below 1 is our model
   mirrorWindowDays: z
     .number()
     .int("must be a whole number of days")
-    .min(1, "must be at least 1 day")
+    .superRefine(warnUnless((v: number) => v >= 1, "is less than 1 day"))
     .max(MAX_MIRROR_WINDOW_DAYS, `must be at most ${MAX_MIRROR_WINDOW_DAYS} days (the API's maximum)`)
     .optional(),
   /** An existing replica to take over, as `<scheduleId>/<replicaId>` (the API's replica id after its schedule's). */
@@ -195,6 +204,7 @@ export const scheduleReplicaSpec: ResourceSpec<ScheduleReplicaInputs, ApiSchedul
   inputs: scheduleReplicaInputs,
   validate(args): Problem[] {
     const [scheduleOfId] = (args.adoptId ?? "").split("/");
+    // Our own inputs (`adoptId` names a replica under the declared schedule).
     return args.adoptId !== undefined && scheduleOfId !== args.scheduleId
       ? [
           {
@@ -216,6 +226,7 @@ export const scheduleReplicaSpec: ResourceSpec<ScheduleReplicaInputs, ApiSchedul
   fieldRenames: { schedule_replica: "" },
   canonical: (args) => canonical(args) as ScheduleReplicaInputs,
   idOf: (live) => `${live.schedule_id}/${live.id}`,
+  partOf: "scheduleId",
   // For `pulumi-incident export`: the replicas of every schedule, one list per schedule (unpaginated).
   listAll: async (ctx) => {
     const schedules = await walkList<{ id: string }>(ctx.client, scheduleSpec.list!);

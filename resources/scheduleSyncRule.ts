@@ -11,7 +11,9 @@
  * the rule alone. Deleting archives the rule.
  */
 import { z } from "zod";
+import { knownValues } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
+import { idText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -22,21 +24,23 @@ export const SYNC_TYPES = ["all_users", "next_on_call", "on_call"] as const;
 /** Inputs of a schedule sync rule (API v2). */
 export const scheduleSyncRuleInputs = z.strictObject({
   /** The schedule whose members are synced. Changing it replaces the rule. */
+  // Our URL's path parameter (`/v2/schedules/{schedule_id}/sync_rules`): an empty one names no schedule.
   scheduleId: z.string().min(1, "must not be empty"),
   /** The sync target (Slack user group) to feed. Changing it replaces the rule. */
-  scheduleSyncTargetId: z.string().min(1, "must not be empty"),
+  scheduleSyncTargetId: idText(),
   /** Only this rotation of the schedule; unset: every rotation. Changing it replaces the rule. */
-  rotationId: z.string().min(1, "must not be empty").optional(),
+  rotationId: idText().optional(),
   /**
    * Who is synced: `on_call` (who is on call now), `next_on_call` (the next shift) or `all_users`
    * (everyone in the schedule). Shared by every rule on the same target: declare the same value.
    */
-  syncType: z.enum(SYNC_TYPES),
+  // reference: ScheduleSyncRuleCreatePayloadV2.sync_type enum
+  syncType: knownValues(SYNC_TYPES),
   /**
    * Users always kept in the group, whoever is on call. Order does not matter. Unset: not managed
    * (whatever the rule has is kept); `[]` removes them all.
    */
-  permanentMemberUserIds: z.array(z.string().min(1, "must not be empty")).optional(),
+  permanentMemberUserIds: z.array(idText()).optional(),
   /** An existing sync rule to take over, as `<scheduleId>/<ruleId>` (the API's rule id after its schedule's). */
   adoptId: z
     .string()
@@ -154,6 +158,7 @@ export const scheduleSyncRuleSpec: ResourceSpec<ScheduleSyncRuleInputs, ApiSched
       : args.permanentMemberUserIds,
   }),
   idOf: (live) => `${live.schedule_id}/${live.id}`,
+  partOf: "scheduleId",
   // SchedulesV2ListScheduleSyncRules answers ScheduleSyncRuleV2, as show does (paginated), one
   // schedule at a time; the resource id is `<scheduleId>/<ruleId>`.
   list: {

@@ -7,13 +7,21 @@
  * change: changing it replaces the target. Only `addBotToGroup` updates in place, and that change
  * reaches every schedule syncing to the target: the API refuses it (403) when this key cannot
  * edit one of them. Deleting archives the target; the API refuses while sync rules use it.
+ *
+ * A create whose answer is lost (provider/journal.ts) is found again, never made twice: an existing
+ * group's target by the group's id; a new group's by what existed before, since the API answers
+ * neither its name nor its handle (only the Slack id it was given): the targets are listed before
+ * such a create is sent (one more GET), and the target made since is the one. Should several have
+ * been made meanwhile, which one is this one's cannot be told: the create fails naming them, to
+ * adopt the right one (`adoptId`).
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
-import { ApiError } from "../provider/errors";
+import { ApiError, IncidentError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, idText, nameText } from "../provider/inputs";
 import { writeOnly } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -26,7 +34,7 @@ const newSlackUserGroup = z.strictObject({
   /** Description of the new user group. */
   description: freeText(),
   /** Slack workspace to make it in; needed for Enterprise Grid organisations with several workspaces. */
-  slackTeamId: z.string().min(1, "must not be empty").optional(),
+  slackTeamId: idText().optional(),
 });
 
 /** Inputs of a schedule sync target (API v2). */
@@ -37,7 +45,12 @@ export const scheduleSyncTargetInputs = z.strictObject({
    */
   slackUserGroupId: z
     .string()
-    .regex(/^S[A-Z0-9]+$/, "must be a Slack user group id starting with S (e.g. S0123ABCD), not its @-handle")
+    .superRefine(
+      warnUnless(
+        (v: string) => /^S[A-Z0-9]+$/.test(v),
+        "does not look like a Slack user group id (S0123ABCD): not its @-handle",
+      ),
+    )
     .optional(),
   /** A user group for the service to make in Slack. Set this or `slackUserGroupId`. Changing it replaces the target. */
   newSlackUserGroup: newSlackUserGroup.optional(),
@@ -53,8 +66,6 @@ export interface ScheduleSyncTargetComputed {
   userGroupId: string;
   /** The Slack workspace the group lives in. */
   slackTeamId: string;
-  /** Ids of the schedules with an active sync rule on this target. */
-  linkedScheduleIds: string[];
 }
 
 /** ScheduleSyncTargetResourceV2. */
@@ -130,9 +141,15 @@ export function scheduleSyncTargetFromApi(
 export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiScheduleSyncTarget> = {
   kind: "ScheduleSyncTarget",
   title: "schedule sync target",
-  schemaVersion: 1,
+  // 2: `linkedScheduleIds` is no longer stored (server-computed, it changes whenever a sync rule of
+  // another resource links a schedule: every refresh after that rewrote the state). The lookup
+  // `getScheduleSyncTarget` still answers it.
+  schemaVersion: 2,
+  migrate: ({ linkedScheduleIds: _linked, ...olds }) => olds,
   claimAs: "schedule_sync_target",
   inputs: scheduleSyncTargetInputs,
+  // reference: ScheduleSyncTargetCreatePayloadV2 (SUMMARY: "Exactly one of slack_user_group_id /
+  // new_slack_user_group on create")
   validate(args) {
     if ((args.slackUserGroupId === undefined) !== (args.newSlackUserGroup === undefined)) return [];
     return [
@@ -149,12 +166,11 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   deleteBeforeReplace: true,
   secretOutputs: [],
   writeOnlyInputs: ["newSlackUserGroup"],
-  computedOutputs: ["userGroupId", "slackTeamId", "linkedScheduleIds"],
+  computedOutputs: ["userGroupId", "slackTeamId"],
   // The create body's wrapper is no input: `schedule_sync_target.add_bot_to_group` is `addBotToGroup`.
   fieldRenames: { schedule_sync_target: "" },
   idOf: (live) => live.id,
-  // ScheduleSyncTargetsV2List answers ScheduleSyncTargetResourceV2, as show does (paginated), with
-  // `linked_schedules`: the rules' and schedules' writes drop these pages too (their `writesLists`).
+  // ScheduleSyncTargetsV2List answers ScheduleSyncTargetResourceV2, as show does (paginated).
   list: {
     path: "/v2/schedule_sync_targets",
     itemsKey: "schedule_sync_targets",
@@ -173,7 +189,6 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
   computed: (live) => ({
     userGroupId: live.slack_user_group_id,
     slackTeamId: live.slack_team_id,
-    linkedScheduleIds: live.linked_schedules.map((s) => s.id),
   }),
   api: {
     async create(ctx, args) {
@@ -223,20 +238,56 @@ export const scheduleSyncTargetSpec: ResourceSpec<ScheduleSyncTargetInputs, ApiS
       }
     },
     recoveryKey: (args) => args.slackUserGroupId ?? `new:${args.newSlackUserGroup?.handle}`,
-    async findCreated(ctx, args) {
-      // A group the service made has an id no one knows yet: such a lost create cannot be found.
-      if (args.slackUserGroupId === undefined) return undefined;
-      const all = await ctx.client.listAll<ApiScheduleSyncTarget>(
-        "/v2/schedule_sync_targets",
-        "schedule_sync_targets",
-        "list schedule sync targets",
+    // The API answers neither a new group's name nor its handle: the targets that exist before such
+    // a create is sent are listed first, and a lost one is the target made since.
+    existingIds: async (ctx, args) =>
+      args.newSlackUserGroup === undefined ? undefined : (await listTargets(ctx.client)).map((t) => t.id),
+    async findCreated(ctx, args, existedBefore) {
+      const all = await listTargets(ctx.client);
+      if (args.slackUserGroupId !== undefined)
+        return all.find((t) => t.slack_user_group_id === args.slackUserGroupId);
+      // A record of a release that did not list them first: the new group cannot be told apart.
+      if (existedBefore === undefined) return undefined;
+      const before = new Set(existedBefore);
+      const team = args.newSlackUserGroup?.slackTeamId;
+      const made = all.filter(
+        (t) =>
+          !before.has(t.id) &&
+          t.add_bot_to_group === args.addBotToGroup &&
+          (team === undefined || t.slack_team_id === team),
       );
-      return all.find((t) => t.slack_user_group_id === args.slackUserGroupId);
+      if (made.length > 1) throw new LostNewGroupError(args, made);
+      return made[0];
     },
   },
 };
 
 export const scheduleSyncTargetProvider = makeProvider(scheduleSyncTargetSpec);
+
+/** Every sync target of the account (archived ones are not listed). */
+const listTargets = (client: ApiClient) =>
+  walkList<ApiScheduleSyncTarget>(client, {
+    path: "/v2/schedule_sync_targets",
+    itemsKey: "schedule_sync_targets",
+    operation: "list schedule sync targets",
+    pageSize: 250,
+  });
+
+/**
+ * A create of a new group whose answer was lost while other targets were made too: the API answers
+ * no group's name or handle, so which of them is this one's cannot be told. Nothing is made again.
+ */
+class LostNewGroupError extends IncidentError {
+  constructor(args: ScheduleSyncTargetInputs, made: ApiScheduleSyncTarget[]) {
+    super(
+      `ScheduleSyncTarget (new Slack user group @${args.newSlackUserGroup?.handle}): the answer to its create was lost ` +
+        `and ${made.length} sync targets were made meanwhile (${made.map((t) => `${t.id}, user group ${t.slack_user_group_id}`).join("; ")}); ` +
+        "the API answers no group's name or handle, so which one is this one cannot be told: set `adoptId` to its id " +
+        "(find the group's id in Slack) and delete the others if no one else made them",
+    );
+    this.name = "LostNewGroupError";
+  }
+}
 
 // ---------- getScheduleSyncTarget ----------
 

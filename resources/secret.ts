@@ -8,11 +8,12 @@
  * Deleting a secret a workflow still uses is refused by the API: the error says so and what to do.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, LIMITS, nameText } from "../provider/inputs";
+import { freeText, idText, LIMITS, lookupName, nameText } from "../provider/inputs";
 import { keepDeclaredSet, uniqueSet } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import { type ApiContext, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
@@ -26,11 +27,16 @@ export const secretInputs = z.strictObject({
    * (`config.requireSecret(...)`); it is stored encrypted in the state either way. Changing it
    * rotates the secret: the API keeps one current value and retires the previous one.
    */
-  value: z.string().min(1, "must not be empty").max(LIMITS.text, `must be at most ${LIMITS.text} characters`),
+  value: z
+    .string()
+    .superRefine(warnUnless((v: string) => v !== "", "is empty"))
+    .superRefine(
+      warnUnless((v: string) => v.length <= LIMITS.text, `is longer than ${LIMITS.text} characters`),
+    ),
   /** What the secret is for. */
   description: freeText().optional(),
   /** Teams that own the secret; empty (the default) means the whole organisation. Order does not matter. */
-  owningTeamIds: z.array(z.string().min(1, "must not be empty")).default([]),
+  owningTeamIds: z.array(idText()).default([]),
   /**
    * Id of an existing secret to take over (`getSecret`). Its value is unknown to this stack: the
    * first `pulumi up` rotates it to the declared value, unless the API's last four characters of
@@ -230,7 +236,7 @@ export const secretProvider = makeProvider(secretSpec);
 /** Arguments of `getSecret`. */
 export const getSecretArgs = z.strictObject({
   /** Exact name of the secret (names are unique). */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetSecretArgs = z.input<typeof getSecretArgs>;
 

@@ -3,10 +3,11 @@
  * flat bodies). API v1 is the only version of this family.
  */
 import { z } from "zod";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { freeText, nameText } from "../provider/inputs";
+import { freeText, lookupName, nameText } from "../provider/inputs";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Props, ResourceSpec } from "../provider/spec";
@@ -21,7 +22,12 @@ export const severityInputs = z.strictObject({
    * Position among the account's severities: lower numbers are less severe. Unset: the API ranks a
    * new severity after the existing ones, and the rank is not managed (see `currentRank`).
    */
-  rank: z.number().int("must be a whole number").min(0).optional(),
+  // reference: SeveritiesCreatePayloadV1.rank integer; a negative one is our model
+  rank: z
+    .number()
+    .int("must be a whole number")
+    .superRefine(warnUnless((v: number) => v >= 0, "is negative"))
+    .optional(),
   /** Id of an existing severity to take over instead of creating one (`GET /v1/severities`, `getSeverity`). */
   adoptId: z.string().min(1).optional(),
 });
@@ -119,7 +125,7 @@ export const severityProvider = makeProvider(severitySpec);
 /** Arguments of `getSeverity`. */
 export const getSeverityArgs = z.strictObject({
   /** Exact name of the severity. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetSeverityArgs = z.input<typeof getSeverityArgs>;
 

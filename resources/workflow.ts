@@ -36,10 +36,11 @@
  * state keeps what you declared.
  */
 import { z } from "zod";
+import { knownValues, warningProblem, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
-import { nameText } from "../provider/inputs";
+import { idText, lookupName, nameText } from "../provider/inputs";
 import { compact } from "../provider/naming";
 import { keepDeclaredOrder, omittedWhenEmpty, unorderedSet } from "../provider/normalise";
 import { readEach, walkList } from "../provider/pagedReads";
@@ -79,7 +80,7 @@ const DEFAULT_PRIVATE_SCOPE = "none";
 /** One step of the workflow. */
 export const workflowStep = z.strictObject({
   /** Unique id of this step within the workflow (any short string you choose, e.g. `notify`). */
-  id: z.string().min(1, "must not be empty"),
+  id: idText(),
   /** The engine step to run, e.g. `slack.post_message` or `pagerduty.escalate`. */
   name: nameText(),
   /**
@@ -88,7 +89,7 @@ export const workflowStep = z.strictObject({
    */
   paramBindings: z.array(paramBinding).default([]),
   /** Reference of an expression returning a list: the step runs once per item. */
-  forEach: z.string().min(1).optional(),
+  forEach: idText().optional(),
 });
 export type WorkflowStep = z.infer<typeof workflowStep>;
 
@@ -100,7 +101,7 @@ export const workflowInputs = z.strictObject({
   /** Name of the workflow, shown in the dashboard. */
   name: nameText(),
   /** What starts the workflow, e.g. `incident.updated`. Create-only in the API: changing it replaces the workflow. */
-  trigger: z.string().min(1, "must not be empty"),
+  trigger: idText(),
   /** Steps executed in order. */
   steps: z.array(workflowStep).default([]),
   /** The workflow runs when any one group holds (all conditions of a group must hold). Empty = always. */
@@ -108,13 +109,15 @@ export const workflowInputs = z.strictObject({
   /** Expressions that make values available to steps (`expressions["<reference>"]`). Order does not matter. */
   expressions: z.array(expression).default([]),
   /** Run at most once for each distinct value of these references, e.g. `incident.url`. Order does not matter. */
-  onceFor: z.array(z.string().min(1, "must not be empty")).default([]),
+  onceFor: z.array(idText()).default([]),
   /** Which incidents the workflow applies to: only newly created ones, or also already active ones. */
-  runsOnIncidents: z.enum(WORKFLOW_RUNS_ON).default("newly_created"),
+  // reference: WorkflowsCreateWorkflowPayloadV2.runs_on_incidents enum
+  runsOnIncidents: knownValues(WORKFLOW_RUNS_ON).default("newly_created"),
   /** Incident modes the workflow runs on. Order does not matter. */
+  // reference: WorkflowsCreateWorkflowPayloadV2.runs_on_incident_modes enum
   runsOnIncidentModes: z
-    .array(z.enum(WORKFLOW_INCIDENT_MODES))
-    .min(1, "must name at least one mode")
+    .array(knownValues(WORKFLOW_INCIDENT_MODES))
+    .superRefine(warnUnless((v: unknown[]) => v.length > 0, "names no mode"))
     .default(["standard"]),
   /** Keep running later steps when one fails. */
   continueOnStepError: z.boolean().default(false),
@@ -122,24 +125,27 @@ export const workflowInputs = z.strictObject({
   delay: z
     .strictObject({
       /** Seconds to wait (0 or more). */
+      // seed: Limits 8 ("workflow for_seconds is at least 0")
       forSeconds: z.number().int("must be a whole number").min(0, "must be 0 or more"),
       /** Check the conditions again when the delay is over. */
       conditionsApplyOverDelay: z.boolean().default(false),
     })
     .optional(),
   /** `active`, `draft` or `disabled`. */
-  state: z.enum(WORKFLOW_STATES).default("active"),
+  // reference: WorkflowV2.state enum
+  state: knownValues(WORKFLOW_STATES).default("active"),
   /** Folder the dashboard shows the workflow in. */
-  folder: z.string().min(1, "must not be empty").optional(),
+  folder: idText().optional(),
   /** For manually triggered workflows: the shortform that triggers it (e.g. `page-the-ceo`). */
-  shortform: z.string().min(1, "must not be empty").optional(),
+  shortform: idText().optional(),
   /** Teams that own the workflow. Order does not matter. Unset = not managed here. */
-  owningTeamIds: z.array(z.string().min(1, "must not be empty")).optional(),
+  owningTeamIds: z.array(idText()).optional(),
   /**
    * Which private incidents the workflow acts on: `all`, `owning_teams` (those an owning team can
    * see) or `none`. Unset = `none` (unless the deprecated `includePrivateIncidents` is set).
    */
-  privateIncidentScope: z.enum(WORKFLOW_PRIVATE_SCOPES).optional(),
+  // reference: WorkflowsCreateWorkflowPayloadV2.private_incident_scope enum
+  privateIncidentScope: knownValues(WORKFLOW_PRIVATE_SCOPES).optional(),
   /**
    * DEPRECATED: use `privateIncidentScope`. `true` = act on private incidents, `false` = do not.
    * May be set together with `privateIncidentScope` only when they agree.
@@ -354,9 +360,15 @@ function trimBindings(bindings: WorkflowStep["paramBindings"]): WorkflowStep["pa
   return bindings.slice(0, end);
 }
 
-/** Cross-field rules, with the input path of each problem. */
+/**
+ * Cross-field rules, with the input path of each problem. Refused where published (each names its
+ * source); warned: repeated expression references and modes, a `forEach` naming no expression.
+ */
 export function validateWorkflow(args: WorkflowInputs): Problem[] {
   const problems: Problem[] = [];
+  const warn = (...args: Parameters<typeof warningProblem>) => problems.push(warningProblem(...args));
+  // reference: workflows ("include_private_incidents is deprecated in favour of private_incident_scope;
+  // contradictory values fail validation")
   if (args.privateIncidentScope !== undefined && args.includePrivateIncidents !== undefined) {
     const agrees = args.includePrivateIncidents === (args.privateIncidentScope !== "none");
     if (!agrees) {
@@ -367,6 +379,7 @@ export function validateWorkflow(args: WorkflowInputs): Problem[] {
       });
     }
   }
+  // reference: StepConfigPayloadV2.id ("Unique ID of this step in a workflow")
   const stepIds = new Set<string>();
   args.steps.forEach((s, i) => {
     if (stepIds.has(s.id))
@@ -375,26 +388,24 @@ export function validateWorkflow(args: WorkflowInputs): Problem[] {
   });
   const refs = new Set<string>();
   args.expressions.forEach((e, i) => {
-    if (refs.has(e.reference)) {
-      problems.push({
-        path: ["expressions", i, "reference"],
-        message: `duplicate expression reference ${JSON.stringify(e.reference)}`,
-      });
-    }
+    if (refs.has(e.reference))
+      warn(
+        ["expressions", i, "reference"],
+        `${JSON.stringify(e.reference)} is the reference of another expression too`,
+      );
     refs.add(e.reference);
   });
   args.steps.forEach((s, i) => {
-    if (s.forEach !== undefined && !refs.has(s.forEach)) {
-      problems.push({
-        path: ["steps", i, "forEach"],
-        message: `names no expression of this workflow (known: ${[...refs].join(", ") || "none"})`,
-        dependsOn: [["expressions", "*", "reference"]],
-      });
-    }
+    if (s.forEach !== undefined && !refs.has(s.forEach))
+      warn(
+        ["steps", i, "forEach"],
+        `names no expression of this workflow (known: ${[...refs].join(", ") || "none"})`,
+        [["expressions", "*", "reference"]],
+      );
   });
   const seen = new Set<string>();
   args.runsOnIncidentModes.forEach((m, i) => {
-    if (seen.has(m)) problems.push({ path: ["runsOnIncidentModes", i], message: `duplicate mode ${m}` });
+    if (seen.has(m)) warn(["runsOnIncidentModes", i], `names mode ${m} twice`);
     seen.add(m);
   });
   return problems;
@@ -538,7 +549,7 @@ export const workflowProvider = makeProvider(workflowSpec);
 /** Arguments of `getWorkflow`. */
 export const getWorkflowArgs = z.strictObject({
   /** Exact name of the workflow. */
-  name: nameText(),
+  name: lookupName(),
 });
 export type GetWorkflowArgs = z.input<typeof getWorkflowArgs>;
 

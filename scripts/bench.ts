@@ -27,6 +27,11 @@
  * The program (bench/program.ts) yields to the event loop between declarations; `--sync` declares
  * everything in one synchronous loop instead (see there why that costs ≈6 ms per resource before
  * the first request).
+ * `--stacks K` (K ≥ 2) runs K stacks of `--objects` objects each over one account and one API key
+ * at the same time instead (bench/stacks.ts: per stack and in total, against the bound of all their
+ * requests); `--sizes 250,500,1000,2000` runs one stack of each size with and without
+ * PULUMI_SKIP_CHECKPOINTS instead (bench/sizes.ts: where the time goes as a stack grows).
+ * BENCH_STACKS and BENCH_SIZES set the same.
  */
 import {
   existsSync,
@@ -55,6 +60,8 @@ import {
   type EngineName,
   type Measured,
 } from "./bench/engine";
+import { sizesBench } from "./bench/sizes";
+import { stacksBench } from "./bench/stacks";
 
 const TARGET_RATIO = 1.1;
 const TARGET_STATE_BYTES = 2048;
@@ -76,7 +83,8 @@ const PAGED_KINDS: Record<string, string[]> = {
 };
 
 const USAGE = `npm run bench -- [--engine cli|harness] [--objects N] [--burst N] [--refill N/s] [--latency MS]
-                 [--kinds mixed|custom-fields|paged|catalog-attributes] [--catalog-entries N] [--sync]`;
+                 [--kinds mixed|custom-fields|paged|catalog-attributes] [--catalog-entries N] [--sync]
+                 [--stacks K] [--sizes N,N,...]`;
 
 interface Settings {
   engine: EngineName;
@@ -87,6 +95,10 @@ interface Settings {
   kinds: string;
   catalogEntries: number;
   sync: boolean;
+  /** `--stacks K` (K ≥ 2): K stacks of `objects` each over one account at once (bench/stacks.ts). */
+  stacks: number;
+  /** `--sizes 250,500`: the cost of size, with and without checkpoints (bench/sizes.ts). */
+  sizes: number[];
 }
 
 function settings(): Settings {
@@ -109,6 +121,8 @@ function parseSettings(): Settings {
       kinds: { type: "string" },
       "catalog-entries": { type: "string" },
       sync: { type: "boolean" },
+      stacks: { type: "string" },
+      sizes: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -143,6 +157,11 @@ function parseSettings(): Settings {
       "10000",
     ),
     sync: values.sync ?? env.BENCH_SYNC === "1",
+    stacks: count("--stacks", values.stacks ?? env.BENCH_STACKS, "1", 1),
+    sizes: (values.sizes ?? env.BENCH_SIZES ?? "")
+      .split(",")
+      .filter((n) => n.trim() !== "")
+      .map((n) => count("--sizes", n.trim(), "", 1)),
   };
 }
 
@@ -151,6 +170,12 @@ const seconds = (ms: number | undefined) => (ms === undefined ? "–" : (ms / 10
 async function main(): Promise<void> {
   const s = settings();
   const engine = benchEngine(s.engine);
+  if (s.sizes.length > 0) {
+    const dir = mkdtempSync(path.join(tmpdir(), "incident-bench-sizes-"));
+    console.log(`engine: ${engine.description}; state in ${dir}`);
+    await sizesBench(engine, { sizes: s.sizes, burst: s.burst, refill: s.refill, kinds: s.kinds }, dir);
+    return;
+  }
   const emulator = await startEmulator({ port: 0, burst: s.burst, refillPerSecond: s.refill });
   // After the rate limiter, before the handler: every request (the probes below included) takes
   // latencyMs longer, as a round trip to the service would.
@@ -177,6 +202,12 @@ async function main(): Promise<void> {
   const rtt = await roundTrip(emulator.url, emulator.apiKey);
   let spent = 5; // the round-trip probes
   console.log(`engine: ${engine.description}; state in ${dir}`);
+  if (s.stacks > 1) {
+    console.log(`round trip=${rtt.toFixed(1)} ms`);
+    await stacksBench(engine, emulator, s, rtt, dir);
+    await emulator.close();
+    return;
+  }
   console.log(
     `objects=${s.objects} (${s.kinds}) burst=${s.burst} refill=${s.refill}/s added latency=${s.latencyMs} ms round trip=${rtt.toFixed(1)} ms program: ${s.sync ? "one synchronous loop" : "yielding between declarations"}`,
   );

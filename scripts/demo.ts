@@ -12,6 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
+import { maskUrl } from "../provider/masking";
 import * as harness from "../tools/harness";
 
 const root = path.join(__dirname, "..");
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const emulator = await startEmulator({ port: 0 });
-  console.log(`Emulator listening on ${emulator.url}`);
+  console.log(`Emulator listening on ${maskUrl(emulator.url)}`);
   // A second key, as a colleague clicking in the dashboard would have.
   const colleagueKey = await emulator.createApiKey("colleague", ["global_access"]);
   try {

@@ -65,6 +65,16 @@ const WHOLE_ACCOUNT = "-c jest.engine.config.js test/engine/wholeAccount.test.ts
 
 export const DEFECTS: Defect[] = [
   {
+    id: "schedule-versions-aligned-from-newest",
+    item: "29.2",
+    file: "resources/schedule.ts",
+    find: "  if (byInstant.every((index, i) =>",
+    replace: "  if (false && byInstant.every((index, i) =>",
+    description:
+      "Schedule pairs live versions with declared ones from the newest backwards only: a future version appended makes the update send the current version's layer without its id, and the overrides on it are lost",
+    tests: { after: ["test/resources/schedule.test.ts"] },
+  },
+  {
     id: "rank-zero-rule",
     item: "1",
     file: "resources/catalogEntries.ts",
@@ -231,10 +241,67 @@ export const DEFECTS: Defect[] = [
     id: "call-route-not-restored",
     item: "24.6",
     file: "resources/callRoute.ts",
-    find: '      await putRoute(ctx, id, callRoutePayload(previous), "restore call route");\n',
-    replace: "",
+    find: '      await converge(ctx, id, restore, { operation: "restore call route" });\n',
+    replace: "      void restore;\n",
     description:
       "CallRoute delete does not write back what the route held before the stack took it over (the warning still says it did)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-callers-not-restored",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "        allowedCallers: previous.allowedCallers,\n",
+    replace: "        allowedCallers: undefined,\n",
+    description:
+      "CallRoute delete puts the settings back but leaves the stack's allowed callers (the ones the route had before are lost)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-menu-not-restored",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "        options: (previous.options?.length ?? 0) > 0 ? previous.options : undefined,\n",
+    replace: "        options: undefined,\n",
+    description:
+      "CallRoute delete does not make the route's phone-tree menu again after the stack's path retired it",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-part-create-repeated",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "          const live = (now[part.name] ?? []) as unknown as L[];\n",
+    replace: "          void now;\n          const live: L[] = [];\n",
+    description:
+      "a CallRoute allowed caller or option whose create answer was lost is sent again, the lookup on the route finding nothing (a duplicate)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-callers-after-settings",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: '  await applyPart(ctx, id, CALLERS, callerSteps, "add", progress);\n  if (!live',
+    replace: "  if (!live",
+    more: [
+      {
+        find: '  await applyPart(ctx, id, CALLERS, callerSteps, "remove", progress);\n',
+        replace:
+          '  await applyPart(ctx, id, CALLERS, callerSteps, "add", progress);\n  await applyPart(ctx, id, CALLERS, callerSteps, "remove", progress);\n',
+      },
+    ],
+    description:
+      "CallRoute adds its allowed callers after writing the settings: turning the allowlist on with them is refused (it needs a caller first)",
+    tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
+  },
+  {
+    id: "call-route-part-error-path",
+    item: "28.6",
+    file: "resources/callRoute.ts",
+    find: "      throw underPart(error, at);\n",
+    replace: "      void [underPart, at];\n      throw error;\n",
+    description:
+      "a refused allowed caller or option names its API field (phone_number) instead of the input (allowedCallers[1].phoneNumber)",
     tests: { before: ["test/resources/callRoute.test.ts"], after: [FAST_LANE] },
   },
   {
@@ -379,6 +446,204 @@ export const DEFECTS: Defect[] = [
       "check calls the validate endpoint for a declaration equal to the stored inputs: a no-change preview makes API calls",
     tests: { after: ["test/resources/incidentTemplate.test.ts", WHOLE_ACCOUNT] },
   },
+  // Issue 28: never stricter than the service.
+  {
+    id: "bound-target-rota-rule",
+    item: "extra",
+    file: "resources/shared/escalationNodes.ts",
+    find: 'refineTarget(t, ctx, t.binding !== undefined ? "none" : "warn");',
+    replace: 'refineTarget(t, ctx, "refuse");',
+    description:
+      "an escalation path template's targets refuse a *_for_rota mode without selectedRotaId again, bound ones too (the template's reference has no such rule)",
+    tests: { after: ["test/resources/escalationPathTemplate.test.ts", FAST_LANE] },
+  },
+  {
+    id: "pay-rule-midnight-refused",
+    item: "extra",
+    file: "resources/payConfig.ts",
+    find: "  return problems;\n}",
+    replace: [
+      "  (args.weeklyRules ?? []).forEach((r, i) => {",
+      "    if (r.endTime <= r.startTime)",
+      '      problems.push({ path: ["weeklyRules", i, "endTime"], message: "must be after startTime" });',
+      "  });",
+      "  return problems;",
+      "}",
+    ].join("\n"),
+    description:
+      "PayConfig's check refuses a weekly rule whose end is not after its start again (the service: equal times are the whole day, an earlier end runs past midnight)",
+    tests: { after: ["test/resources/payConfig.test.ts", FAST_LANE] },
+  },
+  {
+    id: "pay-rule-midnight-emulator",
+    item: "extra",
+    file: "emulator/families/payConfigs.ts",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to find
+    find: '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
+    replace: [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to plant
+      '      if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to plant
+      '    if (r.end_time <= r.start_time) out.push({ field: `${at}.end_time`, message: "must be after start_time" });',
+    ].join("\n"),
+    description:
+      "the emulator refuses a weekly pay rule over midnight or over the whole day again (the API takes both)",
+    tests: { after: ["test/resources/payConfig.test.ts", FAST_LANE] },
+  },
+  {
+    id: "seed-role-refused",
+    item: "extra",
+    file: "resources/apiKey.ts",
+    find: "roles: z.array(knownValues(API_KEY_ROLES)).default([]),",
+    replace:
+      'roles: z.array(z.enum(API_KEY_ROLES.filter((r) => r !== "pay_configs_editor") as [string, ...string[]])).default([]),',
+    description:
+      "ApiKey refuses a role the seed lists as assignable (pay_configs_editor, Authentication 6): a closed list again, and one short",
+    tests: { after: ["test/resources/apiKey.test.ts", FAST_LANE] },
+  },
+  {
+    id: "seed-roles-emulator",
+    item: "extra",
+    file: "emulator/localTypes.ts",
+    find: "  addSeedRoles();",
+    replace: "",
+    description:
+      "the emulator takes only the reference's roles: a key made with a seed role (pay_configs_editor) is refused, so no key the provider makes manages pay configurations",
+    tests: { after: ["test/resources/apiKey.test.ts", FAST_LANE] },
+  },
+  {
+    id: "volatile-flag-stored",
+    item: "extra",
+    file: "resources/escalationPathTemplate.ts",
+    find: "  computed: () => ({}),",
+    replace: [
+      "  computed: (live) => ({",
+      "    hasHistoricalEscalationPathVersions: live.has_historical_escalation_path_versions ?? false,",
+      "  }),",
+    ].join("\n"),
+    description:
+      "an escalation path template stores the server's volatile hasHistoricalEscalationPathVersions again: the first refresh after a templated path is made rewrites the state",
+    tests: { after: ["test/resources/escalationPathTemplate.test.ts", FAST_LANE] },
+  },
+  {
+    id: "warning-fails-check",
+    item: "extra",
+    file: "provider/factory.ts",
+    find: "      if (isWarningIssue(issue)) continue;",
+    replace: "",
+    description:
+      "a check warning (a rule with no published source, a value outside a closed list) fails the check instead of being said",
+    tests: { after: ["test/provider/checkWarnings.test.ts test/badInputs.test.ts", FAST_LANE] },
+  },
+  {
+    id: "export-readme-raw-names",
+    item: "30.1",
+    file: "cli/export/project.ts",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to find
+    find: 'export const quoted = (label: string) => md`"${label}"`;',
+    replace:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to plant
+      'export const quoted = (label: string) => md([`"${label}"`] as unknown as TemplateStringsArray);',
+    description:
+      "export READMEs write object and team names as Markdown, not text: a name can add HTML, a link or a heading",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "export-yaml-json-only",
+    item: "30.1",
+    file: "cli/export/project.ts",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to find
+    find: '  return JSON.stringify(value).replace(\n    /[\\u007f-\\u0084\\u0086-\\u009f\\ufeff\\ufffe\\uffff]/g,\n    (c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,\n  );',
+    replace: "  return JSON.stringify(value);",
+    description:
+      "Pulumi.yaml scalars written as JSON strings only: a DEL or C1 control character in a name makes the file invalid YAML",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "split-shared-to-first-owner",
+    item: "30.1",
+    file: "cli/export/split.ts",
+    find: "where = { team: owners.length === 1 ? owners[0] : undefined, owners };",
+    replace: "where = { team: owners[0], owners };",
+    description:
+      "export --split-by team puts an object several teams own in its first owner's project: that team's stack changes what the others own",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "split-no-lookups",
+    item: "30.1",
+    file: "cli/export/model.ts",
+    find: "  if (context.elsewhere) {",
+    replace: "  if (context.elsewhere && used.size < 0) {",
+    description: "export --split-by team writes what another project declares as a literal id, not a lookup",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "bulk-all-attributes-managed",
+    item: "30.2",
+    file: "cli/export/catalog.ts",
+    find: "      managedAttributes: managed.length === attributes.length ? undefined : managed,",
+    replace: "      managedAttributes: managed.length === attributes.length ? undefined : undefined,",
+    description:
+      "exported catalog entries manage every attribute: an attribute kept in the dashboard is overwritten by the stack",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "bulk-despite-filter",
+    item: "30.2",
+    file: "cli/export/catalog.ts",
+    find: "        : missing > 0\n",
+    replace: "        : missing < 0\n",
+    description:
+      "a catalog type some of whose entries --name leaves out is written as one CatalogEntries, which deletes them",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "export-check-local-inputs",
+    item: "30.2",
+    file: "cli/export/model.ts",
+    find: "  const readBack = { ...(spec.toInputs(object.live, parsed) as Props), ...local };",
+    replace: "  const readBack = { ...(spec.toInputs(object.live, parsed) as Props) };",
+    more: [
+      {
+        find: "  const local = Object.fromEntries((spec.localInputs ?? []).map((k) => [k, parsed[k]]));\n",
+        replace: "",
+      },
+    ],
+    description:
+      "the export's adoption check reads local inputs (managedAttributes) back from the API, which never holds them: every partial entry is reported as a write",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "export-secret-call-unbroken",
+    item: "30.1",
+    file: "cli/export/render.ts",
+    find: "    if (isSecret(value) && lead + flat.length + trail.length > WIDTH)\n",
+    replace: "    if (isSecret(value) && lead + flat.length + trail.length < 0)\n",
+    description:
+      "the exported program keeps `config.requireSecret(…)` on one line however long its key: a formatter would change the file",
+    tests: { after: [FAST_LANE] },
+  },
+  {
+    id: "alert-route-empty-conditions-refused",
+    item: "28.3",
+    file: "resources/alertRoute.ts",
+    find: '      if (key === "conditionGroups" && ic.conditionGroups?.length === 0) continue;\n',
+    replace: "",
+    description:
+      "AlertRoute check refuses `incidentConfig.conditionGroups: []` on a route without incident creation (stricter than the configurations the Terraform provider publishes)",
+    tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
+  },
+  {
+    id: "catalog-type-source-repo-url-format",
+    item: "28.3",
+    file: "resources/catalogType.ts",
+    find: "  sourceRepoUrl: z.string().optional(),",
+    replace: '  sourceRepoUrl: z.url("must be a URL").optional(),',
+    description:
+      'CatalogType check refuses a sourceRepoUrl that is not a URL (`""`), a format the reference does not publish and the Terraform provider\'s acceptance tests do not keep',
+    tests: { after: ["test/terraformCorpus.test.ts", FAST_LANE] },
+  },
   {
     id: "entries-days-as-24h",
     item: "29.1",
@@ -398,6 +663,127 @@ export const DEFECTS: Defect[] = [
     description:
       "Schedule entries' `final` keeps the scheduled shift under an override: two people on call on one layer, the override not replacing its interval",
     tests: { after: ["test/emulator/scheduleEntries.test.ts"] },
+  },
+  {
+    id: "read-only-loose-preview",
+    item: "29.4",
+    file: "cli/readOnlyClient.ts",
+    find: '  if (spec.method !== "POST") return false;',
+    replace: '  if (spec.method !== "POST") return spec.path.includes("/actions/preview_entries");',
+    description:
+      "The read-only client lets any method through to a path that merely contains /actions/preview_entries (a PUT, a DELETE, a look-alike path)",
+    tests: { after: ["test/cli/readOnlyClient.test.ts"] },
+  },
+  {
+    id: "shifts-gaps-reversed",
+    item: "29.2",
+    file: "cli/shifts.ts",
+    find: "...minus(afterGaps, beforeGaps).map(",
+    replace: "...minus(beforeGaps, afterGaps).map(",
+    description:
+      "plan-report --shifts reports the gaps a change closes as opened (before and after taken the wrong way round)",
+    tests: { after: ["test/cli/shifts.test.ts"] },
+  },
+  {
+    id: "paged-first-ignores-working-hours",
+    item: "29.3",
+    file: "cli/escalation.ts",
+    find: "verdict = active(windowId);",
+    replace: "verdict = true;",
+    description:
+      "Who is paged first takes a working-hours branch as always active: nights and weekends read as paging the day rota",
+    tests: { after: ["test/cli/pagedFirst.test.ts"] },
+  },
+  {
+    id: "coverage-gaps-exit-0",
+    item: "29.5",
+    file: "cli/main.ts",
+    find: 'outcome === "gaps" ? EXIT_GAPS : EXIT_OK',
+    replace: 'outcome === "gaps" ? EXIT_OK : EXIT_OK',
+    description:
+      "pulumi-incident coverage exits 0 when a schedule has a gap: the nightly job never says anyone is uncovered",
+    tests: { after: ["test/cli/coverage.test.ts"] },
+  },
+  {
+    id: "bucket-ignores-others",
+    item: "extra",
+    file: "provider/rateLimiter.ts",
+    find: "  shareRate(): number {\n    return this.rate;",
+    replace: "  shareRate(): number {\n    return this.refillPerSecond;",
+    description:
+      "the client's bucket refills at the server's whole rate while other processes spend the same key (each of K stacks applied at once assumes the whole budget: 429 storms, requests failing after 7 attempts; issue 30)",
+    tests: { after: ["test/provider/rateLimiter.test.ts"] },
+  },
+  {
+    id: "team-role-writes-any-object",
+    item: "extra",
+    file: "emulator/roles.ts",
+    find: "  if (before !== undefined && !ours(before)) {",
+    replace: "  if (before !== undefined && ours([])) {",
+    description:
+      "the emulator lets a key whose only write role is a team role change or delete another team's object (the reference: team roles apply to resources its teams own; issue 30)",
+    tests: { after: ["test/emulator/roles.test.ts"] },
+  },
+  {
+    id: "proxy-url-raw",
+    item: "28.4",
+    file: "provider/client.ts",
+    find: "const shown = maskUrl(proxy.url);",
+    replace: "const shown = proxy.url;",
+    description:
+      "the network hint prints the proxy URL raw: a proxy password (HTTP_PROXY=http://user:password@host) lands in CI logs",
+    tests: { after: ["test/provider/proxy.test.ts", FAST_LANE] },
+  },
+  {
+    id: "log-level-plain-error",
+    item: "28.4",
+    file: "provider/credentials.ts",
+    find: "    throw new SettingsError(\n      level.setting,\n",
+    replace: "    throw new Error(\n",
+    description:
+      "an invalid incident:logLevel raised as a plain Error: a program with a lookup fails after about 90 s, with a stack trace",
+    tests: { after: ["test/provider/settings.test.ts", FAST_LANE] },
+  },
+  {
+    id: "new-group-not-found",
+    item: "28.5",
+    file: "resources/scheduleSyncTarget.ts",
+    find: "      if (existedBefore === undefined) return undefined;\n",
+    replace: "      return undefined;\n",
+    description:
+      "ScheduleSyncTarget's findCreated gives up on a new Slack user group (the API answers no name or handle): a lost create makes a second group",
+    tests: { after: ["test/resources/scheduleSyncTarget.test.ts test/provider/faults.test.ts", FAST_LANE] },
+  },
+  {
+    id: "second-allowlist-warned",
+    item: "28.4",
+    file: "provider/programRules.ts",
+    find: '      if (problem?.severity === "error") throw new ProgramRuleError(problem.message);\n',
+    replace: "",
+    description:
+      "a program rule's error is only said as a warning: a second IpAllowlist of one account is registered, and each `up --refresh` rewrites the other's list",
+    tests: { after: ["test/provider/programRules.test.ts", FAST_LANE] },
+  },
+  {
+    id: "override-overlap-unsaid",
+    item: "28.4",
+    file: "provider/resource.ts",
+    find: "    declared?.(this);\n",
+    replace: "    void declared;\n",
+    description:
+      "rules that read inputs never run: two overlapping ScheduleOverrides of one layer pass preview without a word",
+    tests: { after: ["test/provider/programRules.test.ts", FAST_LANE] },
+  },
+  {
+    id: "override-gone-silent",
+    item: "28.4",
+    file: "resources/scheduleOverride.ts",
+    find: "        if (isNotFound(error) && prior) await sayWhyGone(ctx, id, prior);\n",
+    replace: "",
+    more: [{ find: "async function sayWhyGone(", replace: "export async function sayWhyGone(" }],
+    description:
+      "a ScheduleOverride another one took over reads as gone with nothing said: refresh and up flip between the two in silence",
+    tests: { after: ["test/resources/scheduleOverride.test.ts", FAST_LANE] },
   },
 ];
 

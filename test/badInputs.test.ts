@@ -1,6 +1,7 @@
 /**
- * The bad-input corpus: every case must be rejected by check with the property named, before any
- * API call. Cases live per family under test/corpus/.
+ * The bad-input corpus: every case is refused by check with the property named, before any API call;
+ * or, where no published rule forbids it (issue 28), passed with a warning naming its input path, or
+ * passed as the service means it. Cases live per family under test/corpus/.
  */
 import { setCredentials } from "../provider/credentials";
 import { providers } from "../resources";
@@ -14,6 +15,7 @@ import { issue12Cases } from "./corpus/issue12";
 import { overrideCallRouteCases } from "./corpus/overrideCallRoute";
 import { policyPayConfigCases } from "./corpus/policyPayConfig";
 import type { BadInputCase } from "./corpus/types";
+import { checkWarned } from "./support/checkWarnings";
 import { startTestEmulator, type TestEmulator } from "./support/emulator";
 
 const corpus: BadInputCase[] = [
@@ -36,7 +38,10 @@ test("the corpus is large and covers every resource kind it names", () => {
   for (const c of corpus) expect(Object.keys(providers)).toContain(c.kind);
 });
 
-test.each(corpus.map((c) => [`${c.kind}: ${c.title}`, c] as const))("%s", async (_title, c) => {
+const refused = corpus.filter((c) => c.outcome === undefined);
+const passed = corpus.filter((c) => c.outcome !== undefined);
+
+test.each(refused.map((c) => [`${c.kind}: ${c.title}`, c] as const))("%s", async (_title, c) => {
   const provider = providers[c.kind]!;
   const result = await provider.check!({}, { ...c.inputs, __provider: "shim" });
   const properties = (result.failures ?? []).map((f) => f.property);
@@ -45,6 +50,22 @@ test.each(corpus.map((c) => [`${c.kind}: ${c.title}`, c] as const))("%s", async 
     const reasons = (result.failures ?? []).filter((f) => f.property === c.property).map((f) => f.reason);
     expect(reasons.join("\n")).toMatch(c.reason);
   }
+});
+
+describe("passed on: no published rule forbids them (warned, naming the input path) or the service means them", () => {
+  test.each(passed.map((c) => [`${c.kind}: ${c.title}`, c] as const))("%s", async (_title, c) => {
+    const { failures, warnings } = await checkWarned(providers[c.kind]!, c.inputs);
+    expect(failures).toEqual([]);
+    if (c.outcome === "accepted") {
+      expect(warnings).toEqual([]);
+      return;
+    }
+    const at = warnings.filter((w) => w.includes(`: ${c.warns}: `));
+    expect({ at: c.warns, warnings: at.length > 0 ? at : warnings }).toEqual({
+      at: c.warns,
+      warnings: [expect.stringMatching(c.reason ?? /./)],
+    });
+  });
 });
 
 describe("the emulator refuses the same inputs as the API would (status and field), never with a 500", () => {

@@ -57,14 +57,19 @@ describe("examples/gitops workflow", () => {
     // Each pulumi-incident command line uses a command and flags the bin has (cli/main.ts).
     const main = fs.readFileSync(path.join(root, "cli", "main.ts"), "utf8");
     const invocations = [...text.matchAll(/npx pulumi-incident ([\w-]+)((?:[^\n]|\\\n)*)/g)];
-    expect(invocations.map((m) => m[1])).toEqual(["plan-report", "plan-report", "drift"]);
+    expect(invocations.map((m) => m[1])).toEqual(["plan-report", "plan-report", "drift", "coverage"]);
     for (const m of invocations) {
       expect(main).toContain(`command === "${m[1]}"`);
       for (const flag of m[2]!.match(/--[\w-]+/g) ?? [])
         expect(main).toMatch(new RegExp(`^ {6}"?${flag.slice(2)}"?: \\{`, "m"));
     }
-    // Drift (exit 2) opens or updates the issue; a failed check (exit 1) fails the job.
+    // Drift (exit 2) opens or updates the issue; a failed check (exit 1) fails the job. So does a gap
+    // in coverage; the plan report computes the shifts that change.
     expect(text).toContain("if: steps.drift.outputs.status == '2'");
+    expect(text).toContain("if: steps.coverage.outputs.status == '2'");
+    expect(invocations.filter((m) => m[1] === "plan-report").every((m) => m[2]!.includes("--shifts"))).toBe(
+      true,
+    );
     expect(text).toContain('if [ "$status" = 1 ]; then exit 1; fi');
   });
 });

@@ -17,6 +17,7 @@ test("exports resources, lookups, the account object, errors and the version, an
     "ApiError",
     "LookupError",
     "MissingCredentialsError",
+    "SettingsError",
   ]);
   for (const lookup of lookups.filter((n) => !n.endsWith("Output")))
     expect(lookups).toContain(`${lookup}Output`);

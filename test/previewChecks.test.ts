@@ -1,17 +1,26 @@
 /**
  * Issue 10, part 3: in a preview some inputs are unknown (the engine's sentinel). The cross-field
- * rules must still run on the known parts, so a preview fails where the `up` would fail, and must
- * not report a problem that depends on an unknown value.
+ * rules must still run on the known parts, so a preview fails (or warns, for a rule with no published
+ * source: issue 28) where the `up` would, and must not report a problem that depends on an unknown
+ * value.
  */
+import { PASSED_ON } from "../provider/checkWarnings";
 import { setCredentials } from "../provider/credentials";
 import { UNKNOWN } from "../provider/unknowns";
 import { providers } from "../resources";
+import { checkWarned } from "./support/checkWarnings";
 
 beforeAll(() => setCredentials({ apiKey: "preview", baseUrl: "http://127.0.0.1:9" }));
 
+/** What check reports: each failure (`property: reason`) and each warning (`warning: path: message`). */
 async function failures(kind: string, inputs: Record<string, unknown>): Promise<string[]> {
-  const result = await providers[kind]!.check!({}, { ...inputs, __provider: "shim" });
-  return (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+  const result = await checkWarned(providers[kind]!, inputs);
+  return [
+    ...result.failures.map((f) => `${f.property}: ${f.reason}`),
+    ...result.warnings.map(
+      (w) => `warning: ${w.replace(/^\w+(?: "[^"]*")?: /, "").replace(` (${PASSED_ON})`, "")}`,
+    ),
+  ];
 }
 
 const route = {
@@ -24,7 +33,7 @@ const route = {
 describe("cross-field rules run on the known parts of an input", () => {
   test("AlertRoute: unknown name and source id, incident creation enabled without a template", async () => {
     expect(await failures("AlertRoute", route)).toEqual([
-      "incidentConfig: incidentConfig.template: is required when incident creation is enabled",
+      "warning: incidentConfig.template: is not set, and incident creation is enabled",
     ]);
   });
 
@@ -36,7 +45,9 @@ describe("cross-field rules run on the known parts of an input", () => {
         teamRoles: ["schedules_reader"],
         teamIds: UNKNOWN,
       }),
-    ).toEqual(["roles: roles[0]: api_keys_manage cannot be granted through the API"]);
+    ).toEqual([
+      "warning: roles[0]: api_keys_manage: the reference says it cannot be assigned via the API (APIKeysV1Create), the seed lists it as assignable: it is sent, and the API decides",
+    ]);
   });
 
   test("Schedule: one unknown timestamp, a duplicate rotation id elsewhere", async () => {
@@ -123,7 +134,7 @@ describe("an unknown value beside what a rule reads does not hide the problem", 
     [
       "repeat to a node that does not exist",
       [level("start"), { repeat: { repeatTimes: 2, toNode: "nowhere" } }],
-      'path: path[1].repeat.toNode: no node has id "nowhere"',
+      'warning: path[1].repeat.toNode: no node has id "nowhere"',
     ],
     [
       "a duplicate node id",
@@ -133,7 +144,7 @@ describe("an unknown value beside what a rule reads does not hide the problem", 
     [
       "repeat to a generated id",
       [level(), { repeat: { repeatTimes: 2, toNode: "node-0" } }],
-      'path: path[1].repeat.toNode: "node-0" is a generated id; give the node an explicit id to repeat from it',
+      'warning: path[1].repeat.toNode: "node-0" is a generated id; give the node an explicit id to repeat from it',
     ],
   ])("EscalationPath, %s, a target id unknown: reported", async (_title, path, expected) => {
     expect(await escalation(path)).toEqual([expected]);
@@ -160,7 +171,7 @@ describe("an unknown value beside what a rule reads does not hide the problem", 
       },
     ];
     expect(await escalation([withWindow], { workingHours: hours })).toEqual([
-      'path: path[0].level.timeToAckWeekdayIntervalConfigId: no workingHours entry has id "weekdays"',
+      'warning: path[0].level.timeToAckWeekdayIntervalConfigId: no workingHours entry has id "weekdays"',
     ]);
     expect(await escalation([withWindow], { workingHours: [{ ...hours[0], id: UNKNOWN }] })).toEqual([]);
   });
@@ -180,7 +191,7 @@ describe("an unknown value beside what a rule reads does not hide the problem", 
       operations: [{ operationType: "navigate", navigate: { reference: "value" } }],
     });
     expect(await workflow([expression("impact", `incident.custom_field["${UNKNOWN}"]`)])).toEqual([
-      "steps: steps[0].forEach: names no expression of this workflow (known: impact)",
+      "warning: steps[0].forEach: names no expression of this workflow (known: impact)",
     ]);
     expect(await workflow([expression(UNKNOWN, "incident.severity")])).toEqual([]);
   });

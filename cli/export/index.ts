@@ -5,9 +5,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ApiClient } from "../../provider/client";
+import type { CatalogEntriesMode } from "./catalog";
 import { buildModel, type ExportModel } from "./model";
 import { type Files, projectFiles } from "./project";
 import { type Account, exportableKinds, readAccount } from "./read";
+import { buildFleet, type Fleet, fleetFiles, type SplitBy } from "./split";
 
 export interface ExportOptions {
   /** Kinds to export (default: all); names as in the API reference of this package (`AlertRoute`). */
@@ -17,12 +19,19 @@ export interface ExportOptions {
   namePattern?: RegExp;
   project?: string;
   modules?: boolean;
+  /** `team`: a fleet of projects, one per owning team and one for the account (split.ts). */
+  splitBy?: SplitBy;
+  /** Catalog entries as one CatalogEntries per type, or one CatalogEntry each (default: by size). */
+  catalogEntries?: CatalogEntriesMode;
   onKind?(done: number, total: number, kind: string, count: number): void;
 }
 
 export interface ExportResult {
   account: Account;
+  /** What is written: the project's model, or every project's of a fleet together. */
   model: ExportModel;
+  /** With `splitBy`: the projects, in the order to apply them. */
+  fleet?: Fleet;
   files: Files;
   /** Kinds read. */
   kinds: string[];
@@ -54,13 +63,33 @@ export function selectKinds(include?: readonly string[], exclude?: readonly stri
 export async function exportAccount(client: ApiClient, options: ExportOptions = {}): Promise<ExportResult> {
   const kinds = selectKinds(options.include, options.exclude);
   const account = await readAccount(client, { kinds, onKind: options.onKind });
-  const model = buildModel(account, { namePattern: options.namePattern });
-  const files = projectFiles(model, {
-    project: options.project ?? "incident-account",
-    modules: options.modules,
-    packageVersion: `^${packageVersion()}`,
-  });
+  const modelOptions = {
+    namePattern: options.namePattern,
+    catalogEntries: { mode: options.catalogEntries },
+  };
+  const project = options.project ?? "incident-account";
+  const version = `^${packageVersion()}`;
+  if (options.splitBy === "team") {
+    const fleet = buildFleet(account, { ...modelOptions, base: project });
+    const files = fleetFiles(fleet, { base: project, modules: options.modules, packageVersion: version });
+    return { account, model: fleetModel(fleet), fleet, files, kinds };
+  }
+  const model = buildModel(account, modelOptions);
+  const files = projectFiles(model, { project, modules: options.modules, packageVersion: version });
   return { account, model, files, kinds };
+}
+
+/** A fleet's projects as one model (for counts and the checks of the summary). */
+function fleetModel(fleet: Fleet): ExportModel {
+  const all = fleet.projects.map((p) => p.model);
+  return {
+    resources: all.flatMap((m) => m.resources),
+    lookups: all.flatMap((m) => m.lookups),
+    secrets: all.flatMap((m) => m.secrets),
+    leftOut: fleet.leftOut,
+    notes: fleet.notes,
+    unlooked: all.flatMap((m) => m.unlooked),
+  };
 }
 
 /** This package's version (the range an exported or migrated project depends on). */
@@ -97,11 +126,27 @@ export function summary(result: ExportResult, dir: string | undefined): string {
     dir === undefined
       ? `Dry run: would write ${Object.keys(files).length} files`
       : `Wrote ${Object.keys(files).length} files to ${dir}`,
-    ...Object.entries(files).map(([name, text]) => `  ${name} (${text.split("\n").length - 1} lines)`),
-    "",
-    `${model.resources.length} objects, ${model.lookups.length} lookups (users, teams), ${model.secrets.length} secret placeholders:`,
-    ...[...counts.entries()].map(([k, n]) => `  ${k.padEnd(width)}  ${n}`),
   ];
+  if (result.fleet) {
+    const projects = result.fleet.projects;
+    const dirWidth = Math.max(...projects.map((p) => p.dir.length));
+    lines.push(`  README.md: the fleet's ${projects.length} projects, in the order to apply them:`);
+    for (const [i, p] of projects.entries()) {
+      const looked = p.model.lookups.filter((l) => l.declaredIn).length;
+      lines.push(
+        `  ${String(i + 1).padStart(2)}. ${p.dir.padEnd(dirWidth)}  ${p.model.resources.length} objects, ${looked} looked up from other projects (${Object.keys(files).filter((f) => f.startsWith(`${p.dir}/`)).length} files)`,
+      );
+    }
+  } else {
+    lines.push(
+      ...Object.entries(files).map(([name, text]) => `  ${name} (${text.split("\n").length - 1} lines)`),
+    );
+  }
+  lines.push(
+    "",
+    `${model.resources.length} objects, ${model.lookups.length} lookups (${result.fleet ? "users, teams, objects of other projects" : "users, teams"}), ${model.secrets.length} secret placeholders:`,
+    ...[...counts.entries()].map(([k, n]) => `  ${k.padEnd(width)}  ${n}`),
+  );
   if (dir === undefined) {
     lines.push("", "Resources (kind, name, the object's name and id):");
     for (const r of model.resources)
@@ -122,6 +167,7 @@ export function summary(result: ExportResult, dir: string | undefined): string {
     lines.push("", "Kinds left out:");
     for (const s of account.skippedKinds) lines.push(`  ${s.kind}: ${s.reason}`);
   }
+  for (const note of model.notes) lines.push("", note);
   const filtered = model.leftOut.filter((o) => o.reason === "name filter").length;
   if (filtered > 0) lines.push("", `${filtered} objects left out by --name.`);
   const unrepresentable = model.leftOut.filter((o) => o.reason !== "name filter");

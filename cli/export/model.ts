@@ -17,7 +17,16 @@
  */
 import { inputChanges } from "../../provider/diff";
 import { ADOPT_KEY, canonicalInputs, checkInputs, comparedInputs } from "../../provider/factory";
+import { lookupArguments } from "../../provider/functions";
 import type { Props, ResourceSpec } from "../../provider/spec";
+import {
+  type BulkOptions,
+  bulkEntries,
+  catalogOwnership,
+  type Draft,
+  syncedEntry,
+  withOwnership,
+} from "./catalog";
 import { camelCase, kebabCase, safeIdentifier } from "./names";
 import type { Account, LiveObject } from "./read";
 
@@ -80,12 +89,17 @@ export interface ExportedResource {
   notes?: string[];
 }
 
-/** `const <variable> = incident.<fn>(<args>)`: a user by e-mail, a team by name. */
+/**
+ * `const <variable> = incident.<fn>(<args>)`: a user by e-mail, a team by name, or an object another
+ * project of a fleet declares (`getSeverityOutput({ name })`, …).
+ */
 export interface Lookup {
   variable: string;
-  fn: "getUserOutput" | "getTeamOutput";
-  args: { email: string } | { name: string };
+  fn: string;
+  args: { [key: string]: Value };
   id: string;
+  /** For an object another project declares: its kind, label and that project. */
+  declaredIn?: { kind: string; label: string; project: string };
 }
 
 export interface SecretPlaceholder {
@@ -100,20 +114,60 @@ export interface ExportModel {
   secrets: SecretPlaceholder[];
   /** Objects left out by the name filter or because they could not be represented. */
   leftOut: Array<{ kind: string; id: string; label: string; reason: string }>;
+  /** What else the project's README says (user text in it is escaped there). */
+  notes: string[];
+  /**
+   * Objects another project declares that this one refers to by id, which no lookup finds (a
+   * kind without a lookup, or a name several objects share): their ids are written as they are.
+   */
+  unlooked: Array<{ kind: string; id: string; label: string; project: string }>;
 }
 
 export interface ModelOptions {
   /** Only objects whose label matches (references to the others stay literal ids). */
   namePattern?: RegExp;
+  /** How catalog entries are written (catalog.ts). */
+  catalogEntries?: BulkOptions;
 }
+
+/** Objects declared in other projects of a fleet: found by lookups, never declared twice. */
+export interface Elsewhere {
+  /** By object id (entries of a bulk resource included): the draft and its project's name. */
+  byId: Map<string, { draft: Draft; project: string }>;
+  /** Every draft of the account by kind (whether a lookup finds one object only). */
+  byKind: Map<string, Draft[]>;
+}
+
+export type { Draft } from "./catalog";
 
 const ID_SHAPE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const ID_INSIDE = /[0-9A-HJKMNP-TV-Z]{26}/g;
 
 export function buildModel(account: Account, options: ModelOptions = {}): ExportModel {
+  const { drafts, leftOut, notes } = draftObjects(account, options);
+  return modelOf(account, drafts, { leftOut, notes });
+}
+
+/**
+ * The account's objects as drafts (inputs and labels; the name filter applied, parts labelled
+ * after their whole, a large catalog type's entries as one CatalogEntries), with what was left out.
+ */
+export function draftObjects(
+  account: Account,
+  options: ModelOptions = {},
+): { drafts: Draft[]; leftOut: ExportModel["leftOut"]; notes: string[] } {
   const leftOut: ExportModel["leftOut"] = [];
-  const drafts: Array<{ object: LiveObject; label: string; inputs: Props }> = [];
-  for (const object of account.objects) {
+  const drafts: Draft[] = [];
+  const ownership = catalogOwnership(account);
+  const synced = new Map<string, { reason: string; count: number }>();
+  for (const found of account.objects) {
+    const sync = syncedEntry(found, ownership);
+    if (sync !== undefined) {
+      const typeId = (found.live as { catalog_type_id: string }).catalog_type_id;
+      synced.set(typeId, { reason: sync, count: (synced.get(typeId)?.count ?? 0) + 1 });
+      continue;
+    }
+    const object = withOwnership(found, ownership);
     let inputs: Props;
     try {
       inputs = minimalInputs(object.spec, heldInputs(object));
@@ -133,15 +187,41 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
     }
     drafts.push({ object, label, inputs });
   }
-
+  for (const [typeId, { reason, count }] of synced) {
+    const label = `${ownership.get(typeId)?.name ?? typeId}: ${count} entries`;
+    leftOut.push({ kind: "CatalogEntry", id: typeId, label, reason });
+  }
   qualifyParts(drafts);
+  const bulk = bulkEntries(drafts, account, ownership, options.catalogEntries ?? {});
+  return { drafts: bulk.drafts, leftOut, notes: bulk.notes };
+}
+
+/**
+ * The program of `drafts`: names, references, lookups (people and teams; with `elsewhere`, the
+ * objects other projects declare), secret placeholders, and the check that each adopts without a
+ * write.
+ */
+export function modelOf(
+  account: Account,
+  drafts: Draft[],
+  context: { leftOut?: ExportModel["leftOut"]; notes?: string[]; elsewhere?: Elsewhere } = {},
+): ExportModel {
   const names = assignNames(drafts.map((d) => ({ kind: d.object.kind, id: d.object.id, label: d.label })));
   const byId = new Map<string, string>();
-  for (const [i, d] of drafts.entries()) byId.set(d.object.id, names[i]!.variable);
+  for (const [i, d] of drafts.entries()) {
+    // A catalog type's entries in bulk share its id: the id names the type.
+    if (!byId.has(d.object.id) || !d.parts) byId.set(d.object.id, names[i]!.variable);
+  }
 
   const taken = new Set(names.map((n) => n.variable));
-  const lookups = lookupsFor(account, drafts, taken);
+  const used = usedIds(drafts);
+  const lookups = lookupsFor(account, used, taken);
   for (const l of lookups) byId.set(l.id, l.variable);
+  const unlooked: ExportModel["unlooked"] = [];
+  if (context.elsewhere) {
+    const found = elsewhereLookups(context.elsewhere, used, byId, taken, unlooked);
+    lookups.push(...found);
+  }
   // The parameter of `apply` callbacks (computed keys): a name no declaration takes.
   const param = safeIdentifier("ids", "", taken);
 
@@ -155,7 +235,7 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
     for (const [key, value] of Object.entries(inputs)) {
       if (value === undefined) continue;
       if (secretInputs.includes(key)) continue;
-      args[key] = withReferences(value, { byId, self: object.id, uses: dependsOn, param });
+      args[key] = withReferences(value, { byId, self: name.variable, uses: dependsOn, param });
     }
     const resource: ExportedResource = {
       kind: object.kind,
@@ -177,7 +257,14 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
     return resource;
   });
 
-  return { resources: inDependencyOrder(resources), lookups, secrets, leftOut };
+  return {
+    resources: inDependencyOrder(resources),
+    lookups,
+    secrets,
+    leftOut: context.leftOut ?? [],
+    notes: context.notes ?? [],
+    unlooked,
+  };
 }
 
 /**
@@ -189,7 +276,7 @@ export function buildModel(account: Account, options: ModelOptions = {}): Export
  */
 export function heldInputs(object: LiveObject): Props {
   const spec = object.spec;
-  const inputs = spec.toInputs(object.live, undefined) as Props;
+  const inputs = { ...(spec.toInputs(object.live, object.declared as never) as Props), ...object.declared };
   const computed = spec.computed(object.live, undefined) as Props;
   const secretInputs = spec.secretOutputs.filter((k) => k in spec.inputs.shape);
   for (const key of Object.keys(spec.inputs.shape)) {
@@ -217,7 +304,7 @@ export function heldInputs(object: LiveObject): Props {
  * A part's label starts with its whole's (`Impact: High` for an option of the field Impact): a
  * part is an object whose kind extends another's name and whose inputs hold that object's id.
  */
-function qualifyParts(drafts: Array<{ object: LiveObject; label: string; inputs: Props }>): void {
+function qualifyParts(drafts: Draft[]): void {
   const byId = new Map(drafts.map((d) => [d.object.id, d]));
   const wholes = drafts.map((d) => {
     const ids = Object.values(d.inputs).filter((v): v is string => typeof v === "string");
@@ -292,7 +379,7 @@ function canonicalJson(value: unknown): string {
 
 interface ReferenceContext {
   byId: Map<string, string>;
-  /** The object's own id (never a reference). */
+  /** The object's own variable (never a reference to itself). */
   self: string;
   /** Variables referred to. */
   uses: Set<string>;
@@ -305,7 +392,10 @@ interface ReferenceContext {
  * an id inside a string, and an object's keys.
  */
 function withReferences(value: unknown, ctx: ReferenceContext): Value {
-  const variableOf = (id: string) => (id !== ctx.self ? ctx.byId.get(id) : undefined);
+  const variableOf = (id: string) => {
+    const variable = ctx.byId.get(id);
+    return variable !== ctx.self ? variable : undefined;
+  };
   if (typeof value === "string") {
     const whole = variableOf(value);
     if (whole) {
@@ -345,19 +435,30 @@ function withReferences(value: unknown, ctx: ReferenceContext): Value {
   return value as Value;
 }
 
-/**
- * A lookup for each user (by e-mail) and team (by name) an exported object refers to by id; a user
- * without an e-mail, or a team whose name is not unique, stays an id.
- */
-function lookupsFor(account: Account, drafts: Array<{ inputs: Props }>, taken: Set<string>): Lookup[] {
+/** Every id the drafts' inputs hold: values, ids inside strings, and keys. */
+function usedIds(drafts: Draft[]): Set<string> {
   const used = new Set<string>();
   const collect = (value: unknown) => {
     if (typeof value === "string") {
       used.add(value);
       for (const match of value.matchAll(ID_INSIDE)) used.add(match[0]);
-    } else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
+    } else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        used.add(k);
+        collect(v);
+      }
+    }
   };
   for (const d of drafts) collect(d.inputs);
+  return used;
+}
+
+/**
+ * A lookup for each user (by e-mail) and team (by name) an exported object refers to by id; a user
+ * without an e-mail, or a team whose name is not unique, stays an id.
+ */
+function lookupsFor(account: Account, used: Set<string>, taken: Set<string>): Lookup[] {
   const out: Lookup[] = [];
   const users = account.users
     .filter((u) => used.has(u.id) && u.email)
@@ -375,6 +476,95 @@ function lookupsFor(account: Account, drafts: Array<{ inputs: Props }>, taken: S
     out.push({ variable, fn: "getTeamOutput", args: { name: team.name }, id: team.id });
   }
   return out;
+}
+
+/**
+ * A lookup for each object another project declares that these drafts refer to (`byId` gains its
+ * variable): `get<Kind>Output`, its arguments from the object's inputs of the same name when that
+ * finds it alone (by name), else by id where the lookup takes one (`id`, or an entry's
+ * `identifier`). An argument that is the id of another object (`catalogTypeId`) refers to it in
+ * turn. An object no lookup finds keeps its id (`unlooked`).
+ */
+function elsewhereLookups(
+  elsewhere: Elsewhere,
+  used: Set<string>,
+  byId: Map<string, string>,
+  taken: Set<string>,
+  unlooked: ExportModel["unlooked"],
+): Lookup[] {
+  const out: Lookup[] = [];
+  const seen = new Set<string>();
+  const variableOf = (id: string): string | undefined => {
+    if (byId.has(id)) return byId.get(id);
+    const other = elsewhere.byId.get(id);
+    if (!other || seen.has(id)) return undefined;
+    seen.add(id);
+    const { draft, project } = other;
+    const kind = draft.object.kind;
+    const found = lookupArgsFor(draft, elsewhere.byKind.get(kind) ?? [draft]);
+    if (!found) {
+      unlooked.push({ kind, id, label: draft.label, project });
+      return undefined;
+    }
+    const args: { [key: string]: Value } = {};
+    for (const [key, value] of Object.entries(found.args)) {
+      // A scope (`catalogTypeId`) is looked up too: a part is declared where its whole is (split.ts),
+      // so the whole of an object another project declares is never this project's resource.
+      const ref = key.endsWith("Id") && typeof value === "string" ? variableOf(value) : undefined;
+      args[key] = ref !== undefined ? { $ref: ref } : (value as Value);
+    }
+    const base = camelCase(draft.label, camelCase(kind, "object"));
+    const variable = safeIdentifier(base, kind, taken, true);
+    byId.set(id, variable);
+    out.push({
+      variable,
+      fn: `${found.fn}Output`,
+      args,
+      id,
+      declaredIn: { kind, label: draft.label, project },
+    });
+    return variable;
+  };
+  for (const id of [...used].sort()) variableOf(id);
+  return out;
+}
+
+/** Arguments that make the lookup an id is derived from. */
+const ID_ARGUMENTS = ["id", "identifier"];
+
+/**
+ * The kind's lookup (`get<Kind>`) and arguments that find `draft` alone: by its inputs of the same
+ * names (the lookup's own check passes, and no other object of the kind gives the same), else by id.
+ */
+function lookupArgsFor(draft: Draft, ofKind: Draft[]): { fn: string; args: Props } | undefined {
+  const fn = `get${draft.object.kind}`;
+  const schema = lookupArguments(fn);
+  if (!schema) return undefined;
+  const keys = Object.keys(schema.shape);
+  const optional = (k: string) => schema.shape[k].safeParse(undefined).success;
+  const named = (d: Draft, without: string | undefined): Props =>
+    Object.fromEntries(
+      keys
+        .filter((k) => k !== without && !ID_ARGUMENTS.includes(k) && d.inputs[k] !== undefined)
+        .map((k) => [k, d.inputs[k]]),
+    );
+  // All the inputs it takes; failing its check, without one optional argument (the last first).
+  const candidates = [undefined, ...keys.filter(optional).reverse()];
+  for (const without of candidates) {
+    const args = named(draft, without);
+    if (Object.keys(args).length === 0 || !schema.safeParse(args).success) continue;
+    const text = canonicalJson(args);
+    const alike = ofKind.filter((d) => canonicalJson(named(d, without)) === text);
+    if (alike.length === 1) return { fn, args };
+  }
+  const byId = keys.find((k) => ID_ARGUMENTS.includes(k));
+  if (byId === undefined) return undefined;
+  const args = { ...named(draft, byId), [byId]: draft.object.id };
+  // The id alone, with the scope a lookup by id still needs (an entry's catalog type).
+  const withOnlyId = Object.fromEntries(
+    Object.entries(args).filter(([k]) => k === byId || !optional(k) || k.endsWith("Id")),
+  );
+  return schema.safeParse(withOnlyId).success ? { fn, args: withOnlyId } : undefined;
 }
 
 /**
@@ -568,7 +758,9 @@ function readBackDifferences(
   const result = spec.inputs.safeParse({ ...declared, ...secretStandIns(secretInputs) });
   if (!result.success) return ["<problems>"];
   const parsed = result.data as Props;
-  const readBack = spec.toInputs(object.live, parsed) as Props;
+  // Local inputs (the provider's own settings) are kept as declared, as the provider's read does.
+  const local = Object.fromEntries((spec.localInputs ?? []).map((k) => [k, parsed[k]]));
+  const readBack = { ...(spec.toInputs(object.live, parsed) as Props), ...local };
   const keys = Object.keys(comparedInputs(spec, parsed)).filter((k) => !secretInputs.includes(k));
   const changes = inputChanges(
     [...new Set([...keys, ...Object.keys(readBack)])].filter(

@@ -2,6 +2,20 @@
  * The files of the exported Pulumi project: Pulumi.yaml, package.json, tsconfig.json, README.md and
  * the program (index.ts, or one module per kind for large accounts).
  */
+import {
+  type Block,
+  fenced,
+  headingBlock,
+  type InlineValue,
+  inlineCode,
+  list,
+  md,
+  paragraph,
+  renderBlocks,
+  renderedInline,
+  tableBlock,
+  text,
+} from "../markdown";
 import type { ExportedResource, ExportModel, Value } from "./model";
 import { kindPlural, kindTitle } from "./names";
 import { lookupStatement, outputStatement, resourceStatement } from "./render";
@@ -13,17 +27,16 @@ export interface ProjectOptions {
   modules?: boolean;
   /** The version range of this package the project depends on. */
   packageVersion: string;
-  /** What wrote the project (Pulumi.yaml's description, the program's first lines, README.md): the export's by default. */
-  writer?: ProjectWriter;
+  /** Pulumi.yaml's description (default: what exported it). */
+  description?: string;
+  /** More of the README (a fleet's project: where it stands in the fleet), after its counts. */
+  readmeBlocks?: Block[];
+  /** The program's first lines (default: the export's, on adoption). */
+  header?: readonly string[];
+  /** The whole README instead of the export's (another command writing a project: `migrate`). */
+  readme?: (model: ExportModel) => string;
   /** Stack outputs the program exports (in index.ts), each a value that may refer to resources. */
   outputs?: ReadonlyArray<{ name: string; value: Value }>;
-}
-
-/** What another command writing a project (`migrate`) says instead of the export's words. */
-export interface ProjectWriter {
-  description: string;
-  header: string[];
-  readme(model: ExportModel, project: string): string;
 }
 
 /** Above this many resources a program is split into one module per kind. */
@@ -33,13 +46,13 @@ export type Files = Record<string, string>;
 
 export function projectFiles(model: ExportModel, options: ProjectOptions): Files {
   const wantModules = options.modules ?? model.resources.length > MODULES_ABOVE;
-  const writer = options.writer ?? EXPORT_WRITER;
+  const header = options.header ?? HEADER;
   const outputs = options.outputs ?? [];
   const program = wantModules
-    ? (moduleFiles(model, writer.header, outputs) ?? singleFile(model, writer.header, outputs))
-    : singleFile(model, writer.header, outputs);
+    ? (moduleFiles(model, header, outputs) ?? singleFile(model, header, outputs))
+    : singleFile(model, header, outputs);
   return {
-    "Pulumi.yaml": pulumiYaml(model, options.project, writer.description),
+    "Pulumi.yaml": pulumiYaml(model, options.project, options.description),
     "package.json": `${JSON.stringify(
       {
         name: options.project,
@@ -71,15 +84,15 @@ export function projectFiles(model: ExportModel, options: ProjectOptions): Files
       null,
       2,
     )}\n`,
-    "README.md": writer.readme(model, options.project),
+    "README.md": options.readme ? options.readme(model) : readme(model, options),
     ...program,
   };
 }
 
-function pulumiYaml(model: ExportModel, project: string, description: string): string {
+function pulumiYaml(model: ExportModel, project: string, description?: string): string {
   const lines = [
-    `name: ${project}`,
-    `description: ${description}`,
+    `name: ${yamlString(project)}`,
+    `description: ${yamlString(description ?? "Incident-response configuration exported by pulumi-incident export")}`,
     "runtime:",
     "  name: nodejs",
     "  options:",
@@ -88,9 +101,11 @@ function pulumiYaml(model: ExportModel, project: string, description: string): s
   if (model.secrets.length > 0) {
     lines.push("config:");
     for (const s of model.secrets) {
+      // A plain key, safe as it is: the project name is letters, digits and `-_.` (checked), the key
+      // an identifier (names.ts).
       lines.push(`  ${project}:${s.key}:`);
       lines.push(
-        `    description: ${yamlText(`The ${s.input} of ${s.resource.kind} "${s.resource.label}" (secret)`)}`,
+        `    description: ${yamlString(`The ${s.input} of ${s.resource.kind} "${s.resource.label}" (secret)`)}`,
       );
       lines.push("    secret: true");
     }
@@ -98,19 +113,40 @@ function pulumiYaml(model: ExportModel, project: string, description: string): s
   return `${lines.join("\n")}\n`;
 }
 
-const yamlText = (text: string) => JSON.stringify(text);
+/**
+ * Any text as a YAML double-quoted scalar: JSON's string (valid YAML 1.2) with every character YAML
+ * may not hold as it is (DEL, C1 controls, non-characters, the byte order mark) escaped as well.
+ */
+export function yamlString(value: string): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u0084\u0086-\u009f\ufeff\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
 
 const LOOKUPS_COMMENT =
   "// People and teams are managed in the dashboard (or by SCIM): looked up by e-mail and name.";
 
-const EXPORT_WRITER: ProjectWriter = {
-  description: "Incident-response configuration exported by pulumi-incident export",
-  header: [
-    "// Exported by `pulumi-incident export`: every object is adopted by id (`adoptId`), so the first",
-    "// `pulumi up` takes the objects over without changing them. Once it has run, `adoptId` can go.",
-  ],
-  readme,
-};
+const ELSEWHERE_COMMENT =
+  "// Declared in other projects of the fleet (../README.md): looked up, never declared twice.";
+
+/** The lookups: people and teams, then what other projects declare, each group under its comment. */
+function lookupLines(model: ExportModel, exported: boolean): string[] {
+  const people = model.lookups.filter((l) => l.declaredIn === undefined);
+  const elsewhere = model.lookups.filter((l) => l.declaredIn !== undefined);
+  return [
+    ...(people.length > 0 ? [LOOKUPS_COMMENT, ...people.map((l) => lookupStatement(l, exported))] : []),
+    ...(people.length > 0 && elsewhere.length > 0 ? [""] : []),
+    ...(elsewhere.length > 0
+      ? [ELSEWHERE_COMMENT, ...elsewhere.map((l) => lookupStatement(l, exported))]
+      : []),
+  ];
+}
+
+const HEADER = [
+  "// Exported by `pulumi-incident export`: every object is adopted by id (`adoptId`), so the first",
+  "// `pulumi up` takes the objects over without changing them. Once it has run, `adoptId` can go.",
+];
 
 /** The outputs' statements, and the variables they use. */
 function outputLines(outputs: ReadonlyArray<{ name: string; value: Value }>): {
@@ -160,15 +196,11 @@ function sections(resources: ExportedResource[], exported = false): string[] {
 
 function singleFile(
   model: ExportModel,
-  header: string[],
+  header: readonly string[],
   outputs: ReadonlyArray<{ name: string; value: Value }>,
 ): Files {
   const lines = [...header, ...imports(model, model.resources), ""];
-  if (model.lookups.length > 0) {
-    lines.push(LOOKUPS_COMMENT);
-    for (const l of model.lookups) lines.push(lookupStatement(l));
-    lines.push("");
-  }
+  if (model.lookups.length > 0) lines.push(...lookupLines(model, false), "");
   lines.push(...sections(model.resources));
   if (outputs.length > 0) lines.push("// Stack outputs", ...outputLines(outputs).lines);
   return { "index.ts": `${lines.join("\n").trimEnd()}\n` };
@@ -180,7 +212,7 @@ function singleFile(
  */
 function moduleFiles(
   model: ExportModel,
-  header: string[],
+  header: readonly string[],
   outputs: ReadonlyArray<{ name: string; value: Value }>,
 ): Files | undefined {
   const kindOf = new Map(model.resources.map((r) => [r.variable, r.kind]));
@@ -208,12 +240,8 @@ function moduleFiles(
   }
   const moduleName = (kind: string) => moduleNames.get(kind)!;
   if (model.lookups.length > 0) {
-    files["lookups.ts"] = `${[
-      'import * as incident from "pulumi-incident";',
-      "",
-      LOOKUPS_COMMENT,
-      ...model.lookups.map((l) => lookupStatement(l, true)),
-    ].join("\n")}\n`;
+    files["lookups.ts"] =
+      `${['import * as incident from "pulumi-incident";', "", ...lookupLines(model, true)].join("\n")}\n`;
   }
   for (const kind of order) {
     const resources = model.resources.filter((r) => r.kind === kind);
@@ -257,55 +285,94 @@ function importStatement(names: string[], from: string): string {
   return line.length <= 80 ? line : `import {\n${names.map((n) => `  ${n},\n`).join("")}} from "${from}";`;
 }
 
-function readme(model: ExportModel, project: string): string {
+/** A document's title (`# …`), its text escaped. */
+export const titleBlock = (title: InlineValue): Block => ({
+  lines: [`# ${renderedInline(title)}`],
+  atomic: true,
+});
+
+/** An object's name in quotes, escaped. */
+export const quoted = (label: string) => md`"${label}"`;
+
+/**
+ * The project's README, built with cli/markdown.ts: every object's name and every other user text
+ * goes in escaped (it cannot open a heading, a link, HTML or a code span), whatever it holds.
+ */
+function readme(model: ExportModel, options: ProjectOptions): string {
   const counts = new Map<string, number>();
   for (const r of model.resources) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
-  const lines = [
-    `# ${project}`,
-    "",
-    `Exported by \`pulumi-incident export\`: ${model.resources.length} objects, each adopted by id.`,
-    "",
-    "| kind | objects |",
-    "| --- | --- |",
-    ...[...counts.entries()].map(([k, n]) => `| ${k} | ${n} |`),
-    "",
-    "## Take the account over",
-    "",
-    "```sh",
+  const blocks: Block[] = [];
+  blocks.push(
+    titleBlock(options.project),
+    paragraph(
+      md`Exported by ${inlineCode("pulumi-incident export")}: ${String(model.resources.length)} objects, each adopted by id.`,
+    ),
+    tableBlock(
+      ["kind", "objects"],
+      [...counts.entries()].map(([k, n]) => [k, String(n)]),
+    ),
+    ...(options.readmeBlocks ?? []),
+    headingBlock(2, "Take the account over"),
+  );
+  const commands = [
     "npm install",
     "pulumi stack init",
     "pulumi config set --secret incident:apiKey <an API key that may write the configuration>",
-  ];
-  for (const s of model.secrets)
-    lines.push(
-      `pulumi config set --secret ${s.key} <the ${s.input} of ${s.resource.kind} "${s.resource.label}">`,
-    );
-  lines.push(
+    ...model.secrets.map((s) => `pulumi config set --secret ${s.key} <the ${s.input} of ${s.resource.kind}>`),
     "pulumi preview   # every object: create (adopt); no object should show an update",
     "pulumi up        # adopts them without a write where nothing differs",
-    "```",
-    "",
-  );
+  ];
+  blocks.push(fenced("text", commands.join("\n")));
   if (model.secrets.length > 0) {
-    lines.push(
-      "Secret values cannot be read back from the API: set each one above before the first `pulumi up`.",
-      "A secret is compared by its last four characters; a different value is written on the first `up`.",
-      "",
+    blocks.push(
+      paragraph(
+        md`Secret values cannot be read back from the API: set each one before the first ${inlineCode("pulumi up")}. A secret is compared by its last four characters; a different value is written on the first ${inlineCode("up")}.`,
+      ),
+      list(
+        model.secrets.map(
+          (s) => md`${inlineCode(s.key)}: the ${s.input} of ${s.resource.kind} ${quoted(s.resource.label)}`,
+        ),
+      ),
     );
   }
   const checks = model.resources.filter((r) => r.differences.length > 0 || r.problems.length > 0);
   if (checks.length > 0) {
-    lines.push("## Objects to check", "");
-    for (const r of checks)
-      lines.push(
-        `- ${r.kind} "${r.label}" (${r.id}): ${[...r.problems, ...r.differences.map((d) => `${d} will be written`)].join("; ")}`,
-      );
-    lines.push("");
+    blocks.push(
+      headingBlock(2, "Objects to check"),
+      list(
+        checks.map(
+          (r) =>
+            md`${r.kind} ${quoted(r.label)} (${r.id}): ${[...r.problems, ...r.differences.map((d) => `${d} will be written`)].join("; ")}`,
+        ),
+      ),
+    );
   }
+  if (model.unlooked.length > 0) {
+    blocks.push(
+      headingBlock(2, "Referred to by id"),
+      paragraph(
+        "Objects another project of the fleet declares that no lookup can find alone (a kind without a lookup, or a name several objects share): their ids are written as they are.",
+      ),
+      list(
+        model.unlooked.map(
+          (u) => md`${u.kind} ${quoted(u.label)} (${u.id}), declared in ${inlineCode(u.project)}`,
+        ),
+      ),
+    );
+  }
+  blocks.push(...notesAndLeftOut(model));
+  return renderBlocks(blocks);
+}
+
+/** A README's notes (user text in them escaped) and the objects left out, with why. */
+export function notesAndLeftOut(model: Pick<ExportModel, "notes" | "leftOut">): Block[] {
+  const blocks: Block[] = [];
+  if (model.notes.length > 0) blocks.push(headingBlock(2, "Notes"), list(model.notes.map((n) => text(n))));
   if (model.leftOut.length > 0) {
-    lines.push("## Left out", "");
-    for (const o of model.leftOut) lines.push(`- ${o.kind} "${o.label}" (${o.id}): ${o.reason}`);
-    lines.push("");
+    blocks.push(
+      headingBlock(2, "Left out"),
+      list(model.leftOut.map((o) => md`${o.kind} ${quoted(o.label)} (${o.id}): ${o.reason}`)),
+    );
   }
-  return lines.join("\n");
+  return blocks;
 }

@@ -6,8 +6,9 @@
 import type { ApiClient } from "../../provider/client";
 import type { IncidentProvider } from "../../provider/factory";
 import { listEveryObject, walkList } from "../../provider/pagedReads";
-import type { ResourceSpec } from "../../provider/spec";
+import type { Props, ResourceSpec } from "../../provider/spec";
 import { providers } from "../../resources";
+import { type ApiCatalogType, CATALOG_TYPES_LIST } from "../../resources/catalogType";
 
 /** One live object of the account, as its kind's read answers it. */
 export interface LiveObject {
@@ -15,6 +16,11 @@ export interface LiveObject {
   spec: ResourceSpec;
   id: string;
   live: unknown;
+  /**
+   * Inputs the export declares that the live object cannot say (a local input: the attributes a
+   * catalog entry manages), given to the kind's read-back as the declaration would be.
+   */
+  declared?: Props;
 }
 
 export interface AccountUser {
@@ -32,6 +38,11 @@ export interface Account {
   objects: LiveObject[];
   users: AccountUser[];
   teams: AccountTeam[];
+  /**
+   * The catalog types, as listed, when catalog entries are read: whose attributes (their `mode`)
+   * and which sync (annotations) own what (cli/export/catalog.ts).
+   */
+  catalogTypes?: ApiCatalogType[];
   /** Kinds left out, with the reason (their `notExported`, or the filters). */
   skippedKinds: Array<{ kind: string; reason: string }>;
 }
@@ -65,7 +76,10 @@ export async function readAccount(client: ApiClient, options: ReadOptions): Prom
     options.onKind?.(++done, kinds.length, kind, lives?.length ?? 0);
   }
   const { users, teams } = await readPeopleAndTeams(client);
-  return { objects, users, teams, skippedKinds };
+  const catalogTypes = kinds.includes("CatalogEntry")
+    ? await walkList<ApiCatalogType>(client, CATALOG_TYPES_LIST)
+    : undefined;
+  return { objects, users, teams, catalogTypes, skippedKinds };
 }
 
 /**

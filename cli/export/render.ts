@@ -137,7 +137,12 @@ function print(value: Value, indent: string, lead: number, trail: string, expand
     !isRef(value) &&
     !isInterpolation(value) &&
     !isSecret(value);
-  if (flat !== undefined && (lead + flat.length + trail.length <= WIDTH || !breakable)) return flat + trail;
+  if (flat !== undefined && (lead + flat.length + trail.length <= WIDTH || !breakable)) {
+    // A call that does not fit breaks its argument onto a line of its own, as a formatter does.
+    if (isSecret(value) && lead + flat.length + trail.length > WIDTH)
+      return `config.requireSecret(\n${indent}${INDENT}${stringLiteral(value.$secret)},\n${indent})${trail}`;
+    return flat + trail;
+  }
   const inner = indent + INDENT;
   if (Array.isArray(value)) {
     const items = value.map((v) => `${inner}${print(v, inner, inner.length, ",")}`);

@@ -39,6 +39,11 @@ export function planCounts(migration: Migration): Record<Fidelity, number> {
 const objectTitle = (o: PlannedObject) => md`${o.sourceKind} ${strong(o.name)}`;
 
 export function planMarkdown(migration: Migration, resourceNames: ReadonlyMap<string, string>): string {
+  return renderBlocks(planBlocks(migration, resourceNames));
+}
+
+/** The plan as Markdown blocks (the README puts them after its own). */
+export function planBlocks(migration: Migration, resourceNames: ReadonlyMap<string, string>): Block[] {
   const counts = planCounts(migration);
   const blocks: Block[] = [
     headingBlock(2, md`Migration plan (from ${sourceTitle(migration.source)})`),
@@ -66,7 +71,7 @@ export function planMarkdown(migration: Migration, resourceNames: ReadonlyMap<st
     const items = [...o.items].sort((a, b) => ORDER.indexOf(a.fidelity) - ORDER.indexOf(b.fidelity));
     blocks.push(list(items.map((i) => md`${strong(FIDELITY_TEXT[i.fidelity])}: ${i.what} → ${i.how}`)));
   }
-  return renderBlocks(blocks);
+  return blocks;
 }
 
 /** The plan for the terminal: one line per object, then each approximation and what is left out. */

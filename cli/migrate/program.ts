@@ -16,10 +16,11 @@ import {
   type Value,
 } from "../export/model";
 import { safeIdentifier } from "../export/names";
-import { type Files, projectFiles } from "../export/project";
+import { type Files, projectFiles, titleBlock } from "../export/project";
+import { fenced, headingBlock, inlineCode, md, paragraph, renderBlocks, tableBlock } from "../markdown";
 import { notesOf } from "./common";
 import type { Migration, Reference } from "./model";
-import { planMarkdown } from "./plan";
+import { planBlocks } from "./plan";
 import { sourceTitle } from "./sourceClient";
 
 /** The stack output that maps source ids to what they became here. */
@@ -104,16 +105,29 @@ export function migrationProgram(
       notes: notesOf(d),
     };
   });
-  const model: ExportModel = { resources: inDependencyOrder(resources), lookups, secrets: [], leftOut: [] };
+  const model: ExportModel = {
+    resources: inDependencyOrder(resources),
+    lookups,
+    secrets: [],
+    leftOut: [],
+    notes: [],
+    unlooked: [],
+  };
   const byKey = new Map(model.resources.map((r) => [r.id, r]));
   const outputMap = (list: Migration["schedules"]): Value =>
     Object.fromEntries(list.map((m) => [m.sourceId, { $ref: byKey.get(m.key)!.variable }]));
   const resourceNames = new Map(model.resources.map((r) => [r.id, r.resourceName]));
   const title = sourceTitle(migration.source);
+  const env = migration.source === "pagerduty" ? "PAGERDUTY_API_KEY" : "OPSGENIE_API_KEY";
   const files = projectFiles(model, {
     project: options.project,
     modules: options.modules,
     packageVersion: options.packageVersion,
+    description: `On-call configuration migrated from ${title} by pulumi-incident migrate`,
+    header: [
+      `// Migrated from ${title} by \`pulumi-incident migrate\` (README.md: the plan, what is approximate).`,
+      "// After `pulumi up`, `pulumi-incident migrate --verify` compares who is on call with the source.",
+    ],
     outputs: [
       {
         name: OUTPUT_NAME,
@@ -123,54 +137,43 @@ export function migrationProgram(
         },
       },
     ],
-    writer: {
-      description: `On-call configuration migrated from ${title} by pulumi-incident migrate`,
-      header: [
-        `// Migrated from ${title} by \`pulumi-incident migrate\` (README.md: the plan, what is approximate).`,
-        "// After `pulumi up`, `pulumi-incident migrate --verify` compares who is on call with the source.",
-      ],
-      readme: (m, project) => readme(migration, m, project, resourceNames),
-    },
+    readme: (m) =>
+      renderBlocks([
+        titleBlock(options.project),
+        paragraph(
+          md`Migrated from ${title} by ${inlineCode("pulumi-incident migrate")}: ${String(m.resources.length)} objects.`,
+        ),
+        tableBlock(
+          ["kind", "objects"],
+          [...new Set(m.resources.map((r) => r.kind))].map((k) => [
+            k,
+            String(m.resources.filter((r) => r.kind === k).length),
+          ]),
+        ),
+        headingBlock(2, "Create it"),
+        fenced(
+          "text",
+          [
+            "npm install",
+            "pulumi stack init",
+            "pulumi config set --secret incident:apiKey <an API key that may write the configuration>",
+            "pulumi up",
+          ].join("\n"),
+        ),
+        headingBlock(2, "Check who is on call"),
+        paragraph(
+          "After the first up, compare who is on call here with the source, over the next four weeks:",
+        ),
+        fenced(
+          "text",
+          [
+            "pulumi stack output --json > outputs.json",
+            `${env}=<a read-only key> INCIDENT_API_KEY=<a read-only key> \\`,
+            `  npx pulumi-incident migrate --from ${migration.source} --verify --outputs outputs.json`,
+          ].join("\n"),
+        ),
+        ...planBlocks(migration, resourceNames),
+      ]),
   });
   return { model, files, resourceNames };
-}
-
-function readme(
-  migration: Migration,
-  model: ExportModel,
-  project: string,
-  resourceNames: Map<string, string>,
-): string {
-  const title = sourceTitle(migration.source);
-  const counts = new Map<string, number>();
-  for (const r of model.resources) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
-  const env = migration.source === "pagerduty" ? "PAGERDUTY_API_KEY" : "OPSGENIE_API_KEY";
-  return [
-    `# ${project}`,
-    "",
-    `Migrated from ${title} by \`pulumi-incident migrate\`: ${model.resources.length} objects.`,
-    "",
-    "| kind | objects |",
-    "| --- | --- |",
-    ...[...counts.entries()].map(([k, n]) => `| ${k} | ${n} |`),
-    "",
-    "## Create it",
-    "",
-    "```sh",
-    "npm install",
-    "pulumi stack init",
-    "pulumi config set --secret incident:apiKey <an API key that may write the configuration>",
-    "pulumi up",
-    "```",
-    "",
-    "## Check who is on call",
-    "",
-    "```sh",
-    "pulumi stack output --json > outputs.json",
-    `${env}=<a read-only key> INCIDENT_API_KEY=<a read-only key> \\`,
-    `  npx pulumi-incident migrate --from ${migration.source} --verify --outputs outputs.json`,
-    "```",
-    "",
-    planMarkdown(migration, resourceNames),
-  ].join("\n");
 }

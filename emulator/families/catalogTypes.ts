@@ -18,7 +18,7 @@
  */
 import { defineFamily, operation } from "../family";
 import { conflict, type FieldProblem, notFound, throwIfProblems } from "../http/errors";
-import type { FamilyRoles } from "../roles";
+import { type FamilyRoles, teamOwnedBy } from "../roles";
 import type { Store } from "../store";
 import { compact } from "./shared/records";
 import { requireTeams } from "./teams";
@@ -181,7 +181,15 @@ function schemaProblems(store: Store, t: StoredCatalogType, attributes: Json[]):
 
 export const catalogTypes = defineFamily({
   name: "catalog_types",
-  roles: CATALOG_ROLES,
+  // Types name their owners (`owning_team_ids`; omitted on update: unchanged); entries do not.
+  roles: {
+    ...CATALOG_ROLES,
+    teamOwned: teamOwnedBy(
+      findCatalogType,
+      (t) => t.owning_team_ids,
+      (body) => body.owning_team_ids,
+    ),
+  },
   collections: [CATALOG_TYPES],
   routes: [
     operation("CatalogV3ListTypes", "read", ({ store }) => ({

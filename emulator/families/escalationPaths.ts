@@ -31,6 +31,7 @@
 import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
 import { registerLocalShapes } from "../localTypes";
+import { teamOwnedBy } from "../roles";
 import type { Store } from "../store";
 import { rotationIds, SCHEDULES, type StoredSchedule } from "./schedules";
 import { bindingProblems, conditionGroupProblems, renderBinding, renderCondition } from "./shared/engine";
@@ -424,7 +425,17 @@ function findPath(store: Store, id: string): StoredEscalationPath | undefined {
 
 export const escalationPaths = defineFamily({
   name: "escalation_paths",
-  roles: { read: ["viewer", "on_call_viewer"], write: ["on_call_editor"], teamWrite: ["on_call_editor"] },
+  roles: {
+    read: ["viewer", "on_call_viewer"],
+    write: ["on_call_editor"],
+    teamWrite: ["on_call_editor"],
+    // `team_ids` omitted on update: unchanged.
+    teamOwned: teamOwnedBy(
+      findPath,
+      (p) => p.payload.team_ids,
+      (body) => body.team_ids,
+    ),
+  },
   collections: [ESCALATION_PATHS],
   routes: [
     operation("EscalationsV2ListPaths", "read", ({ store, query }) => {

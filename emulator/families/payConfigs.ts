@@ -20,9 +20,9 @@
  *   (the values of `rate_time_unit` are not read: any text is taken);
  * - rates are whole numbers of the currency's lowest denomination, not negative;
  * - a one-off rule's `end_at` is after its `start_at`; a weekly rule's `start_time` and `end_time`
- *   are `HH:MM` (00:00-23:59) and `end_time` is after `start_time` (a rule over midnight is two
- *   rules), its `weekdays` at least one of monday … sunday (the spelling the reference gives
- *   weekdays elsewhere: WeekdayIntervalV2), none twice;
+ *   are `HH:MM` (00:00-23:59), any two of them: equal times cover the whole day and an `end_time`
+ *   before the `start_time` runs past midnight (the Terraform provider's pay_config docs), its
+ *   `weekdays` at least one of monday … sunday (the values those docs give), none twice;
  * - a rule sent with an `id` keeps it when the configuration holds a rule of that id, else gets a new one.
  * Read-back quirks (each the reason for a normalisation rule of the provider): one-off rules come
  * back in `start_at` order, their timestamps in UTC (`…Z`, to the second); weekdays in week order.
@@ -79,8 +79,6 @@ function problems(body: Json) {
     rate(r.rate_cents, `${at}.rate_cents`);
     for (const key of ["start_time", "end_time"])
       if (!CLOCK.test(r[key])) out.push({ field: `${at}.${key}`, message: "must be HH:MM (00:00-23:59)" });
-    if (CLOCK.test(r.start_time) && CLOCK.test(r.end_time) && r.end_time <= r.start_time)
-      out.push({ field: `${at}.end_time`, message: "must be after start_time" });
     const days = list(r.weekdays);
     if (days.length === 0) out.push({ field: `${at}.weekdays`, message: "must name at least one weekday" });
     days.forEach((d, j) => {
@@ -146,8 +144,8 @@ function payConfig(store: Store, id: string): StoredPayConfig {
 
 export const payConfigs = defineFamily({
   name: "pay_configs",
-  // The seed's roles: `pay_configs_viewer` reads, `pay_configs_editor` writes. The reference's API key
-  // payload does not list them yet, so here only `global_access` keys reach pay configurations.
+  // The seed's roles (Authentication 6): `pay_configs_viewer` reads, `pay_configs_editor` writes; a
+  // key is made with them like any other role (emulator/localTypes.ts adds them to `role_names`).
   roles: { read: ["pay_configs_viewer"], write: ["pay_configs_editor"] },
   collections: [PAY_CONFIGS],
   routes: [

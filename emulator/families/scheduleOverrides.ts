@@ -25,7 +25,7 @@ import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
 import { reference, registerLocalOperation, registerLocalType } from "../shapes";
 import type { Store } from "../store";
-import { findSchedule, type StoredSchedule, schedules } from "./schedules";
+import { findSchedule, SCHEDULE_ROLES, type StoredSchedule } from "./schedules";
 import { renderUser, type StoredUser, USERS } from "./users";
 
 type Json = any;
@@ -150,9 +150,9 @@ export const scheduleOverrides = defineFamily({
   name: "schedule_overrides",
   // The schedules' row of the role table, and the overrides' own role.
   roles: {
-    ...schedules.roles,
-    write: [...schedules.roles.write, "schedule_overrides_editor"],
-    teamWrite: [...(schedules.roles.teamWrite ?? []), "schedule_overrides_editor"],
+    ...SCHEDULE_ROLES,
+    write: [...SCHEDULE_ROLES.write, "schedule_overrides_editor"],
+    teamWrite: [...(SCHEDULE_ROLES.teamWrite ?? []), "schedule_overrides_editor"],
   },
   collections: [SCHEDULE_OVERRIDES],
   routes: [

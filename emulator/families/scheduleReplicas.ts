@@ -19,7 +19,7 @@
 import { defineFamily, operation } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
 import type { Store } from "../store";
-import { findSchedule, SCHEDULE_REPLICAS, type StoredSchedule, schedules } from "./schedules";
+import { findSchedule, SCHEDULE_REPLICAS, SCHEDULE_ROLES, type StoredSchedule } from "./schedules";
 import { liveRecords } from "./shared/settings";
 
 type Json = any;
@@ -126,7 +126,7 @@ function render(store: Store, r: StoredReplica): Json {
 export const scheduleReplicas = defineFamily({
   name: "schedule_replicas",
   // The schedules' row of the role table (replicas are part of on-call).
-  roles: schedules.roles,
+  roles: SCHEDULE_ROLES,
   collections: [SCHEDULE_REPLICAS],
   routes: [
     operation("SchedulesV2ListScheduleReplicas", "read", ({ store, params }) => {

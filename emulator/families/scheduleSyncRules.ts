@@ -26,7 +26,7 @@ import {
   type StoredSyncRule,
   type StoredSyncTarget,
 } from "./scheduleSyncTargets";
-import { findSchedule, schedules } from "./schedules";
+import { findSchedule, SCHEDULE_ROLES } from "./schedules";
 import { liveRecords } from "./shared/settings";
 import { type StoredUser, USERS } from "./users";
 
@@ -71,7 +71,7 @@ function memberProblems(store: Store, ids: unknown, prefix: string) {
 export const scheduleSyncRules = defineFamily({
   name: "schedule_sync_rules",
   // The schedules' row of the role table (sync targets and rules are part of on-call).
-  roles: schedules.roles,
+  roles: SCHEDULE_ROLES,
   collections: [SCHEDULE_SYNC_RULES],
   routes: [
     operation("SchedulesV2ListScheduleSyncRules", "read", ({ store, params, query }) => {

@@ -22,7 +22,7 @@ import { defineFamily, operation, paginate } from "../family";
 import { badRequest, conflict, forbidden, throwIfProblems } from "../http/errors";
 import type { Caller } from "../roles";
 import type { Store } from "../store";
-import { SCHEDULES, type StoredSchedule, schedules } from "./schedules";
+import { SCHEDULE_ROLES, SCHEDULES, type StoredSchedule } from "./schedules";
 import { liveRecord, liveRecords } from "./shared/settings";
 
 export const SCHEDULE_SYNC_TARGETS = "schedule_sync_targets";
@@ -148,7 +148,7 @@ function createProblems(store: Store, p: any) {
 export const scheduleSyncTargets = defineFamily({
   name: "schedule_sync_targets",
   // The schedules' row of the role table (sync targets and rules are part of on-call).
-  roles: schedules.roles,
+  roles: SCHEDULE_ROLES,
   collections: [SCHEDULE_SYNC_TARGETS],
   routes: [
     operation("ScheduleSyncTargetsV2List", "read", ({ store, query }) => {

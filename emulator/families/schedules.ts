@@ -21,6 +21,7 @@
  */
 import { defineFamily, operation, paginate } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
+import { type FamilyRoles, teamOwnedBy } from "../roles";
 import { isRfc3339 } from "../shapes";
 import type { Store } from "../store";
 import { compact, isTimeZone } from "./shared/records";
@@ -271,13 +272,27 @@ export function findSchedule(store: Store, id: string): StoredSchedule | undefin
 
 const secondsIso = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z");
 
+/**
+ * Who reads and writes schedules, and the families of a schedule's parts (rotations' replicas, sync
+ * rules and targets, overrides), whose objects do not name owners of their own.
+ */
+export const SCHEDULE_ROLES: FamilyRoles = {
+  read: ["viewer", "on_call_viewer", "schedules_reader"],
+  write: ["schedules_editor", "on_call_editor"],
+  teamRead: ["schedules_reader"],
+  teamWrite: ["schedules_editor", "on_call_editor"],
+};
+
 export const schedules = defineFamily({
   name: "schedules",
   roles: {
-    read: ["viewer", "on_call_viewer", "schedules_reader"],
-    write: ["schedules_editor", "on_call_editor"],
-    teamRead: ["schedules_reader"],
-    teamWrite: ["schedules_editor", "on_call_editor"],
+    ...SCHEDULE_ROLES,
+    // `team_ids` omitted on update: unchanged.
+    teamOwned: teamOwnedBy(
+      findSchedule,
+      (s) => s.schedule?.team_ids,
+      (body) => body.schedule?.team_ids,
+    ),
   },
   collections: [SCHEDULES],
   routes: [

@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import { defineFamily, operation, paginate } from "../family";
 import { conflict, throwIfProblems } from "../http/errors";
-import type { Caller } from "../roles";
+import { type Caller, teamOwnedBy } from "../roles";
 import type { Store } from "../store";
 import { blankProblems, liveRecord } from "./shared/settings";
 import { requireTeams } from "./teams";
@@ -112,6 +112,12 @@ export const secrets = defineFamily({
     write: ["secrets_manage"],
     teamRead: ["secrets_use"],
     teamWrite: ["secrets_manage"],
+    // `owning_team_ids` omitted on update: unchanged.
+    teamOwned: teamOwnedBy(
+      (store, id) => store.collection<StoredSecret>(SECRETS).get(id),
+      (s) => s.owning_team_ids,
+      (body) => body.owning_team_ids,
+    ),
   },
   collections: [SECRETS],
   routes: [

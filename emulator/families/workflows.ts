@@ -25,6 +25,7 @@
 
 import { defineFamily, operation } from "../family";
 import { notFound, throwIfProblems } from "../http/errors";
+import { teamOwnedBy } from "../roles";
 import type { Store } from "../store";
 import {
   bindingProblems,
@@ -204,6 +205,12 @@ export const workflows = defineFamily({
     read: ["viewer", "workflows_viewer"],
     write: ["workflows_editor", "private_workflows_editor"],
     teamWrite: ["workflows_editor", "private_workflows_editor"],
+    // An update is a full PUT: `owning_team_ids` omitted leaves none.
+    teamOwned: teamOwnedBy(
+      findWorkflow,
+      (w) => w.payload.owning_team_ids,
+      (body) => body.owning_team_ids ?? [],
+    ),
   },
   collections: [WORKFLOWS],
   routes: [

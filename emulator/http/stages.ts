@@ -6,11 +6,11 @@ import { performance } from "node:perf_hooks";
 import { authenticate, callerOf } from "../auth";
 import type { HandlerContext } from "../family";
 import { newId } from "../ids";
-import { allows, rolesAllowing } from "../roles";
+import { allows, rolesAllowing, teamScopeRefusal } from "../roles";
 import { checkResponse, parseQuery, validateAgainst } from "../shapes";
 import { acceptsJson } from "./accept";
 import { ClientClosedError, readBody } from "./body";
-import { HttpError } from "./errors";
+import { forbidden, HttpError } from "./errors";
 import { checkBodyLimits } from "./limits";
 import type { Middleware, Pipeline } from "./pipeline";
 
@@ -197,6 +197,20 @@ export const validate: Middleware = async (ctx, next) => {
   await next();
 };
 
+/**
+ * 403 for a write that only the key's team roles allow, to an object none of its teams owns (or
+ * would own after it): roles.ts, `teamScopeRefusal`. After validation, so the body is known.
+ */
+export const teamScope: Middleware = async (ctx, next) => {
+  const r = ctx.route!;
+  const roles = r.family?.roles;
+  if (r.access === "write" && roles?.teamOwned) {
+    const refusal = teamScopeRefusal(ctx.caller!, roles, ctx.runtime.store, ctx.params, ctx.body);
+    if (refusal) throw forbidden(refusal, "team_scope_exceeded");
+  }
+  await next();
+};
+
 /** Checks successful JSON responses against the route's reference response type. */
 export const checkResponseStage: Middleware = async (ctx, next) => {
   await next();
@@ -255,6 +269,7 @@ export function installStandardStages(pipeline: Pipeline, control: Middleware): 
     .use("authorize", authorize)
     .use("body", body)
     .use("validate", validate)
+    .use("team-scope", teamScope)
     .use("check-response", checkResponseStage)
     .use("handler", handler);
 }

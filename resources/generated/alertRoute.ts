@@ -83,7 +83,7 @@ export interface AlertRouteEscalationConfigEscalationTargetArgs {
 /** When an alert joins an existing group, when to escalate again. */
 export interface AlertRouteEscalationConfigWhenAlertJoinsGroupArgs {
   /** `on_each_new_alert` or `on_priority_increase`. */
-  mode: pulumi.Input<"on_each_new_alert" | "on_priority_increase">;
+  mode: pulumi.Input<"on_each_new_alert" | "on_priority_increase" | (string & {})>;
   /** Seconds to wait before escalating (0–3600). Only for `on_each_new_alert`. */
   gracePeriodSeconds?: pulumi.Input<number>;
 }
@@ -97,7 +97,7 @@ export interface AlertRouteGroupingConfigArgs {
   /** Grouping window in seconds (60–172800). Only when enabled. */
   windowSeconds?: pulumi.Input<number>;
   /** `rolling` (window extends with each alert) or `fixed`. Only when enabled. */
-  windowType?: pulumi.Input<"fixed" | "rolling">;
+  windowType?: pulumi.Input<"fixed" | "rolling" | (string & {})>;
 }
 
 /** Incident creation. */
@@ -139,7 +139,7 @@ export interface AlertRouteIncidentConfigTemplateArgs {
 /** Severity binding and how severities of several alerts merge (`first-wins` or `max`). */
 export interface AlertRouteIncidentConfigTemplateSeverityArgs {
   /** `first-wins` or `max`. */
-  mergeStrategy: pulumi.Input<"first-wins" | "max">;
+  mergeStrategy: pulumi.Input<"first-wins" | "max" | (string & {})>;
   /** The severity (a literal severity id or a reference). */
   binding?: pulumi.Input<ParamBindingArgs>;
 }
@@ -151,7 +151,7 @@ export interface AlertRouteIncidentConfigTemplateCustomFieldArgs {
   /** The value(s). */
   binding: pulumi.Input<ParamBindingArgs>;
   /** `append`, `first-wins` or `last-wins`. */
-  mergeStrategy: pulumi.Input<"append" | "first-wins" | "last-wins">;
+  mergeStrategy: pulumi.Input<"append" | "first-wins" | "last-wins" | (string & {})>;
 }
 
 /** Where alert messages are posted. */
@@ -177,7 +177,9 @@ export interface AlertRouteMessageConfigDestinationSlackTargetsArgs {
   /** The channel(s): a literal channel id or a reference (e.g. an expression result). */
   binding: pulumi.Input<ParamBindingArgs>;
   /** Visibility of the channel: `public`, `private`, `dm`, `group_chat` or `assistant`. */
-  channelVisibility: pulumi.Input<AlertRouteMessageConfigDestinationSlackTargetsChannelVisibility>;
+  channelVisibility: pulumi.Input<
+    AlertRouteMessageConfigDestinationSlackTargetsChannelVisibility | (string & {})
+  >;
   /** Render grouped alerts as one group-summary message per channel. */
   groupAlertsSummary?: pulumi.Input<boolean>;
 }
@@ -280,7 +282,7 @@ export interface AlertRouteEscalationConfigEscalationTarget {
 /** When an alert joins an existing group, when to escalate again. */
 export interface AlertRouteEscalationConfigWhenAlertJoinsGroup {
   /** `on_each_new_alert` or `on_priority_increase`. */
-  mode: "on_each_new_alert" | "on_priority_increase";
+  mode: "on_each_new_alert" | "on_priority_increase" | (string & {});
   /** Seconds to wait before escalating (0–3600). Only for `on_each_new_alert`. */
   gracePeriodSeconds?: number;
 }
@@ -294,7 +296,7 @@ export interface AlertRouteGroupingConfig {
   /** Grouping window in seconds (60–172800). Only when enabled. */
   windowSeconds?: number;
   /** `rolling` (window extends with each alert) or `fixed`. Only when enabled. */
-  windowType?: "fixed" | "rolling";
+  windowType?: "fixed" | "rolling" | (string & {});
 }
 
 /** Incident creation. */
@@ -336,7 +338,7 @@ export interface AlertRouteIncidentConfigTemplate {
 /** Severity binding and how severities of several alerts merge (`first-wins` or `max`). */
 export interface AlertRouteIncidentConfigTemplateSeverity {
   /** `first-wins` or `max`. */
-  mergeStrategy: "first-wins" | "max";
+  mergeStrategy: "first-wins" | "max" | (string & {});
   /** The severity (a literal severity id or a reference). */
   binding?: ParamBinding;
 }
@@ -348,7 +350,7 @@ export interface AlertRouteIncidentConfigTemplateCustomField {
   /** The value(s). */
   binding: ParamBinding;
   /** `append`, `first-wins` or `last-wins`. */
-  mergeStrategy: "append" | "first-wins" | "last-wins";
+  mergeStrategy: "append" | "first-wins" | "last-wins" | (string & {});
 }
 
 /** Where alert messages are posted. */
@@ -374,7 +376,7 @@ export interface AlertRouteMessageConfigDestinationSlackTargets {
   /** The channel(s): a literal channel id or a reference (e.g. an expression result). */
   binding: ParamBinding;
   /** Visibility of the channel: `public`, `private`, `dm`, `group_chat` or `assistant`. */
-  channelVisibility: AlertRouteMessageConfigDestinationSlackTargetsChannelVisibility;
+  channelVisibility: AlertRouteMessageConfigDestinationSlackTargetsChannelVisibility | (string & {});
   /** Render grouped alerts as one group-summary message per channel. */
   groupAlertsSummary?: boolean;
 }

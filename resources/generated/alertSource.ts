@@ -77,16 +77,16 @@ export interface AlertSourceArgs {
   /** Unique name of the alert source. */
   name: pulumi.Input<string>;
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
-  sourceType: pulumi.Input<AlertSourceSourceType>;
+  sourceType: pulumi.Input<AlertSourceSourceType | (string & {})>;
   /** How alerts from this source are built. */
   template: pulumi.Input<AlertSourceTemplateArgs>;
-  /** For `heartbeat` sources (required there): the ping schedule. */
+  /** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
   heartbeatOptions?: pulumi.Input<AlertSourceHeartbeatOptionsArgs>;
-  /** For `email` sources (required there). Write-only: never echoed by the API. */
+  /** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   emailOptions?: pulumi.Input<AlertSourceEmailOptionsArgs>;
-  /** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+  /** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   httpCustomOptions?: pulumi.Input<AlertSourceHttpCustomOptionsArgs>;
-  /** For `jira` sources (required there): the projects watched for new issues. */
+  /** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
   jiraOptions?: pulumi.Input<AlertSourceJiraOptionsArgs>;
   /** Alerts from this source resolve automatically after this many minutes. */
   autoResolveTimeoutMinutes?: pulumi.Input<number>;
@@ -145,10 +145,10 @@ export interface AlertSourceTemplateAttributeBindingArgs {
   /** Several values. */
   arrayValue?: pulumi.Input<pulumi.Input<BindingValueArgs>[]>;
   /** How the attribute is merged when the alert is updated; the source type's default when unset. */
-  mergeStrategy?: pulumi.Input<AlertSourceTemplateAttributeBindingMergeStrategy>;
+  mergeStrategy?: pulumi.Input<AlertSourceTemplateAttributeBindingMergeStrategy | (string & {})>;
 }
 
-/** For `heartbeat` sources (required there): the ping schedule. */
+/** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
 export interface AlertSourceHeartbeatOptionsArgs {
   /** How often a ping is expected, in seconds. */
   intervalSeconds: pulumi.Input<number>;
@@ -158,17 +158,17 @@ export interface AlertSourceHeartbeatOptionsArgs {
   gracePeriodSeconds?: pulumi.Input<number>;
 }
 
-/** For `email` sources (required there). Write-only: never echoed by the API. */
+/** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceEmailOptionsArgs {
   /** PII types redacted from incoming e-mail before storage. */
   redactions?: pulumi.Input<
-    pulumi.Input<"credit_card_numbers" | "phone_numbers" | "us_social_security_numbers">[]
+    pulumi.Input<"credit_card_numbers" | "phone_numbers" | "us_social_security_numbers" | (string & {})>[]
   >;
   /** JavaScript expression turning e-mail fields into alert fields. */
   transformExpression?: pulumi.Input<string>;
 }
 
-/** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+/** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceHttpCustomOptionsArgs {
   /** JSON path of the deduplication key in the payload. */
   deduplicationKeyPath: pulumi.Input<string>;
@@ -176,7 +176,7 @@ export interface AlertSourceHttpCustomOptionsArgs {
   transformExpression: pulumi.Input<string>;
 }
 
-/** For `jira` sources (required there): the projects watched for new issues. */
+/** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
 export interface AlertSourceJiraOptionsArgs {
   /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */
   projectIds: pulumi.Input<pulumi.Input<string>[]>;
@@ -185,7 +185,7 @@ export interface AlertSourceJiraOptionsArgs {
 /** The arguments of `getAlertSourcesOutput`: each may be an Input. */
 export interface GetAlertSourcesOutputArgs {
   /** Only sources of this type (all when unset). */
-  sourceType?: pulumi.Input<AlertSourceSourceType>;
+  sourceType?: pulumi.Input<AlertSourceSourceType | (string & {})>;
 }
 
 /** The arguments of `getAlertSourceOutput`: each may be an Input. */
@@ -199,16 +199,16 @@ export interface AlertSource {
   /** Unique name of the alert source. */
   readonly name: pulumi.Output<string>;
   /** Type of alert source, e.g. `http`, `datadog`, `heartbeat`. Cannot change: changing it replaces the source. */
-  readonly sourceType: pulumi.Output<AlertSourceSourceType>;
+  readonly sourceType: pulumi.Output<AlertSourceSourceType | (string & {})>;
   /** How alerts from this source are built. */
   readonly template: pulumi.Output<AlertSourceTemplate>;
-  /** For `heartbeat` sources (required there): the ping schedule. */
+  /** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
   readonly heartbeatOptions: pulumi.Output<AlertSourceHeartbeatOptions | undefined>;
-  /** For `email` sources (required there). Write-only: never echoed by the API. */
+  /** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   readonly emailOptions: pulumi.Output<AlertSourceEmailOptions | undefined>;
-  /** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+  /** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
   readonly httpCustomOptions: pulumi.Output<AlertSourceHttpCustomOptions | undefined>;
-  /** For `jira` sources (required there): the projects watched for new issues. */
+  /** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
   readonly jiraOptions: pulumi.Output<AlertSourceJiraOptions | undefined>;
   /** Alerts from this source resolve automatically after this many minutes. */
   readonly autoResolveTimeoutMinutes: pulumi.Output<number | undefined>;
@@ -316,10 +316,10 @@ export interface AlertSourceTemplateAttributeBinding {
   /** Several values. */
   arrayValue?: BindingValue[];
   /** How the attribute is merged when the alert is updated; the source type's default when unset. */
-  mergeStrategy?: AlertSourceTemplateAttributeBindingMergeStrategy;
+  mergeStrategy?: AlertSourceTemplateAttributeBindingMergeStrategy | (string & {});
 }
 
-/** For `heartbeat` sources (required there): the ping schedule. */
+/** For `heartbeat` sources (expected there: check warns when it is missing): the ping schedule. */
 export interface AlertSourceHeartbeatOptions {
   /** How often a ping is expected, in seconds. */
   intervalSeconds: number;
@@ -329,15 +329,15 @@ export interface AlertSourceHeartbeatOptions {
   gracePeriodSeconds?: number;
 }
 
-/** For `email` sources (required there). Write-only: never echoed by the API. */
+/** For `email` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceEmailOptions {
   /** PII types redacted from incoming e-mail before storage. */
-  redactions: ("credit_card_numbers" | "phone_numbers" | "us_social_security_numbers")[];
+  redactions: ("credit_card_numbers" | "phone_numbers" | "us_social_security_numbers" | (string & {}))[];
   /** JavaScript expression turning e-mail fields into alert fields. */
   transformExpression?: string;
 }
 
-/** For `http_custom` sources (required there). Write-only: never echoed by the API. */
+/** For `http_custom` sources (expected there: check warns when it is missing). Write-only: never echoed by the API. */
 export interface AlertSourceHttpCustomOptions {
   /** JSON path of the deduplication key in the payload. */
   deduplicationKeyPath: string;
@@ -345,7 +345,7 @@ export interface AlertSourceHttpCustomOptions {
   transformExpression: string;
 }
 
-/** For `jira` sources (required there): the projects watched for new issues. */
+/** For `jira` sources (expected there: check warns when it is missing): the projects watched for new issues. */
 export interface AlertSourceJiraOptions {
   /** Jira project ids, or ids of entries of the "Jira Project" catalog type. */
   projectIds: string[];
@@ -354,7 +354,7 @@ export interface AlertSourceJiraOptions {
 /** The arguments of `getAlertSources`. */
 export interface GetAlertSourcesArgs {
   /** Only sources of this type (all when unset). */
-  sourceType?: AlertSourceSourceType;
+  sourceType?: AlertSourceSourceType | (string & {});
 }
 
 /** The alert sources of the account, optionally of one type. */

@@ -23,9 +23,9 @@ export interface AnnouncementRuleArgs {
    * Which incidents are announced: `live_and_closed` (live incidents only), or also triage
    * (`include_triage`), triage and merged, declined and merged, or all of them (`include_all`).
    */
-  mode: pulumi.Input<AnnouncementRuleMode>;
+  mode: pulumi.Input<AnnouncementRuleMode | (string & {})>;
   /** Where incident updates are shared once the incident is announced: `none`, `thread` or `thread_and_channel`. */
-  updateSharingMode: pulumi.Input<"none" | "thread" | "thread_and_channel">;
+  updateSharingMode: pulumi.Input<"none" | "thread" | "thread_and_channel" | (string & {})>;
   /** Incidents are announced when any one group holds (all conditions of a group). Empty: every incident. */
   conditionGroups?: pulumi.Input<pulumi.Input<ConditionGroupArgs>[]>;
   /** Ids of the Slack channels announcements are posted into (e.g. `C0123ABCD`). Order does not matter. */
@@ -33,9 +33,9 @@ export interface AnnouncementRuleArgs {
   /** Microsoft Teams channels announcements are posted into, each as `team_id/channel_id`. Order does not matter. */
   microsoftTeamsChannelIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** Which private incidents are announced: `all`, those an owning team can see (`owning_teams`), or `none`. */
-  privateIncidentScope?: pulumi.Input<"all" | "none" | "owning_teams">;
+  privateIncidentScope?: pulumi.Input<"all" | "none" | "owning_teams" | (string & {})>;
   /** What happens to the announcement when the incident no longer matches: `leave_in_place` or `remove`. */
-  conditionsNoLongerApplyBehaviour?: pulumi.Input<"leave_in_place" | "remove">;
+  conditionsNoLongerApplyBehaviour?: pulumi.Input<"leave_in_place" | "remove" | (string & {})>;
   /** Id of the announcement template the posts use. Unset: not managed (the account's default template on create). */
   templateId?: pulumi.Input<string>;
   /** Ids of the teams that own the rule. Order does not matter. Unset: not managed (the API keeps what it has). */
@@ -52,15 +52,15 @@ export interface AnnouncementRule {
    * Which incidents are announced: `live_and_closed` (live incidents only), or also triage
    * (`include_triage`), triage and merged, declined and merged, or all of them (`include_all`).
    */
-  readonly mode: pulumi.Output<AnnouncementRuleMode>;
+  readonly mode: pulumi.Output<AnnouncementRuleMode | (string & {})>;
   /** Where incident updates are shared once the incident is announced: `none`, `thread` or `thread_and_channel`. */
-  readonly updateSharingMode: pulumi.Output<"none" | "thread" | "thread_and_channel">;
+  readonly updateSharingMode: pulumi.Output<"none" | "thread" | "thread_and_channel" | (string & {})>;
   /** Incidents are announced when any one group holds (all conditions of a group). Empty: every incident. */
   readonly conditionGroups: pulumi.Output<ConditionGroup[]>;
   /** Which private incidents are announced: `all`, those an owning team can see (`owning_teams`), or `none`. */
-  readonly privateIncidentScope: pulumi.Output<"all" | "none" | "owning_teams">;
+  readonly privateIncidentScope: pulumi.Output<"all" | "none" | "owning_teams" | (string & {})>;
   /** What happens to the announcement when the incident no longer matches: `leave_in_place` or `remove`. */
-  readonly conditionsNoLongerApplyBehaviour: pulumi.Output<"leave_in_place" | "remove">;
+  readonly conditionsNoLongerApplyBehaviour: pulumi.Output<"leave_in_place" | "remove" | (string & {})>;
   /** Ids of the Slack channels announcements are posted into (e.g. `C0123ABCD`). Order does not matter. */
   readonly slackChannelIds: pulumi.Output<string[] | undefined>;
   /** Microsoft Teams channels announcements are posted into, each as `team_id/channel_id`. Order does not matter. */

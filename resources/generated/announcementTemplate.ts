@@ -90,7 +90,7 @@ export interface AnnouncementTemplateFieldArgs {
    * `creator`, `slack` or `rich_text` (set `richText`). The API's spelling
    * (`announcement_post_fields_status`) is accepted too.
    */
-  fieldType: pulumi.Input<AnnouncementTemplateFieldFieldType>;
+  fieldType: pulumi.Input<AnnouncementTemplateFieldFieldType | (string & {})>;
   /** Position of the field on the post, lowest first. Unset: its position in `fields`. */
   rank?: pulumi.Input<number>;
   /** Slack emoji shown next to the field, by name (`rotating_light` or `:rotating_light:`). */
@@ -110,7 +110,7 @@ export interface AnnouncementTemplateFieldRichTextArgs {
   /** The text, as markdown; incident variables are written `{{incident.reference}}`. */
   contents: pulumi.Input<string>;
   /** How `contents` is written: `markdown` (the only kind today, and the default). */
-  type?: pulumi.Input<"markdown">;
+  type?: pulumi.Input<"markdown" | (string & {})>;
 }
 
 /** Buttons shown on the post, in order (or by `rank`). Empty or unset: none. */
@@ -121,7 +121,7 @@ export interface AnnouncementTemplateActionArgs {
    * `triage`, `escalate`, `share_update`, `update_status` or `request_access`. The API's spelling
    * (`announcement_post_actions_homepage`) is accepted too.
    */
-  actionType: pulumi.Input<AnnouncementTemplateActionActionType>;
+  actionType: pulumi.Input<AnnouncementTemplateActionActionType | (string & {})>;
   /** Position of the button on the post, lowest first. Unset: its position in `actions`. */
   rank?: pulumi.Input<number>;
   /** Slack emoji shown on the button, by name (`rotating_light` or `:rotating_light:`). */
@@ -190,7 +190,7 @@ export interface AnnouncementTemplateField {
    * `creator`, `slack` or `rich_text` (set `richText`). The API's spelling
    * (`announcement_post_fields_status`) is accepted too.
    */
-  fieldType: AnnouncementTemplateFieldFieldType;
+  fieldType: AnnouncementTemplateFieldFieldType | (string & {});
   /** Position of the field on the post, lowest first. Unset: its position in `fields`. */
   rank?: number;
   /** Slack emoji shown next to the field, by name (`rotating_light` or `:rotating_light:`). */
@@ -210,7 +210,7 @@ export interface AnnouncementTemplateFieldRichText {
   /** The text, as markdown; incident variables are written `{{incident.reference}}`. */
   contents: string;
   /** How `contents` is written: `markdown` (the only kind today, and the default). */
-  type: "markdown";
+  type: "markdown" | (string & {});
 }
 
 /** Buttons shown on the post, in order (or by `rank`). Empty or unset: none. */
@@ -221,7 +221,7 @@ export interface AnnouncementTemplateAction {
    * `triage`, `escalate`, `share_update`, `update_status` or `request_access`. The API's spelling
    * (`announcement_post_actions_homepage`) is accepted too.
    */
-  actionType: AnnouncementTemplateActionActionType;
+  actionType: AnnouncementTemplateActionActionType | (string & {});
   /** Position of the button on the post, lowest first. Unset: its position in `actions`. */
   rank?: number;
   /** Slack emoji shown on the button, by name (`rotating_light` or `:rotating_light:`). */

@@ -3,26 +3,38 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IncidentResource } from "../../provider/resource";
 import * as impl from "../apiKey";
 
-/** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
+/**
+ * Account-level roles. Order does not matter. The service decides which it grants: a role it does
+ * not name (in the reference or the seed) is sent with a warning naming the nearest known one.
+ */
 export type ApiKeyRole =
   | "act_on_behalf_of_users"
   | "api_keys_manage"
   | "call_transcripts_viewer"
   | "catalog_editor"
   | "catalog_viewer"
+  | "documents_viewer"
   | "escalation_creator"
   | "global_access"
+  | "heartbeats_ping"
   | "incident_creator"
   | "incident_editor"
   | "incident_memberships_editor"
   | "incident_workload_private_viewer"
   | "incident_workload_viewer"
   | "investigation_download"
+  | "investigations_editor"
   | "manage_settings"
   | "notification_methods_manage"
   | "notification_methods_unredacted_viewer"
   | "on_call_editor"
   | "on_call_viewer"
+  | "pay_configs_editor"
+  | "pay_configs_viewer"
+  | "pay_reports_editor"
+  | "pay_reports_viewer"
+  | "policies_viewer"
+  | "policy_findings_manage"
   | "post_incident_flow_opt_out"
   | "postmortems_manage"
   | "private_escalation_workflows_editor"
@@ -34,16 +46,21 @@ export type ApiKeyRole =
   | "secrets_use"
   | "security_settings_editor"
   | "status_page_publisher"
+  | "status_page_viewer"
   | "team_memberships_manage"
+  | "telemetry_data_source_update"
+  | "telemetry_query_restricted"
+  | "telemetry_viewer"
   | "viewer"
   | "workflows_editor"
   | "workflows_viewer";
 
-/** Roles granted only for the teams in `teamIds`. */
+/** Roles granted only for the teams in `teamIds` (a role the service does not name: as `roles`). */
 export type ApiKeyTeamRole =
   | "api_keys_manage"
   | "catalog_editor"
   | "escalation_creator"
+  | "heartbeats_ping"
   | "on_call_editor"
   | "private_workflows_editor"
   | "schedule_overrides_editor"
@@ -51,16 +68,21 @@ export type ApiKeyTeamRole =
   | "schedules_reader"
   | "secrets_manage"
   | "secrets_use"
+  | "telemetry_data_source_update"
+  | "telemetry_query_restricted"
   | "workflows_editor";
 
 /** The arguments of a API key (`ApiKey`). */
 export interface ApiKeyArgs {
   /** Human-readable name of the key. */
   name: pulumi.Input<string>;
-  /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
-  roles?: pulumi.Input<pulumi.Input<ApiKeyRole>[]>;
-  /** Roles granted only for the teams in `teamIds`. */
-  teamRoles?: pulumi.Input<pulumi.Input<ApiKeyTeamRole>[]>;
+  /**
+   * Account-level roles. Order does not matter. The service decides which it grants: a role it does
+   * not name (in the reference or the seed) is sent with a warning naming the nearest known one.
+   */
+  roles?: pulumi.Input<pulumi.Input<ApiKeyRole | (string & {})>[]>;
+  /** Roles granted only for the teams in `teamIds` (a role the service does not name: as `roles`). */
+  teamRoles?: pulumi.Input<pulumi.Input<ApiKeyTeamRole | (string & {})>[]>;
   /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
   teamIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** Free-form notes about the key. */
@@ -80,10 +102,13 @@ export interface ApiKeyArgs {
 export interface ApiKey {
   /** Human-readable name of the key. */
   readonly name: pulumi.Output<string>;
-  /** Account-level roles. Order does not matter. `api_keys_manage` cannot be granted through the API. */
-  readonly roles: pulumi.Output<ApiKeyRole[]>;
-  /** Roles granted only for the teams in `teamIds`. */
-  readonly teamRoles: pulumi.Output<ApiKeyTeamRole[]>;
+  /**
+   * Account-level roles. Order does not matter. The service decides which it grants: a role it does
+   * not name (in the reference or the seed) is sent with a warning naming the nearest known one.
+   */
+  readonly roles: pulumi.Output<(ApiKeyRole | (string & {}))[]>;
+  /** Roles granted only for the teams in `teamIds` (a role the service does not name: as `roles`). */
+  readonly teamRoles: pulumi.Output<(ApiKeyTeamRole | (string & {}))[]>;
   /** Teams the `teamRoles` apply to; must be set exactly when `teamRoles` is. */
   readonly teamIds: pulumi.Output<string[]>;
   /** Minutes the old token keeps working after a rotation (0–60). */

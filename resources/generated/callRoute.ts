@@ -4,6 +4,23 @@ import { IncidentResource } from "../../provider/resource";
 import * as impl from "../callRoute";
 import type { EscalationTarget, EscalationTargetArgs } from "./shared";
 
+/**
+ * The language callers hear, as a language tag: `en-US`, `en-GB`, `fr-FR`, `es-ES`, `pt-PT`,
+ * `pt-BR`, `de-DE` or `nl-NL` today (the API checks the values it supports).
+ */
+export type CallRouteCustomLanguage =
+  | "de-DE"
+  | "en-GB"
+  | "en-US"
+  | "es-ES"
+  | "fr-FR"
+  | "nl-NL"
+  | "pt-BR"
+  | "pt-PT";
+
+/** The keypad digit a caller presses to choose it: `1` to `9` (no two options share one). */
+export type CallRouteOptionDigit = "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9";
+
 /** The arguments of a call route (`CallRoute`). */
 export interface CallRouteArgs {
   /**
@@ -14,42 +31,90 @@ export interface CallRouteArgs {
   callRouteId: pulumi.Input<string>;
   /** The route's name, e.g. `Payments hotline`. */
   name: pulumi.Input<string>;
-  /** The language callers hear, as a language tag, e.g. `en-US` (the API checks the values it supports). */
-  customLanguage: pulumi.Input<string>;
-  /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  responderCallerId: pulumi.Input<"oncall_number" | "route_number">;
   /**
-   * Only callers on the route's allowlist get through. The allowlist itself is managed in the
-   * dashboard; the API refuses `true` while it is empty.
+   * The language callers hear, as a language tag: `en-US`, `en-GB`, `fr-FR`, `es-ES`, `pt-PT`,
+   * `pt-BR`, `de-DE` or `nl-NL` today (the API checks the values it supports).
+   */
+  customLanguage: pulumi.Input<CallRouteCustomLanguage | (string & {})>;
+  /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
+  responderCallerId: pulumi.Input<"oncall_number" | "route_number" | (string & {})>;
+  /**
+   * Only callers on the route's allowlist get through. The API refuses `true` while the route has
+   * no allowed caller: declare `allowedCallers` (at least one), or add them in the dashboard.
    */
   useCallerAllowlist: pulumi.Input<boolean>;
   /**
    * What a call does, in order: levels paging targets, and voicemail. Writing it retires the route's
-   * phone-tree menu, if it has one. Leave it out to keep the route's routing (its menu or its path)
-   * as it is.
+   * phone-tree menu, if it has one (so it cannot be declared with a non-empty `options`). Leave it
+   * out to keep the route's routing (its menu or its path) as it is.
    */
   path?: pulumi.Input<pulumi.Input<CallRoutePathArgs>[]>;
+  /**
+   * The numbers allowed to call the route (enforced when `useCallerAllowlist` is true): the whole
+   * list, compared by number. Leave it out to keep the route's allowed callers as they are.
+   */
+  allowedCallers?: pulumi.Input<pulumi.Input<CallRouteAllowedCallerArgs>[]>;
+  /**
+   * The route's phone-tree menu: callers hear the prompts and press a digit, and each option pages
+   * its own path. A menu replaces the route's path (the first option clears it): leave `path` out
+   * when you declare options. `[]` removes the menu (the route then needs a `path`). Leave it out
+   * to keep the route's menu as it is. A menu of two or more options is not on every plan.
+   */
+  options?: pulumi.Input<pulumi.Input<CallRouteOptionArgs>[]>;
   /** Same as `callRouteId` when given (the route is always taken over; it is never created). */
   adoptId?: pulumi.Input<string>;
 }
 
 /**
  * What a call does, in order: levels paging targets, and voicemail. Writing it retires the route's
- * phone-tree menu, if it has one. Leave it out to keep the route's routing (its menu or its path)
- * as it is.
+ * phone-tree menu, if it has one (so it cannot be declared with a non-empty `options`). Leave it
+ * out to keep the route's routing (its menu or its path) as it is.
  */
 export interface CallRoutePathArgs {
+  /** Id of the node; when omitted, one derived from its position (`node-0`, …) is sent. */
   id?: pulumi.Input<string>;
+  /** Page these targets, as an escalation path's level does. */
   level?: pulumi.Input<CallRoutePathLevelArgs>;
+  /** Take a voicemail. */
   voicemail?: pulumi.Input<CallRoutePathVoicemailArgs>;
 }
 
+/** Page these targets, as an escalation path's level does. */
 export interface CallRoutePathLevelArgs {
+  /** Users and schedules to page (at least one). */
   targets: pulumi.Input<pulumi.Input<EscalationTargetArgs>[]>;
 }
 
+/** Take a voicemail. */
 export interface CallRoutePathVoicemailArgs {
-  greetingText?: pulumi.Input<string>;
+  /** What the caller hears before the tone (required by the API, at most 250 characters). */
+  greetingText: pulumi.Input<string>;
+}
+
+/**
+ * The numbers allowed to call the route (enforced when `useCallerAllowlist` is true): the whole
+ * list, compared by number. Leave it out to keep the route's allowed callers as they are.
+ */
+export interface CallRouteAllowedCallerArgs {
+  /** The number, in international format, e.g. `+15551234567` (the API checks the format). */
+  phoneNumber: pulumi.Input<string>;
+  /** Whose number this is, e.g. `Regulator duty desk`. */
+  name?: pulumi.Input<string>;
+}
+
+/**
+ * The route's phone-tree menu: callers hear the prompts and press a digit, and each option pages
+ * its own path. A menu replaces the route's path (the first option clears it): leave `path` out
+ * when you declare options. `[]` removes the menu (the route then needs a `path`). Leave it out
+ * to keep the route's menu as it is. A menu of two or more options is not on every plan.
+ */
+export interface CallRouteOptionArgs {
+  /** The keypad digit a caller presses to choose it: `1` to `9` (no two options share one). */
+  digit: pulumi.Input<CallRouteOptionDigit | (string & {})>;
+  /** What is read out to offer it, in the route's language (at most 250 characters), e.g. `For an urgent outage, press 1`. */
+  prompt: pulumi.Input<string>;
+  /** Who is paged when a caller chooses it: levels and voicemail, as the route's own path. */
+  path: pulumi.Input<pulumi.Input<CallRoutePathArgs>[]>;
 }
 
 /** The outputs of `CallRoute` (merged into the class). */
@@ -62,42 +127,61 @@ export interface CallRoute {
   readonly callRouteId: pulumi.Output<string>;
   /** The route's name, e.g. `Payments hotline`. */
   readonly name: pulumi.Output<string>;
-  /** The language callers hear, as a language tag, e.g. `en-US` (the API checks the values it supports). */
-  readonly customLanguage: pulumi.Output<string>;
-  /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
-  readonly responderCallerId: pulumi.Output<"oncall_number" | "route_number">;
   /**
-   * Only callers on the route's allowlist get through. The allowlist itself is managed in the
-   * dashboard; the API refuses `true` while it is empty.
+   * The language callers hear, as a language tag: `en-US`, `en-GB`, `fr-FR`, `es-ES`, `pt-PT`,
+   * `pt-BR`, `de-DE` or `nl-NL` today (the API checks the values it supports).
+   */
+  readonly customLanguage: pulumi.Output<CallRouteCustomLanguage | (string & {})>;
+  /** The number responders see calling: `route_number` (the route's own) or `oncall_number` (an incident.io on-call number). */
+  readonly responderCallerId: pulumi.Output<"oncall_number" | "route_number" | (string & {})>;
+  /**
+   * Only callers on the route's allowlist get through. The API refuses `true` while the route has
+   * no allowed caller: declare `allowedCallers` (at least one), or add them in the dashboard.
    */
   readonly useCallerAllowlist: pulumi.Output<boolean>;
   /**
    * What a call does, in order: levels paging targets, and voicemail. Writing it retires the route's
-   * phone-tree menu, if it has one. Leave it out to keep the route's routing (its menu or its path)
-   * as it is.
+   * phone-tree menu, if it has one (so it cannot be declared with a non-empty `options`). Leave it
+   * out to keep the route's routing (its menu or its path) as it is.
    */
   readonly path: pulumi.Output<CallRoutePath[] | undefined>;
+  /**
+   * The numbers allowed to call the route (enforced when `useCallerAllowlist` is true): the whole
+   * list, compared by number. Leave it out to keep the route's allowed callers as they are.
+   */
+  readonly allowedCallers: pulumi.Output<CallRouteAllowedCaller[] | undefined>;
+  /**
+   * The route's phone-tree menu: callers hear the prompts and press a digit, and each option pages
+   * its own path. A menu replaces the route's path (the first option clears it): leave `path` out
+   * when you declare options. `[]` removes the menu (the route then needs a `path`). Leave it out
+   * to keep the route's menu as it is. A menu of two or more options is not on every plan.
+   */
+  readonly options: pulumi.Output<CallRouteOption[] | undefined>;
   /** Same as `callRouteId` when given (the route is always taken over; it is never created). */
   readonly adoptId: pulumi.Output<string | undefined>;
   /** What the route held before this resource took it over: its delete writes it back. */
   readonly previous: pulumi.Output<CallRoutePrevious>;
+  /** The id of each allowed caller of the route, by phone number. */
+  readonly allowedCallerIds: pulumi.Output<{ [key: string]: string }>;
+  /** The id of each option of the route's menu, by digit. */
+  readonly optionIds: pulumi.Output<{ [key: string]: string }>;
 }
 
 /**
  * A call route (API v2): what a call to one of the account's phone numbers does: its name, the
- * language callers hear, the number responders see calling, whether only allowlisted callers get
- * through, and its path (levels paging users, schedules or channels; voicemail).
+ * language callers hear, the number responders see calling, who may call it, and either its path
+ * (levels paging users or schedules; voicemail) or its phone-tree menu (a prompt per digit, each
+ * with its own path).
  *
  * Call routes cannot be created or deleted through the API: the resource takes an existing route
  * over by `callRouteId`. Creating the resource keeps what the route held in `previous` and writes
  * the declared settings; deleting it (`pulumi destroy`, or removing it from the program) writes
- * `previous` back and warns that the call route itself is not deleted. Declare at most one
- * `CallRoute` per route (two would overwrite each other).
+ * `previous` back (its path, allowed callers and menu too) and warns that the call route itself is
+ * not deleted. Declare at most one `CallRoute` per route (two would overwrite each other).
  *
- * A declared `path` retires the route's phone-tree menu, which cannot be put back through the API;
- * leave `path` out to keep the route's routing. The route's allowed callers and menu options are
- * not managed (their payloads are not in the API's shapes): manage them in the dashboard.
- * `useCallerAllowlist: true` needs at least one allowed caller: the API's refusal names the input.
+ * `allowedCallers` and `options` are whole lists (leave one out to keep it as it is): callers
+ * compare by number, options by digit. A route routes by its path or its menu: declare `path` or
+ * `options`, not both. `useCallerAllowlist: true` needs at least one allowed caller.
  */
 export class CallRoute extends IncidentResource {
   constructor(name: string, args: CallRouteArgs, opts?: pulumi.CustomResourceOptions) {
@@ -107,21 +191,54 @@ export class CallRoute extends IncidentResource {
 
 /**
  * What a call does, in order: levels paging targets, and voicemail. Writing it retires the route's
- * phone-tree menu, if it has one. Leave it out to keep the route's routing (its menu or its path)
- * as it is.
+ * phone-tree menu, if it has one (so it cannot be declared with a non-empty `options`). Leave it
+ * out to keep the route's routing (its menu or its path) as it is.
  */
 export interface CallRoutePath {
+  /** Id of the node; when omitted, one derived from its position (`node-0`, …) is sent. */
   id?: string;
+  /** Page these targets, as an escalation path's level does. */
   level?: CallRoutePathLevel;
+  /** Take a voicemail. */
   voicemail?: CallRoutePathVoicemail;
 }
 
+/** Page these targets, as an escalation path's level does. */
 export interface CallRoutePathLevel {
+  /** Users and schedules to page (at least one). */
   targets: EscalationTarget[];
 }
 
+/** Take a voicemail. */
 export interface CallRoutePathVoicemail {
-  greetingText?: string;
+  /** What the caller hears before the tone (required by the API, at most 250 characters). */
+  greetingText: string;
+}
+
+/**
+ * The numbers allowed to call the route (enforced when `useCallerAllowlist` is true): the whole
+ * list, compared by number. Leave it out to keep the route's allowed callers as they are.
+ */
+export interface CallRouteAllowedCaller {
+  /** The number, in international format, e.g. `+15551234567` (the API checks the format). */
+  phoneNumber: string;
+  /** Whose number this is, e.g. `Regulator duty desk`. */
+  name?: string;
+}
+
+/**
+ * The route's phone-tree menu: callers hear the prompts and press a digit, and each option pages
+ * its own path. A menu replaces the route's path (the first option clears it): leave `path` out
+ * when you declare options. `[]` removes the menu (the route then needs a `path`). Leave it out
+ * to keep the route's menu as it is. A menu of two or more options is not on every plan.
+ */
+export interface CallRouteOption {
+  /** The keypad digit a caller presses to choose it: `1` to `9` (no two options share one). */
+  digit: CallRouteOptionDigit | (string & {});
+  /** What is read out to offer it, in the route's language (at most 250 characters), e.g. `For an urgent outage, press 1`. */
+  prompt: string;
+  /** Who is paged when a caller chooses it: levels and voicemail, as the route's own path. */
+  path: CallRoutePath[];
 }
 
 /** What the route held before this resource took it over (its delete writes it back). */
@@ -132,6 +249,10 @@ export interface CallRoutePrevious {
   useCallerAllowlist: boolean;
   /** The route's path (in the inputs' form, node ids explicit); empty when it routed by a menu. */
   path: CallRouteNode[];
+  /** Its allowed callers (absent in a state recorded before they were managed). */
+  allowedCallers?: CallRouteAllowedCaller[];
+  /** Its menu (node ids explicit; absent in a state recorded before menus were managed). */
+  options?: CallRouteOption[];
 }
 
 /** One step of a call route's path: page targets (`level`) or take a voicemail. */
@@ -139,19 +260,13 @@ export interface CallRouteNode {
   /** Id of the node; when omitted, one derived from its position (`node-0`, …) is sent. */
   id?: string;
   /** Page these targets, as an escalation path's level does. */
-  level?: CallRouteNodeLevel;
+  level?: CallRoutePathLevel;
   /** Take a voicemail. */
   voicemail?: CallRouteNodeVoicemail;
 }
 
-/** Page these targets, as an escalation path's level does. */
-export interface CallRouteNodeLevel {
-  /** Users, schedules and channels to page (at least one). */
-  targets: EscalationTarget[];
-}
-
 /** Take a voicemail. */
 export interface CallRouteNodeVoicemail {
-  /** What the caller hears before the tone. */
-  greetingText?: string;
+  /** What the caller hears before the tone (at most 250 characters). */
+  greetingText: string;
 }

@@ -59,11 +59,11 @@ export interface CatalogTypeArgs {
    */
   typeName?: pulumi.Input<string>;
   /** Categories the type belongs to (a set): `customer`, `issue-tracker`, `on-call`, `product-feature`, `service`, `team`, `user`. */
-  categories?: pulumi.Input<pulumi.Input<CatalogTypeCategory>[]>;
+  categories?: pulumi.Input<pulumi.Input<CatalogTypeCategory | (string & {})>[]>;
   /** Display colour in the dashboard. Left out: the API's default, not managed. */
-  color?: pulumi.Input<CatalogTypeColor>;
+  color?: pulumi.Input<CatalogTypeColor | (string & {})>;
   /** Display icon in the dashboard (e.g. `server`, `users`). Left out: the API's default, not managed. */
-  icon?: pulumi.Input<CatalogTypeIcon>;
+  icon?: pulumi.Input<CatalogTypeIcon | (string & {})>;
   /** Whether entries are ranked (their `rank` orders them). */
   ranked?: pulumi.Input<boolean>;
   /** Whether entries can be referred to by their name, besides their external id and aliases. */
@@ -102,11 +102,11 @@ export interface CatalogType {
    */
   readonly typeName: pulumi.Output<string | undefined>;
   /** Categories the type belongs to (a set): `customer`, `issue-tracker`, `on-call`, `product-feature`, `service`, `team`, `user`. */
-  readonly categories: pulumi.Output<CatalogTypeCategory[] | undefined>;
+  readonly categories: pulumi.Output<(CatalogTypeCategory | (string & {}))[] | undefined>;
   /** Display colour in the dashboard. Left out: the API's default, not managed. */
-  readonly color: pulumi.Output<CatalogTypeColor | undefined>;
+  readonly color: pulumi.Output<CatalogTypeColor | (string & {}) | undefined>;
   /** Display icon in the dashboard (e.g. `server`, `users`). Left out: the API's default, not managed. */
-  readonly icon: pulumi.Output<CatalogTypeIcon | undefined>;
+  readonly icon: pulumi.Output<CatalogTypeIcon | (string & {}) | undefined>;
   /** URL of the repository where this type is managed. */
   readonly sourceRepoUrl: pulumi.Output<string | undefined>;
   /** Ids of the teams that own the type (a set). */

@@ -29,7 +29,7 @@ export interface CatalogTypeAttributeArgs {
    * `backlink` (derived from another type's attribute that refers to this type: set
    * `backlinkAttribute`), `path` (follows a chain of attributes: set `path`). Left out: the API's default.
    */
-  mode?: pulumi.Input<CatalogTypeAttributeMode>;
+  mode?: pulumi.Input<CatalogTypeAttributeMode | (string & {})>;
   /** For `mode: "backlink"`: id of the attribute (of the other type) this one mirrors. */
   backlinkAttribute?: pulumi.Input<string>;
   /** For `mode: "path"`: the attribute ids to follow, in order. */
@@ -64,7 +64,7 @@ export interface CatalogTypeAttribute {
    * `backlink` (derived from another type's attribute that refers to this type: set
    * `backlinkAttribute`), `path` (follows a chain of attributes: set `path`). Left out: the API's default.
    */
-  readonly mode: pulumi.Output<CatalogTypeAttributeMode | undefined>;
+  readonly mode: pulumi.Output<CatalogTypeAttributeMode | (string & {}) | undefined>;
   /** For `mode: "backlink"`: id of the attribute (of the other type) this one mirrors. */
   readonly backlinkAttribute: pulumi.Output<string | undefined>;
   /** For `mode: "path"`: the attribute ids to follow, in order. */

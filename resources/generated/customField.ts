@@ -14,7 +14,7 @@ export interface CustomFieldArgs {
   /** Description shown to responders. */
   description: pulumi.Input<string>;
   /** Type of the field: `single_select`, `multi_select`, `text`, `link` or `numeric`. Changing it replaces the field. */
-  fieldType: pulumi.Input<CustomFieldFieldType>;
+  fieldType: pulumi.Input<CustomFieldFieldType | (string & {})>;
   /** For catalog-backed fields, the catalog type the options come from. Changing it replaces the field. */
   catalogTypeId?: pulumi.Input<string>;
   /** For catalog fields: only offer entries whose attribute matches another custom field's value. */
@@ -64,7 +64,7 @@ export interface CustomField {
   /** Description shown to responders. */
   readonly description: pulumi.Output<string>;
   /** Type of the field: `single_select`, `multi_select`, `text`, `link` or `numeric`. Changing it replaces the field. */
-  readonly fieldType: pulumi.Output<CustomFieldFieldType>;
+  readonly fieldType: pulumi.Output<CustomFieldFieldType | (string & {})>;
   /** For catalog-backed fields, the catalog type the options come from. Changing it replaces the field. */
   readonly catalogTypeId: pulumi.Output<string | undefined>;
   /** For catalog fields: only offer entries whose attribute matches another custom field's value. */

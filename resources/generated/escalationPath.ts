@@ -35,7 +35,7 @@ export interface EscalationPathArgs {
    * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
    * it has no nodes or working hours of its own.
    */
-  kind?: pulumi.Input<"standalone" | "templated">;
+  kind?: pulumi.Input<"standalone" | "templated" | (string & {})>;
   /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
   templateId?: pulumi.Input<string>;
   /**
@@ -64,7 +64,7 @@ export interface EscalationLevelArgs {
   /** Users and schedules to page. */
   targets: pulumi.Input<pulumi.Input<EscalationTargetArgs>[]>;
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: pulumi.Input<"all" | "first">;
+  ackMode?: pulumi.Input<"all" | "first" | (string & {})>;
   /** Page the level again before moving on. */
   retryConfig?: pulumi.Input<EscalationLevelRetryConfigArgs>;
   /** Page one target at a time, in turn. */
@@ -72,7 +72,7 @@ export interface EscalationLevelArgs {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: pulumi.Input<number>;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive" | (string & {})>;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
@@ -84,7 +84,7 @@ export interface EscalationNotifyChannelArgs {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: pulumi.Input<number>;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive" | (string & {})>;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
@@ -148,7 +148,7 @@ export interface EscalationPath {
    * built from an escalation path template (`templateId`), its parameters bound by `paramBindings`;
    * it has no nodes or working hours of its own.
    */
-  readonly kind: pulumi.Output<"standalone" | "templated" | undefined>;
+  readonly kind: pulumi.Output<"standalone" | "templated" | (string & {}) | undefined>;
   /** A templated path's template: an `EscalationPathTemplate`'s id. Required when `kind` is `templated`. */
   readonly templateId: pulumi.Output<string | undefined>;
   /**
@@ -227,7 +227,7 @@ export interface EscalationLevel {
   /** Users and schedules to page. */
   targets: EscalationTarget[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: "all" | "first" | (string & {});
   /** Page the level again before moving on. */
   retryConfig?: EscalationLevelRetryConfig;
   /** Page one target at a time, in turn. */
@@ -235,7 +235,7 @@ export interface EscalationLevel {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
+  timeToAckIntervalCondition?: "active" | "inactive" | (string & {});
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
 }
@@ -247,7 +247,7 @@ export interface EscalationNotifyChannel {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
+  timeToAckIntervalCondition?: "active" | "inactive" | (string & {});
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
 }

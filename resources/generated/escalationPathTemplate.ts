@@ -56,7 +56,7 @@ export interface EscalationTemplateLevelArgs {
   /** Users and schedules to page, each by id or by binding. */
   targets: pulumi.Input<pulumi.Input<EscalationTemplateTargetArgs>[]>;
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: pulumi.Input<"all" | "first">;
+  ackMode?: pulumi.Input<"all" | "first" | (string & {})>;
   /** Page the level again before moving on. */
   retryConfig?: pulumi.Input<EscalationLevelRetryConfigArgs>;
   /** Page one target at a time, in turn. */
@@ -64,7 +64,7 @@ export interface EscalationTemplateLevelArgs {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: pulumi.Input<number>;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive" | (string & {})>;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
@@ -72,7 +72,7 @@ export interface EscalationTemplateLevelArgs {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTargetArgs {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: pulumi.Input<EscalationTargetType>;
+  type: pulumi.Input<EscalationTargetType | (string & {})>;
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: pulumi.Input<string>;
   /**
@@ -81,10 +81,13 @@ export interface EscalationTemplateTargetArgs {
    */
   binding?: pulumi.Input<ParamBindingArgs>;
   /** Urgency of the page: `high` or `low`. */
-  urgency: pulumi.Input<"high" | "low">;
+  urgency: pulumi.Input<"high" | "low" | (string & {})>;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode>;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode | (string & {})>;
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to. A bound target needs none (the
+   * binding decides who is paged); a concrete one without it is warned about (the escalation path's rule).
+   */
   selectedRotaId?: pulumi.Input<string>;
 }
 
@@ -95,7 +98,7 @@ export interface EscalationTemplateNotifyChannelArgs {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: pulumi.Input<number>;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  timeToAckIntervalCondition?: pulumi.Input<"active" | "inactive" | (string & {})>;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
@@ -149,7 +152,7 @@ export interface EscalationPathTemplateParamArgs {
   /** Whether a templated path may leave the parameter unbound. Default `false`. */
   optional?: pulumi.Input<boolean>;
   /** Which kinds of binding the dashboard offers for it (`literal`, `reference`, `expression`); unset or empty: all. Order does not matter. */
-  allowedValueTypes?: pulumi.Input<pulumi.Input<"expression" | "literal" | "reference">[]>;
+  allowedValueTypes?: pulumi.Input<pulumi.Input<"expression" | "literal" | "reference" | (string & {})>[]>;
   /** The value used when a templated path does not bind the parameter. */
   defaultValue?: pulumi.Input<ParamBindingArgs>;
 }
@@ -183,8 +186,6 @@ export interface EscalationPathTemplate {
   readonly workingHours: pulumi.Output<EscalationPathWorkingHour[] | undefined>;
   /** Id of an existing template to take over instead of creating one (`GET /v2/escalation_path_templates`). */
   readonly adoptId: pulumi.Output<string | undefined>;
-  /** Whether a previous escalation path version uses this template (those versions cannot be restored once it is archived). */
-  readonly hasHistoricalEscalationPathVersions: pulumi.Output<boolean>;
 }
 
 /**
@@ -235,7 +236,7 @@ export interface EscalationPathTemplateParam {
   /** Whether a templated path may leave the parameter unbound. Default `false`. */
   optional: boolean;
   /** Which kinds of binding the dashboard offers for it (`literal`, `reference`, `expression`); unset or empty: all. Order does not matter. */
-  allowedValueTypes?: ("expression" | "literal" | "reference")[];
+  allowedValueTypes?: ("expression" | "literal" | "reference" | (string & {}))[];
   /** The value used when a templated path does not bind the parameter. */
   defaultValue?: ParamBinding;
 }
@@ -269,7 +270,7 @@ export interface EscalationTemplateLevel {
   /** Users and schedules to page, each by id or by binding. */
   targets: EscalationTemplateTarget[];
   /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: "all" | "first";
+  ackMode?: "all" | "first" | (string & {});
   /** Page the level again before moving on. */
   retryConfig?: EscalationLevelRetryConfig;
   /** Page one target at a time, in turn. */
@@ -277,7 +278,7 @@ export interface EscalationTemplateLevel {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
+  timeToAckIntervalCondition?: "active" | "inactive" | (string & {});
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
 }
@@ -285,7 +286,7 @@ export interface EscalationTemplateLevel {
 /** Who a template's level (or notify-channel node) pages: a concrete id, or a parameter binding. */
 export interface EscalationTemplateTarget {
   /** What the target identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: EscalationTargetType;
+  type: EscalationTargetType | (string & {});
   /** Id of the user, schedule or channel (a concrete target). Set this or `binding`. */
   id?: string;
   /**
@@ -294,10 +295,13 @@ export interface EscalationTemplateTarget {
    */
   binding?: ParamBinding;
   /** Urgency of the page: `high` or `low`. */
-  urgency: "high" | "low";
+  urgency: "high" | "low" | (string & {});
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: EscalationTargetScheduleMode;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  scheduleMode?: EscalationTargetScheduleMode | (string & {});
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to. A bound target needs none (the
+   * binding decides who is paged); a concrete one without it is warned about (the escalation path's rule).
+   */
   selectedRotaId?: string;
 }
 
@@ -308,7 +312,7 @@ export interface EscalationTemplateNotifyChannel {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
+  timeToAckIntervalCondition?: "active" | "inactive" | (string & {});
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
 }

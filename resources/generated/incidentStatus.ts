@@ -13,7 +13,7 @@ export interface IncidentStatusArgs {
    * replaces the status (the API cannot change a status's category). Triage and declined statuses
    * are managed by the service and cannot be created or modified.
    */
-  category: pulumi.Input<"closed" | "learning" | "live">;
+  category: pulumi.Input<"closed" | "learning" | "live" | (string & {})>;
   /** What the status means (rich text). */
   description?: pulumi.Input<string>;
   /** Id of an existing live, learning or closed status to take over (`getIncidentStatus`). */
@@ -37,7 +37,7 @@ export interface IncidentStatus {
    * replaces the status (the API cannot change a status's category). Triage and declined statuses
    * are managed by the service and cannot be created or modified.
    */
-  readonly category: pulumi.Output<"closed" | "learning" | "live">;
+  readonly category: pulumi.Output<"closed" | "learning" | "live" | (string & {})>;
   /** Id of an existing live, learning or closed status to take over (`getIncidentStatus`). */
   readonly adoptId: pulumi.Output<string | undefined>;
   /** Order of the status among all statuses (server-assigned). */

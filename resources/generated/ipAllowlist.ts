@@ -11,8 +11,8 @@ export interface IpAllowlistArgs {
    */
   allowlist: pulumi.Input<pulumi.Input<IpAllowlistAllowlistArgs>[]>;
   /**
-   * Whether the allowlist is enforced. `true` with an empty `allowlist` is refused: it would lock
-   * everyone out of the account.
+   * Whether the allowlist is enforced. `true` with an empty `allowlist` is warned about (it may lock
+   * everyone out of the account; the API decides what it means).
    */
   enabled: pulumi.Input<boolean>;
   /**
@@ -42,8 +42,8 @@ export interface IpAllowlist {
    */
   readonly allowlist: pulumi.Output<IpAllowlistAllowlist[]>;
   /**
-   * Whether the allowlist is enforced. `true` with an empty `allowlist` is refused: it would lock
-   * everyone out of the account.
+   * Whether the allowlist is enforced. `true` with an empty `allowlist` is warned about (it may lock
+   * everyone out of the account; the API decides what it means).
    */
   readonly enabled: pulumi.Output<boolean>;
   /**
@@ -65,8 +65,10 @@ export interface IpAllowlist {
  * account, and whether it is enforced.
  *
  * A singleton: every account has exactly one allowlist, so declare at most one `IpAllowlist` per
- * account (two resources, in one program or in two stacks, would overwrite each other). Its id is
- * the fixed string `ip_allowlist`.
+ * account (two resources, in one program or in two stacks, would overwrite each other). A second
+ * one in a program, for the same account, is refused where it is declared, naming the first (two
+ * accounts of one program, each its own `provider`, have one each). Its id is the fixed string
+ * `ip_allowlist`.
  *
  * Creating the resource takes over the account's allowlist: it reads what the list holds, keeps it
  * in the `previous` output, and writes the declared list. Deleting the resource (`pulumi destroy`,

@@ -12,8 +12,8 @@ export interface PayConfigArgs {
   currency: pulumi.Input<string>;
   /** Rate paid for any time no rule covers, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   baseRateCents: pulumi.Input<number>;
-  /** The unit of time the rates are paid per, e.g. `hour`. The API's list of values is not published: it checks the value. */
-  rateTimeUnit: pulumi.Input<string>;
+  /** The unit of time every rate is paid per: `hour` or `day` (pay is pro-rated by the second either way). */
+  rateTimeUnit: pulumi.Input<"day" | "hour" | (string & {})>;
   /** IANA time zone the rules are interpreted in, e.g. `Europe/London`. */
   timezone: pulumi.Input<string>;
   /** Rates between two instants. Order does not matter. Empty or unset: none. */
@@ -30,7 +30,7 @@ export interface PayConfigOneOffRuleArgs {
   name: pulumi.Input<string>;
   /** When the rule starts: an RFC 3339 timestamp, e.g. `2026-12-25T00:00:00Z`. */
   startAt: pulumi.Input<string>;
-  /** When the rule ends: an RFC 3339 timestamp after `startAt`. */
+  /** When the rule ends: an RFC 3339 timestamp, after `startAt`. */
   endAt: pulumi.Input<string>;
   /** Rate paid while the rule applies, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   rateCents: pulumi.Input<number>;
@@ -38,11 +38,14 @@ export interface PayConfigOneOffRuleArgs {
 
 /** Rates on days of the week, in the order the API evaluates them (order matters). Empty or unset: none. */
 export interface PayConfigWeeklyRuleArgs {
-  /** Days the rule applies on, `monday` … `sunday`. Order does not matter. */
-  weekdays: pulumi.Input<pulumi.Input<Weekday>[]>;
+  /** Days the rule applies on, `monday` … `sunday`. Order and repeats do not matter. */
+  weekdays: pulumi.Input<pulumi.Input<Weekday | (string & {})>[]>;
   /** Time of day the rule starts, `HH:MM` (24-hour). */
   startTime: pulumi.Input<string>;
-  /** Time of day the rule ends, `HH:MM` (24-hour), after `startTime` (a rule over midnight is two rules). */
+  /**
+   * Time of day the rule ends, `HH:MM` (24-hour). Equal to `startTime`: the rule covers the whole
+   * day; before `startTime`: it runs past midnight into the next morning (the service's meaning).
+   */
   endTime: pulumi.Input<string>;
   /** Rate paid while the rule applies, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   rateCents: pulumi.Input<number>;
@@ -56,8 +59,8 @@ export interface PayConfig {
   readonly currency: pulumi.Output<string>;
   /** Rate paid for any time no rule covers, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   readonly baseRateCents: pulumi.Output<number>;
-  /** The unit of time the rates are paid per, e.g. `hour`. The API's list of values is not published: it checks the value. */
-  readonly rateTimeUnit: pulumi.Output<string>;
+  /** The unit of time every rate is paid per: `hour` or `day` (pay is pro-rated by the second either way). */
+  readonly rateTimeUnit: pulumi.Output<"day" | "hour" | (string & {})>;
   /** IANA time zone the rules are interpreted in, e.g. `Europe/London`. */
   readonly timezone: pulumi.Output<string>;
   /** Rates between two instants. Order does not matter. Empty or unset: none. */
@@ -88,7 +91,7 @@ export interface PayConfigOneOffRule {
   name: string;
   /** When the rule starts: an RFC 3339 timestamp, e.g. `2026-12-25T00:00:00Z`. */
   startAt: string;
-  /** When the rule ends: an RFC 3339 timestamp after `startAt`. */
+  /** When the rule ends: an RFC 3339 timestamp, after `startAt`. */
   endAt: string;
   /** Rate paid while the rule applies, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   rateCents: number;
@@ -96,11 +99,14 @@ export interface PayConfigOneOffRule {
 
 /** Rates on days of the week, in the order the API evaluates them (order matters). Empty or unset: none. */
 export interface PayConfigWeeklyRule {
-  /** Days the rule applies on, `monday` … `sunday`. Order does not matter. */
-  weekdays: Weekday[];
+  /** Days the rule applies on, `monday` … `sunday`. Order and repeats do not matter. */
+  weekdays: (Weekday | (string & {}))[];
   /** Time of day the rule starts, `HH:MM` (24-hour). */
   startTime: string;
-  /** Time of day the rule ends, `HH:MM` (24-hour), after `startTime` (a rule over midnight is two rules). */
+  /**
+   * Time of day the rule ends, `HH:MM` (24-hour). Equal to `startTime`: the rule covers the whole
+   * day; before `startTime`: it runs past midnight into the next morning (the service's meaning).
+   */
   endTime: string;
   /** Rate paid while the rule applies, in the currency's lowest denomination (cents, pence) per `rateTimeUnit`. */
   rateCents: number;

@@ -49,10 +49,10 @@ export interface ScheduleRotationVersionArgs {
    * every later version needs one, later than the previous version's.
    */
   effectiveFrom?: pulumi.Input<string>;
-  /** Only schedule people within these intervals (omit for around the clock; an empty list is refused by the API). */
+  /** Only schedule people within these intervals (omit for around the clock, rather than giving an empty list). */
   workingIntervals?: pulumi.Input<pulumi.Input<ScheduleRotationVersionWorkingIntervalArgs>[]>;
   /** `fair` balances by shift length, `sequential` is round robin (only matters with several handovers). */
-  schedulingMode?: pulumi.Input<"fair" | "sequential">;
+  schedulingMode?: pulumi.Input<"fair" | "sequential" | (string & {})>;
 }
 
 /** The shift length(s): with several entries, they apply in turn (one day, then three days, …). */
@@ -60,7 +60,7 @@ export interface ScheduleRotationVersionHandoverArgs {
   /** How many `intervalType` units a shift lasts. */
   interval: pulumi.Input<number>;
   /** `hourly`, `daily` or `weekly`. */
-  intervalType: pulumi.Input<"daily" | "hourly" | "weekly">;
+  intervalType: pulumi.Input<"daily" | "hourly" | "weekly" | (string & {})>;
 }
 
 /** The people, in the order they take shifts. */
@@ -79,10 +79,10 @@ export interface ScheduleRotationVersionLayerArgs {
   id?: pulumi.Input<string>;
 }
 
-/** Only schedule people within these intervals (omit for around the clock; an empty list is refused by the API). */
+/** Only schedule people within these intervals (omit for around the clock, rather than giving an empty list). */
 export interface ScheduleRotationVersionWorkingIntervalArgs {
   /** Day of the week. */
-  weekday: pulumi.Input<Weekday>;
+  weekday: pulumi.Input<Weekday | (string & {})>;
   /** Start, `HH:MM`. */
   startTime: pulumi.Input<string>;
   /** End, `HH:MM`. */
@@ -186,10 +186,10 @@ export interface ScheduleRotationVersion {
    * every later version needs one, later than the previous version's.
    */
   effectiveFrom?: string;
-  /** Only schedule people within these intervals (omit for around the clock; an empty list is refused by the API). */
+  /** Only schedule people within these intervals (omit for around the clock, rather than giving an empty list). */
   workingIntervals?: ScheduleRotationVersionWorkingInterval[];
   /** `fair` balances by shift length, `sequential` is round robin (only matters with several handovers). */
-  schedulingMode?: "fair" | "sequential";
+  schedulingMode?: "fair" | "sequential" | (string & {});
 }
 
 /** The shift length(s): with several entries, they apply in turn (one day, then three days, …). */
@@ -197,7 +197,7 @@ export interface ScheduleRotationVersionHandover {
   /** How many `intervalType` units a shift lasts. */
   interval: number;
   /** `hourly`, `daily` or `weekly`. */
-  intervalType: "daily" | "hourly" | "weekly";
+  intervalType: "daily" | "hourly" | "weekly" | (string & {});
 }
 
 /** The people, in the order they take shifts. */
@@ -216,10 +216,10 @@ export interface ScheduleRotationVersionLayer {
   id?: string;
 }
 
-/** Only schedule people within these intervals (omit for around the clock; an empty list is refused by the API). */
+/** Only schedule people within these intervals (omit for around the clock, rather than giving an empty list). */
 export interface ScheduleRotationVersionWorkingInterval {
   /** Day of the week. */
-  weekday: Weekday;
+  weekday: Weekday | (string & {});
   /** Start, `HH:MM`. */
   startTime: string;
   /** End, `HH:MM`. */

@@ -58,8 +58,10 @@ export interface ScheduleOverride {
  *
  * Overrides on one layer cannot overlap: an override written over a neighbour's time takes it over
  * (the API deletes the neighbour and makes the neighbour's remaining time into new overrides, with
- * new ids). A neighbour this stack manages then shows as deleted on `pulumi refresh`, and `pulumi up
- * --refresh` makes it again. Keep the windows of one layer's overrides apart.
+ * new ids). A neighbour this stack manages then shows as deleted on `pulumi refresh` (with a warning
+ * naming the override that now holds its window), and `pulumi up --refresh` makes it again. Keep the
+ * windows of one layer's overrides apart: two of one program that overlap are named in a warning at
+ * preview.
  *
  * Adopt an existing override with `adoptId`, declaring the user it has.
  */

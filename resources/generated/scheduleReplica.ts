@@ -11,7 +11,7 @@ export interface ScheduleReplicaArgs {
   /** The incident.io schedule to mirror. */
   scheduleId: pulumi.Input<string>;
   /** The external provider the schedule is mirrored into: `pagerduty`, `opsgenie`, `jsm` (Jira Service Management) or `native`. */
-  replicaProvider: pulumi.Input<ScheduleReplicaReplicaProvider>;
+  replicaProvider: pulumi.Input<ScheduleReplicaReplicaProvider | (string & {})>;
   /** The schedule's id in the external provider that the replica writes to (for PagerDuty, e.g. `PO8107X`). */
   replicaProviderId: pulumi.Input<string>;
   /**
@@ -46,7 +46,7 @@ export interface ScheduleReplica {
   /** The incident.io schedule to mirror. */
   readonly scheduleId: pulumi.Output<string>;
   /** The external provider the schedule is mirrored into: `pagerduty`, `opsgenie`, `jsm` (Jira Service Management) or `native`. */
-  readonly replicaProvider: pulumi.Output<ScheduleReplicaReplicaProvider>;
+  readonly replicaProvider: pulumi.Output<ScheduleReplicaReplicaProvider | (string & {})>;
   /** The schedule's id in the external provider that the replica writes to (for PagerDuty, e.g. `PO8107X`). */
   readonly replicaProviderId: pulumi.Output<string>;
   /**

@@ -13,7 +13,7 @@ export interface ScheduleSyncRuleArgs {
    * Who is synced: `on_call` (who is on call now), `next_on_call` (the next shift) or `all_users`
    * (everyone in the schedule). Shared by every rule on the same target: declare the same value.
    */
-  syncType: pulumi.Input<"all_users" | "next_on_call" | "on_call">;
+  syncType: pulumi.Input<"all_users" | "next_on_call" | "on_call" | (string & {})>;
   /** Only this rotation of the schedule; unset: every rotation. Changing it replaces the rule. */
   rotationId?: pulumi.Input<string>;
   /**
@@ -35,7 +35,7 @@ export interface ScheduleSyncRule {
    * Who is synced: `on_call` (who is on call now), `next_on_call` (the next shift) or `all_users`
    * (everyone in the schedule). Shared by every rule on the same target: declare the same value.
    */
-  readonly syncType: pulumi.Output<"all_users" | "next_on_call" | "on_call">;
+  readonly syncType: pulumi.Output<"all_users" | "next_on_call" | "on_call" | (string & {})>;
   /** Only this rotation of the schedule; unset: every rotation. Changing it replaces the rule. */
   readonly rotationId: pulumi.Output<string | undefined>;
   /**

@@ -60,8 +60,6 @@ export interface ScheduleSyncTarget {
   readonly userGroupId: pulumi.Output<string>;
   /** The Slack workspace the group lives in. */
   readonly slackTeamId: pulumi.Output<string>;
-  /** Ids of the schedules with an active sync rule on this target. */
-  readonly linkedScheduleIds: pulumi.Output<string[]>;
 }
 
 /**

@@ -100,7 +100,7 @@ export interface ScopeReferenceArgs {
 /** One operation of an expression; set the field named by `operationType`. */
 export interface ExpressionOperationArgs {
   /** Which operation this is. */
-  operationType: pulumi.Input<ExpressionOperationType>;
+  operationType: pulumi.Input<ExpressionOperationType | (string & {})>;
   /** For `branches`: the branches and the result type. */
   branches?: pulumi.Input<ExpressionOperationBranchesArgs>;
   /** For `cast`: the type to cast to. */
@@ -185,7 +185,7 @@ export interface EscalationDelayArgs {
   /** Seconds to wait. */
   delaySeconds?: pulumi.Input<number>;
   /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: pulumi.Input<"active" | "inactive">;
+  delayIntervalCondition?: pulumi.Input<"active" | "inactive" | (string & {})>;
   /** Id of a `workingHours` entry the delay is relative to. */
   delayWeekdayIntervalConfigId?: pulumi.Input<string>;
 }
@@ -207,7 +207,7 @@ export interface EscalationPathRepeatConfigArgs {
 /** The intervals. */
 export interface EscalationPathWorkingHourWeekdayIntervalArgs {
   /** Day of the week. */
-  weekday: pulumi.Input<Weekday>;
+  weekday: pulumi.Input<Weekday | (string & {})>;
   /** Start time, 24-hour `HH:MM`. */
   startTime: pulumi.Input<string>;
   /** End time, 24-hour `HH:MM`. */
@@ -234,18 +234,22 @@ export interface EscalationTargetArgs {
   /** Id of the user, schedule or channel. */
   id: pulumi.Input<string>;
   /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: pulumi.Input<EscalationTargetType>;
+  type: pulumi.Input<EscalationTargetType | (string & {})>;
   /** Urgency of the page: `high` or `low`. */
-  urgency: pulumi.Input<"high" | "low">;
+  urgency: pulumi.Input<"high" | "low" | (string & {})>;
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode>;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  scheduleMode?: pulumi.Input<EscalationTargetScheduleMode | (string & {})>;
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to (an escalation path requires
+   * it for those modes; a template's bound target needs none: the binding decides who is paged).
+   */
   selectedRotaId?: pulumi.Input<string>;
 }
 
 /**
- * A user named by exactly one of id, e-mail address or Slack user id (the API's
- * `UserReferencePayloadV2`): a maintenance window's lead, a schedule override's user.
+ * A user named by id, e-mail address or Slack user id (the API's `UserReferencePayloadV2`, whose
+ * three keys are each optional): a maintenance window's lead, a schedule override's user. One key
+ * is what the user means; none or several are warned about and sent as written (the API decides).
  */
 export interface UserReferenceArgs {
   /** The user's id. */
@@ -326,7 +330,7 @@ export interface ScopeReference {
 /** One operation of an expression; set the field named by `operationType`. */
 export interface ExpressionOperation {
   /** Which operation this is. */
-  operationType: ExpressionOperationType;
+  operationType: ExpressionOperationType | (string & {});
   /** For `branches`: the branches and the result type. */
   branches?: ExpressionOperationBranches;
   /** For `cast`: the type to cast to. */
@@ -411,7 +415,7 @@ export interface EscalationDelay {
   /** Seconds to wait. */
   delaySeconds?: number;
   /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-  delayIntervalCondition?: "active" | "inactive";
+  delayIntervalCondition?: "active" | "inactive" | (string & {});
   /** Id of a `workingHours` entry the delay is relative to. */
   delayWeekdayIntervalConfigId?: string;
 }
@@ -433,7 +437,7 @@ export interface EscalationPathRepeatConfig {
 /** The intervals. */
 export interface EscalationPathWorkingHourWeekdayInterval {
   /** Day of the week. */
-  weekday: Weekday;
+  weekday: Weekday | (string & {});
   /** Start time, 24-hour `HH:MM`. */
   startTime: string;
   /** End time, 24-hour `HH:MM`. */
@@ -460,18 +464,22 @@ export interface EscalationTarget {
   /** Id of the user, schedule or channel. */
   id: string;
   /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-  type: EscalationTargetType;
+  type: EscalationTargetType | (string & {});
   /** Urgency of the page: `high` or `low`. */
-  urgency: "high" | "low";
+  urgency: "high" | "low" | (string & {});
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-  scheduleMode?: EscalationTargetScheduleMode;
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
+  scheduleMode?: EscalationTargetScheduleMode | (string & {});
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to (an escalation path requires
+   * it for those modes; a template's bound target needs none: the binding decides who is paged).
+   */
   selectedRotaId?: string;
 }
 
 /**
- * A user named by exactly one of id, e-mail address or Slack user id (the API's
- * `UserReferencePayloadV2`): a maintenance window's lead, a schedule override's user.
+ * A user named by id, e-mail address or Slack user id (the API's `UserReferencePayloadV2`, whose
+ * three keys are each optional): a maintenance window's lead, a schedule override's user. One key
+ * is what the user means; none or several are warned about and sent as written (the API decides).
  */
 export interface UserReference {
   /** The user's id. */

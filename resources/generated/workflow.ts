@@ -27,15 +27,15 @@ export interface WorkflowArgs {
   /** Run at most once for each distinct value of these references, e.g. `incident.url`. Order does not matter. */
   onceFor?: pulumi.Input<pulumi.Input<string>[]>;
   /** Which incidents the workflow applies to: only newly created ones, or also already active ones. */
-  runsOnIncidents?: pulumi.Input<"newly_created" | "newly_created_and_active">;
+  runsOnIncidents?: pulumi.Input<"newly_created" | "newly_created_and_active" | (string & {})>;
   /** Incident modes the workflow runs on. Order does not matter. */
-  runsOnIncidentModes?: pulumi.Input<pulumi.Input<"retrospective" | "standard" | "test">[]>;
+  runsOnIncidentModes?: pulumi.Input<pulumi.Input<"retrospective" | "standard" | "test" | (string & {})>[]>;
   /** Keep running later steps when one fails. */
   continueOnStepError?: pulumi.Input<boolean>;
   /** Delay between the trigger firing and the workflow running. */
   delay?: pulumi.Input<WorkflowDelayArgs>;
   /** `active`, `draft` or `disabled`. */
-  state?: pulumi.Input<"active" | "disabled" | "draft">;
+  state?: pulumi.Input<"active" | "disabled" | "draft" | (string & {})>;
   /** Folder the dashboard shows the workflow in. */
   folder?: pulumi.Input<string>;
   /** For manually triggered workflows: the shortform that triggers it (e.g. `page-the-ceo`). */
@@ -46,7 +46,7 @@ export interface WorkflowArgs {
    * Which private incidents the workflow acts on: `all`, `owning_teams` (those an owning team can
    * see) or `none`. Unset = `none` (unless the deprecated `includePrivateIncidents` is set).
    */
-  privateIncidentScope?: pulumi.Input<"all" | "none" | "owning_teams">;
+  privateIncidentScope?: pulumi.Input<"all" | "none" | "owning_teams" | (string & {})>;
   /**
    * DEPRECATED: use `privateIncidentScope`. `true` = act on private incidents, `false` = do not.
    * May be set together with `privateIncidentScope` only when they agree.
@@ -108,13 +108,13 @@ export interface Workflow {
   /** Run at most once for each distinct value of these references, e.g. `incident.url`. Order does not matter. */
   readonly onceFor: pulumi.Output<string[]>;
   /** Which incidents the workflow applies to: only newly created ones, or also already active ones. */
-  readonly runsOnIncidents: pulumi.Output<"newly_created" | "newly_created_and_active">;
+  readonly runsOnIncidents: pulumi.Output<"newly_created" | "newly_created_and_active" | (string & {})>;
   /** Incident modes the workflow runs on. Order does not matter. */
-  readonly runsOnIncidentModes: pulumi.Output<("retrospective" | "standard" | "test")[]>;
+  readonly runsOnIncidentModes: pulumi.Output<("retrospective" | "standard" | "test" | (string & {}))[]>;
   /** Keep running later steps when one fails. */
   readonly continueOnStepError: pulumi.Output<boolean>;
   /** `active`, `draft` or `disabled`. */
-  readonly state: pulumi.Output<"active" | "disabled" | "draft">;
+  readonly state: pulumi.Output<"active" | "disabled" | "draft" | (string & {})>;
   /** Delay between the trigger firing and the workflow running. */
   readonly delay: pulumi.Output<WorkflowDelay | undefined>;
   /** Folder the dashboard shows the workflow in. */
@@ -127,7 +127,7 @@ export interface Workflow {
    * Which private incidents the workflow acts on: `all`, `owning_teams` (those an owning team can
    * see) or `none`. Unset = `none` (unless the deprecated `includePrivateIncidents` is set).
    */
-  readonly privateIncidentScope: pulumi.Output<"all" | "none" | "owning_teams" | undefined>;
+  readonly privateIncidentScope: pulumi.Output<"all" | "none" | "owning_teams" | (string & {}) | undefined>;
   /**
    * DEPRECATED: use `privateIncidentScope`. `true` = act on private incidents, `false` = do not.
    * May be set together with `privateIncidentScope` only when they agree.

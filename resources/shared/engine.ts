@@ -4,6 +4,8 @@
  * mapping to the payload and one read-back mapping (with the normalisation rules) for all of them.
  */
 import { z } from "zod";
+import { knownValues, warnUnless } from "../../provider/checkWarnings";
+import { idText } from "../../provider/inputs";
 import {
   canonicalJsonLiteral,
   keepDeclaredAlias,
@@ -22,9 +24,12 @@ export const bindingValue = z
     /** A reference into the scope, e.g. `incident.severity`. */
     reference: z.string().optional(),
   })
-  .refine(
-    (v) => (v.literal === undefined) !== (v.reference === undefined),
-    "set exactly one of literal or reference",
+  .superRefine(
+    warnUnless(
+      (v: { literal?: string; reference?: string }) =>
+        (v.literal === undefined) !== (v.reference === undefined),
+      "sets none or both of literal and reference",
+    ),
   );
 export type BindingValue = z.infer<typeof bindingValue>;
 
@@ -36,7 +41,13 @@ export const paramBinding = z
     /** Several values (for multi-value parameters). */
     arrayValue: z.array(bindingValue).optional(),
   })
-  .refine((b) => !(b.value !== undefined && b.arrayValue !== undefined), "set value or arrayValue, not both");
+  .superRefine(
+    warnUnless(
+      (b: { value?: unknown; arrayValue?: unknown }) =>
+        !(b.value !== undefined && b.arrayValue !== undefined),
+      "sets both value and arrayValue",
+    ),
+  );
 export type ParamBinding = z.infer<typeof paramBinding>;
 
 /** A value given by a binding: a literal, or a reference into the scope (an incident template's values). */
@@ -135,9 +146,9 @@ export const OPERATION_ALIASES: ReadonlyArray<readonly string[]> = [["one_of", "
 /** One test: a subject, an operation and the operation's parameters. */
 export const condition = z.strictObject({
   /** What is tested: a reference into the scope, e.g. `alert.title` or `incident.severity`. */
-  subject: z.string().min(1, "must not be empty"),
+  subject: idText(),
   /** The operation, e.g. `one_of`, `is_set`, `contains`. */
-  operation: z.string().min(1, "must not be empty"),
+  operation: idText(),
   /** The operation's parameters. */
   paramBindings: z.array(paramBinding).default([]),
 });
@@ -146,7 +157,9 @@ export type Condition = z.infer<typeof condition>;
 /** All conditions of a group must hold; any one group of a list is enough. */
 export const conditionGroup = z.strictObject({
   /** Conditions that must all hold. */
-  conditions: z.array(condition).min(1, "a condition group needs at least one condition"),
+  conditions: z
+    .array(condition)
+    .superRefine(warnUnless((v: unknown[]) => v.length > 0, "a condition group has no condition")),
 });
 export type ConditionGroup = z.infer<typeof conditionGroup>;
 
@@ -203,12 +216,13 @@ export const resultType = z.strictObject({
   /** Whether the result is a list. */
   array: z.boolean(),
   /** Engine type of the result, e.g. `IncidentSeverity` or `CatalogEntry["…"]`. */
-  type: z.string().min(1),
+  type: idText(),
 });
 const returns = resultType;
 
 /** The operations an expression applies. */
-export const expressionOperationType = z.enum([
+// reference: ExpressionOperationPayloadV2.operation_type enum
+export const expressionOperationType = knownValues([
   "branches",
   "cast",
   "concatenate",
@@ -232,7 +246,7 @@ export const expressionBranch = z.strictObject({
 });
 
 /** A reference into the scope (for `concatenate` and `navigate`). */
-export const scopeReference = z.strictObject({ reference: z.string().min(1) });
+export const scopeReference = z.strictObject({ reference: idText() });
 
 /** One operation of an expression; set the field named by `operationType`. */
 export const expressionOperation = z.strictObject({
@@ -249,17 +263,17 @@ export const expressionOperation = z.strictObject({
   /** For `navigate`: the reference to navigate to. */
   navigate: scopeReference.optional(),
   /** For `parse`: the source and result type. */
-  parse: z.strictObject({ source: z.string().min(1), returns }).optional(),
+  parse: z.strictObject({ source: idText(), returns }).optional(),
 });
 
 /** An expression: a root reference and the operations applied to it, referred to as `expressions["<reference>"]`. */
 export const expression = z.strictObject({
   /** Human readable label. */
-  label: z.string().min(1),
+  label: idText(),
   /** Short id used to refer to the expression (`expressions["<reference>"]`). */
-  reference: z.string().min(1),
+  reference: idText(),
   /** Where the expression starts, e.g. `incident.custom_field["…"]`. */
-  rootReference: z.string().min(1),
+  rootReference: idText(),
   /** Operations applied in order. */
   operations: z.array(expressionOperation),
   /** Result when no branch matches. */

@@ -14,7 +14,15 @@
  * (`M = "in"`, what a program writes) or output (`"out"`) type.
  */
 import { z } from "zod";
-import { clockEnd, clockTime, nameText } from "../../provider/inputs";
+import {
+  knownValues,
+  type OrOther,
+  passedOn,
+  warnIn,
+  warnPassedOn,
+  warnUnless,
+} from "../../provider/checkWarnings";
+import { clockEnd, clockTime, idText, nameText } from "../../provider/inputs";
 import { caseMappedObject } from "../../provider/naming";
 import { dedupe } from "../../provider/normalise";
 import type { Problem } from "../../provider/spec";
@@ -60,28 +68,36 @@ export type IoMode = "in" | "out";
 /** The input or output type of a zod schema. */
 export type Io<S extends z.ZodType, M extends IoMode> = M extends "in" ? z.input<S> : z.output<S>;
 
-const seconds = z.number().int("must be a whole number").min(0, "must not be negative");
+// reference: integer fields (EscalationPathNodeLevelV2.time_to_ack_seconds, …); a negative count is our model.
+const seconds = z
+  .number()
+  .int("must be a whole number")
+  .superRefine(warnUnless((v: number) => v >= 0, "is negative"));
 
 /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
-export const escalationTargetType = z.enum(TARGET_TYPES);
+// reference: EscalationPathTargetV2.type enum
+export const escalationTargetType = knownValues(TARGET_TYPES);
 
 /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
-export const escalationTargetScheduleMode = z.enum(SCHEDULE_MODES);
+// reference: EscalationPathTargetV2.schedule_mode enum
+export const escalationTargetScheduleMode = knownValues(SCHEDULE_MODES);
 
 /** Page the level again before moving on. */
 export const escalationLevelRetryConfig = z.strictObject({
   /** Total pages, the first included: 2 to 10. */
+  // seed: Limits 8 ("attempts is at least 2 and at most 10"); reference: EscalationPathRetryConfigV2.attempts
   attempts: z
     .number()
     .int("must be a whole number")
     .min(2, "must be at least 2")
     .max(10, "must be at most 10"),
   /** Seconds between attempts: a whole number of minutes. */
+  // reference: EscalationPathRetryConfigV2.interval_seconds ("Must be a whole number of minutes")
   intervalSeconds: z
     .number()
     .int("must be a whole number")
-    .positive("must be positive")
-    .refine((v) => v % 60 === 0, "must be a whole number of minutes (divisible by 60)"),
+    .refine((v) => v % 60 === 0, "must be a whole number of minutes (divisible by 60)")
+    .superRefine(warnUnless((v: number) => v > 0, "is not positive")),
 });
 
 /** Page one target at a time, in turn. */
@@ -95,9 +111,12 @@ export const escalationLevelRoundRobinConfig = z.strictObject({
 /** Go back to an earlier node. */
 export const escalationRepeat = z.strictObject({
   /** How many times to repeat. */
-  repeatTimes: z.number().int("must be a whole number").min(1, "must be at least 1"),
+  repeatTimes: z
+    .number()
+    .int("must be a whole number")
+    .superRefine(warnUnless((v: number) => v >= 1, "is less than 1")),
   /** The `id` of the node to start again from (it must be declared with an explicit id). */
-  toNode: z.string().min(1, "must not be empty"),
+  toNode: idText(),
 });
 
 /** Wait before the next node. */
@@ -106,25 +125,31 @@ export const escalationDelay = z
     /** Seconds to wait. */
     delaySeconds: seconds.optional(),
     /** With `delayWeekdayIntervalConfigId`: advance when the window is `active` or `inactive`. */
-    delayIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
+    // reference: EscalationPathNodeDelayV2.delay_interval_condition enum
+    delayIntervalCondition: knownValues(INTERVAL_CONDITIONS).optional(),
     /** Id of a `workingHours` entry the delay is relative to. */
-    delayWeekdayIntervalConfigId: z.string().min(1).optional(),
+    delayWeekdayIntervalConfigId: idText().optional(),
   })
-  .refine(
-    (d) => d.delaySeconds !== undefined || d.delayWeekdayIntervalConfigId !== undefined,
-    "set delaySeconds or delayWeekdayIntervalConfigId",
+  .superRefine(
+    warnUnless(
+      (d) => d.delaySeconds !== undefined || d.delayWeekdayIntervalConfigId !== undefined,
+      "sets neither delaySeconds nor delayWeekdayIntervalConfigId",
+    ),
   );
 
 /** Hand the escalation over to another escalation path, which continues from its first node. */
 export const escalationReassign = z.strictObject({
   /** Id of the escalation path to reassign to (e.g. another `EscalationPath`'s `id`). */
-  escalationPathId: z.string().min(1, "must not be empty"),
+  escalationPathId: idText(),
 });
 
 /** Repeat the whole escalation after a while. */
 export const escalationPathRepeatConfig = z.strictObject({
   /** Seconds to wait before repeating the escalation. */
-  repeatAfterSeconds: z.number().int("must be a whole number").positive("must be positive"),
+  repeatAfterSeconds: z
+    .number()
+    .int("must be a whole number")
+    .superRefine(warnUnless((v: number) => v > 0, "is not positive")),
   /** When true, incident activity resets the repeat timer. */
   delayRepeatOnActivity: z.boolean().default(false),
 });
@@ -142,13 +167,15 @@ export const escalationPathWorkingHourWeekdayInterval = z.strictObject({
 /** Named working-hours windows that levels and delays can refer to by id. */
 export const escalationPathWorkingHour = z.strictObject({
   /** Id of the window (chosen by you), referred to by `*WeekdayIntervalConfigId`. */
-  id: z.string().min(1, "must not be empty"),
+  id: idText(),
   /** Label of the window. */
   name: nameText(),
   /** IANA time zone the intervals are in. */
   timezone: timeZone(),
   /** The intervals. */
-  weekdayIntervals: z.array(escalationPathWorkingHourWeekdayInterval).min(1, "needs at least one interval"),
+  weekdayIntervals: z
+    .array(escalationPathWorkingHourWeekdayInterval)
+    .superRefine(warnUnless((v: unknown[]) => v.length > 0, "has no interval")),
 });
 /** Node kinds: each node sets exactly one of these properties (the API's node `type`). */
 export const NODE_KINDS = [
@@ -178,7 +205,7 @@ export interface TimeToAck {
   /** Seconds to wait for an acknowledgement before moving on to the next node. */
   timeToAckSeconds?: number;
   /** With `timeToAckWeekdayIntervalConfigId`: move on when the working-hours window is `active` or `inactive`. */
-  timeToAckIntervalCondition?: "active" | "inactive";
+  timeToAckIntervalCondition?: OrOther<"active" | "inactive">;
   /** Id of a `workingHours` entry the time to ack is relative to. */
   timeToAckWeekdayIntervalConfigId?: string;
 }
@@ -192,11 +219,11 @@ export type EscalationReassign = z.output<typeof escalationReassign>;
  * parameter `binding` (templates only).
  */
 export interface AnyTarget {
-  type: (typeof TARGET_TYPES)[number];
+  type: OrOther<(typeof TARGET_TYPES)[number]>;
   id?: string;
   binding?: ParamBinding;
-  urgency: "high" | "low";
-  scheduleMode?: (typeof SCHEDULE_MODES)[number];
+  urgency: OrOther<"high" | "low">;
+  scheduleMode?: OrOther<(typeof SCHEDULE_MODES)[number]>;
   selectedRotaId?: string;
 }
 
@@ -205,7 +232,7 @@ export interface AnyNode {
   id?: string;
   level?: TimeToAck & {
     targets: AnyTarget[];
-    ackMode?: "all" | "first";
+    ackMode?: OrOther<"all" | "first">;
     retryConfig?: { attempts: number; intervalSeconds: number };
     roundRobinConfig?: { enabled: boolean; rotateAfterSeconds?: number };
   };
@@ -222,41 +249,59 @@ export type WorkingHours = z.output<typeof escalationPathWorkingHour>;
 
 // ---------- zod: the tree, validated recursively ----------
 
-/** Rules on a target's schedule mode and rota, whichever way the target is named. */
+/**
+ * Rules on a target's schedule mode and rota. `rota`: how the rota rule applies: `refuse` for an
+ * escalation path's target (EscalationPathTargetV2.selected_rota_id: "Required when schedule_mode is
+ * all_users_for_rota, currently_on_call_for_rota, or next_on_call_for_rota; must be omitted for other
+ * schedule_mode values"); `warn` for a template's concrete target (its reference,
+ * EscalationPathTargetWithBindingV2, states no such rule); `none` for a bound target (the binding
+ * decides who is paged; the Terraform provider's own template example binds a rota target without one).
+ */
 function refineTarget(
   t: { type: string; scheduleMode?: string; selectedRotaId?: string },
   ctx: z.RefinementCtx,
+  rota: "refuse" | "warn" | "none",
 ) {
-  if (t.type !== "schedule" && t.scheduleMode !== undefined)
+  // reference: EscalationPathTargetV2.schedule_mode ("Only set for schedule targets"); a type the
+  // reference does not name may take one.
+  const knownType = (TARGET_TYPES as readonly string[]).includes(t.type);
+  if (knownType && t.type !== "schedule" && t.scheduleMode !== undefined)
     ctx.addIssue({
       code: "custom",
       path: ["scheduleMode"],
       message: "only schedule targets take a scheduleMode",
     });
-  const forRota = t.scheduleMode !== undefined && FOR_ROTA.has(t.scheduleMode);
-  if (forRota && t.selectedRotaId === undefined)
-    ctx.addIssue({
-      code: "custom",
-      path: ["selectedRotaId"],
-      message: `required when scheduleMode is ${t.scheduleMode}`,
-    });
-  if (!forRota && t.selectedRotaId !== undefined)
-    ctx.addIssue({
-      code: "custom",
-      path: ["selectedRotaId"],
-      message: "only allowed with the *_for_rota schedule modes",
-    });
+  if (rota === "none") return;
+  const say = (message: string) =>
+    rota === "refuse"
+      ? ctx.addIssue({ code: "custom", path: ["selectedRotaId"], message })
+      : warnIn(
+          ctx,
+          `${message} in an escalation path (EscalationPathTargetV2); a template's reference states no such rule: it is sent as written`,
+          ["selectedRotaId"],
+        );
+  const mode = t.scheduleMode;
+  if (mode !== undefined && FOR_ROTA.has(mode) && t.selectedRotaId === undefined)
+    say(`required when scheduleMode is ${mode}`);
+  // A mode the reference does not name may take a rota.
+  const modeKnown = mode === undefined || (SCHEDULE_MODES as readonly string[]).includes(mode);
+  if (modeKnown && !(mode !== undefined && FOR_ROTA.has(mode)) && t.selectedRotaId !== undefined)
+    say("only allowed with the *_for_rota schedule modes");
 }
 
 const targetFields = {
   /** What the id identifies: `user`, `schedule`, `slack_channel` or `msteams_channel`. */
   type: escalationTargetType,
   /** Urgency of the page: `high` or `low`. */
-  urgency: z.enum(["high", "low"]),
+  // reference: EscalationPathTargetV2.urgency enum
+  urgency: knownValues(["high", "low"]),
   /** Schedule targets only: which of the schedule's users to page (e.g. `currently_on_call`). */
   scheduleMode: escalationTargetScheduleMode.optional(),
-  /** Schedule targets only: the rotation the `*_for_rota` modes apply to (required for those modes). */
-  selectedRotaId: z.string().min(1).optional(),
+  /**
+   * Schedule targets only: the rotation the `*_for_rota` modes apply to (an escalation path requires
+   * it for those modes; a template's bound target needs none: the binding decides who is paged).
+   */
+  selectedRotaId: idText().optional(),
 };
 
 /**
@@ -267,9 +312,9 @@ export const escalationTarget = z
   .strictObject({
     ...targetFields,
     /** Id of the user, schedule or channel. */
-    id: z.string().min(1, "must not be empty"),
+    id: idText(),
   })
-  .superRefine(refineTarget);
+  .superRefine((t, ctx) => refineTarget(t, ctx, "refuse"));
 
 /** A target naming its user, schedule or channel by id (EscalationPathTargetV2). */
 function concreteTarget() {
@@ -281,11 +326,13 @@ function bindingTarget() {
   return z
     .strictObject({
       ...targetFields,
-      id: z.string().min(1, "must not be empty").optional(),
+      id: idText().optional(),
       binding: paramBinding.optional(),
     })
     .superRefine((t, ctx) => {
-      refineTarget(t, ctx);
+      refineTarget(t, ctx, t.binding !== undefined ? "none" : "warn");
+      // reference-newer: EscalationPathTargetWithBindingV2.id ("omitted when binding is set"); the
+      // Terraform provider's template docs: "Set exactly one of id and binding".
       if ((t.id === undefined) === (t.binding === undefined))
         ctx.addIssue({
           code: "custom",
@@ -299,26 +346,29 @@ function bindingTarget() {
 const targetKey = (t: AnyTarget) =>
   `${t.type}:${t.id ?? JSON.stringify(t.binding && canonicalBinding(t.binding))}:${t.scheduleMode ?? ""}:${t.selectedRotaId ?? ""}`;
 
-/** A target given twice in one level (by id or binding, mode and rota) is refused, naming the repeat. */
+/**
+ * A target given twice in one level (by id or binding, mode and rota) is warned about, naming the
+ * repeat: no published rule forbids it (the API keeps each once: rule "duplicated target users").
+ */
 export function noDuplicateTargets(targets: AnyTarget[], ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   targets.forEach((t, i) => {
     const key = targetKey(t);
-    if (seen.has(key))
-      ctx.addIssue({
-        code: "custom",
-        path: ["targets", i],
-        message: `duplicate target ${t.type} ${t.id ?? "binding"}`,
-      });
+    if (seen.has(key)) warnPassedOn(ctx, `duplicate target ${t.type} ${t.id ?? "binding"}`, ["targets", i]);
     seen.add(key);
   });
 }
 
 const timeToAck = {
   timeToAckSeconds: seconds.optional(),
-  timeToAckIntervalCondition: z.enum(INTERVAL_CONDITIONS).optional(),
-  timeToAckWeekdayIntervalConfigId: z.string().min(1).optional(),
+  // reference: EscalationPathNodeLevelV2.time_to_ack_interval_condition enum
+  timeToAckIntervalCondition: knownValues(INTERVAL_CONDITIONS).optional(),
+  timeToAckWeekdayIntervalConfigId: idText().optional(),
 };
+
+/** A level's or notify-channel node's targets: required (reference), warned about when none. */
+const targetList = <T extends z.ZodType>(target: T, what: string) =>
+  z.array(target).superRefine(warnUnless((v: unknown[]) => v.length > 0, `has no ${what}`));
 
 export interface EscalationNodeOptions {
   /** `concrete`: targets by id (escalation paths); `binding`: an id or a parameter binding (templates). */
@@ -335,8 +385,9 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
   const target = options.targets === "concrete" ? concreteTarget() : bindingTarget();
   const level = z
     .strictObject({
-      targets: z.array(target).min(1, "a level needs at least one target"),
-      ackMode: z.enum(["all", "first"]).optional(),
+      targets: targetList(target, "target"),
+      // reference: EscalationPathNodeLevelV2.ack_mode enum
+      ackMode: knownValues(["all", "first"]).optional(),
       retryConfig: escalationLevelRetryConfig.optional(),
       roundRobinConfig: escalationLevelRoundRobinConfig.optional(),
       ...timeToAck,
@@ -345,14 +396,17 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
 
   const notifyChannel = z
     .strictObject({
-      targets: z
-        .array(
-          target.refine((t) => t.type === "slack_channel" || t.type === "msteams_channel", {
-            message: "a notifyChannel target must be a slack_channel or msteams_channel",
-            path: ["type"],
-          }),
-        )
-        .min(1, "needs at least one channel"),
+      // reference: EscalationPathNodeNotifyChannelV2.targets ("The targets (Slack channels)"): a
+      // description, not a rule (a template's target type lists users and schedules too).
+      targets: targetList(
+        target.superRefine(
+          warnUnless(
+            (t: { type: string }) => t.type === "slack_channel" || t.type === "msteams_channel",
+            "a notifyChannel target is a slack_channel or msteams_channel",
+          ),
+        ),
+        "channel",
+      ),
       ...timeToAck,
     })
     .superRefine((n, ctx) => noDuplicateTargets(n.targets as AnyTarget[], ctx));
@@ -360,12 +414,14 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
   const node: z.ZodType<AnyNode, unknown> = z.lazy(() =>
     z
       .strictObject({
-        id: z.string().min(1, "must not be empty").optional(),
+        id: idText().optional(),
         level: level.optional(),
         notifyChannel: notifyChannel.optional(),
         ifElse: z
           .strictObject({
-            conditions: z.array(condition).min(1, "an ifElse node needs at least one condition"),
+            conditions: z
+              .array(condition)
+              .superRefine(warnUnless((v: unknown[]) => v.length > 0, "an ifElse node has no condition")),
             thenPath: z.array(node),
             elsePath: z.array(node),
           })
@@ -376,6 +432,8 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
         escalationPath: escalationReassign.optional(),
       })
       .superRefine((n, ctx) => {
+        // Our input model, not a rule of the API's: a node's `type` is the one property it sets, so
+        // none or two cannot be sent (reference: EscalationPathNodeV2.type is required, one value).
         const set = NODE_KINDS.filter((k) => n[k] !== undefined);
         if (set.length !== 1)
           ctx.addIssue({
@@ -386,6 +444,7 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
                 ? `a node needs one of ${NODE_KINDS.join(", ")}`
                 : `a node takes exactly one of ${NODE_KINDS.join(", ")} (got ${set.join(", ")})`,
           });
+        // reference-newer: EscalationPathTemplateNodeV2.type ("voicemail" only valid inside a call route's path)
         if (n.voicemail !== undefined && options.refuseVoicemail !== undefined)
           ctx.addIssue({ code: "custom", path: ["voicemail"], message: options.refuseVoicemail });
       }),
@@ -786,6 +845,7 @@ export function validateNodes(args: {
   const firstWithId = new Map<string, Path>();
   for (const v of nodes) {
     const prior = firstWithId.get(v.id);
+    // reference: EscalationPathNodeV2.id ("An ID for this node, unique within the escalation path")
     if (prior) {
       problems.push({
         path: v.node.id !== undefined ? [...v.path, "id"] : v.path,
@@ -796,6 +856,7 @@ export function validateNodes(args: {
   }
   const explicit = new Set(nodes.filter((v) => v.node.id !== undefined).map((v) => v.id));
   const windows = new Set((args.workingHours ?? []).map((w) => w.id));
+  // reference: WeekdayIntervalConfigV2.id ("The unique identifier for this set of working intervals")
   (args.workingHours ?? []).forEach((w, i) => {
     if ((args.workingHours ?? []).findIndex((o) => o.id === w.id) !== i)
       problems.push({
@@ -803,12 +864,14 @@ export function validateNodes(args: {
         message: `duplicate working hours id ${JSON.stringify(w.id)}`,
       });
   });
+  // A reference to nothing, and a repeat to a generated id: our model, no published rule (the API decides).
   const windowRef = (ref: string | undefined, path: Path) => {
     if (ref !== undefined && !windows.has(ref))
       problems.push({
         path,
-        message: `no workingHours entry has id ${JSON.stringify(ref)}`,
+        message: passedOn(`no workingHours entry has id ${JSON.stringify(ref)}`),
         dependsOn: [["workingHours", "*", "id"]],
+        severity: "warning",
       });
   };
   for (const v of nodes) {
@@ -818,14 +881,18 @@ export function validateNodes(args: {
       if (!firstWithId.has(to)) {
         problems.push({
           path: [...v.path, "repeat", "toNode"],
-          message: `no node has id ${JSON.stringify(to)}`,
+          message: passedOn(`no node has id ${JSON.stringify(to)}`),
           dependsOn: NODE_IDS,
+          severity: "warning",
         });
       } else if (!explicit.has(to)) {
         problems.push({
           path: [...v.path, "repeat", "toNode"],
-          message: `${JSON.stringify(to)} is a generated id; give the node an explicit id to repeat from it`,
+          message: passedOn(
+            `${JSON.stringify(to)} is a generated id; give the node an explicit id to repeat from it`,
+          ),
           dependsOn: NODE_IDS,
+          severity: "warning",
         });
       }
     }

@@ -10,6 +10,10 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-/** An input holding an IANA time zone (schedules, escalation path working hours). */
+/**
+ * An input holding an IANA time zone (schedules, escalation path working hours, pay configurations):
+ * reference ScheduleCreatePayloadV3.timezone ("as an IANA name"); reference-newer / the Terraform
+ * pay_config docs: "IANA timezone".
+ */
 export const timeZone = () =>
-  z.string().min(1).refine(isTimeZone, "must be an IANA time zone such as Europe/London");
+  z.string().refine(isTimeZone, "must be an IANA time zone such as Europe/London");

@@ -1,21 +1,30 @@
 import { z } from "zod";
+import { warnUnless } from "../../provider/checkWarnings";
+import { idText } from "../../provider/inputs";
 
 /**
- * A user named by exactly one of id, e-mail address or Slack user id (the API's
- * `UserReferencePayloadV2`): a maintenance window's lead, a schedule override's user.
+ * A user named by id, e-mail address or Slack user id (the API's `UserReferencePayloadV2`, whose
+ * three keys are each optional): a maintenance window's lead, a schedule override's user. One key
+ * is what the user means; none or several are warned about and sent as written (the API decides).
  */
 export const userReference = z
   .strictObject({
     /** The user's id. */
-    id: z.string().min(1, "must not be empty").optional(),
+    id: idText().optional(),
     /** The user's e-mail address (compared case-insensitively). */
-    email: z.string().includes("@", { message: "must be an e-mail address" }).optional(),
+    email: z
+      .string()
+      .superRefine(warnUnless((v: string) => v.includes("@"), "is not an e-mail address"))
+      .optional(),
     /** The user's Slack user id, e.g. `U02ABCDEF`. */
-    slackUserId: z.string().min(1, "must not be empty").optional(),
+    slackUserId: idText().optional(),
   })
-  .refine(
-    (r) => [r.id, r.email, r.slackUserId].filter((v) => v !== undefined).length === 1,
-    "give exactly one of id, email or slackUserId",
+  .superRefine(
+    warnUnless(
+      (r: { id?: string; email?: string; slackUserId?: string }) =>
+        [r.id, r.email, r.slackUserId].filter((v) => v !== undefined).length === 1,
+      "names the user by none or several of id, email and slackUserId",
+    ),
   );
 export type UserReference = z.infer<typeof userReference>;
 
@@ -26,13 +35,13 @@ export interface ApiUserRef {
   slack_user_id?: string;
 }
 
-/** `UserReferencePayloadV2`: the one key the reference names the user by. */
+/** `UserReferencePayloadV2`: the keys the reference names the user by (one, as a rule). */
 export function userReferencePayload(ref: UserReference): Record<string, string> {
-  return ref.id !== undefined
-    ? { id: ref.id }
-    : ref.email !== undefined
-      ? { email: ref.email }
-      : { slack_user_id: ref.slackUserId! };
+  return {
+    ...(ref.id !== undefined ? { id: ref.id } : {}),
+    ...(ref.email !== undefined ? { email: ref.email } : {}),
+    ...(ref.slackUserId !== undefined ? { slack_user_id: ref.slackUserId } : {}),
+  };
 }
 
 /**

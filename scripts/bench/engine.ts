@@ -45,9 +45,13 @@ export interface BenchEngine {
   /** How it runs, for the table's header. */
   description: string;
   up(o: cli.CliOptions): Promise<Measured>;
+  /** `pulumi preview` (what a pull request's pipeline runs). */
+  preview(o: cli.CliOptions): Promise<Measured>;
   refresh(o: cli.CliOptions): Promise<Measured>;
   destroy(o: cli.CliOptions): Promise<Measured>;
   stateSize(o: cli.CliOptions): StateSize;
+  /** Makes the stack's workspace before a timed run (the CLI: its backend, home and stack). */
+  prepare(o: cli.CliOptions): void;
 }
 
 export function benchEngine(name: EngineName): BenchEngine {
@@ -63,8 +67,10 @@ const harnessEngine: BenchEngine = {
   name: "harness",
   description: "the harness (real provider host, engine semantics; --parallel 4 × CPUs, --skip-preview)",
   up: (o) => timed(() => harness.up(o)),
+  preview: (o) => timed(() => harness.preview(o)),
   refresh: (o) => timed(() => harness.refresh(o)),
   destroy: (o) => timed(() => harness.destroy(o)),
+  prepare: () => undefined,
   stateSize(o) {
     const state = harness.readState(o.stateFile, o.passphrase);
     return {
@@ -85,8 +91,10 @@ const cliEngine: BenchEngine = {
   name: "cli",
   description: `the real Pulumi CLI (${path.relative(process.cwd(), cli.CLI_BIN)}; default --parallel, --skip-preview)`,
   up: (o) => cliRun(o, () => cli.up(o)),
+  preview: (o) => cliRun(o, () => cli.preview(o)),
   refresh: (o) => cliRun(o, () => cli.refresh(o)),
   destroy: (o) => cliRun(o, () => cli.destroy(o)),
+  prepare: (o) => void cli.exportedState(o),
   stateSize(o) {
     const exported = cli.exportedState(o, { showSecrets: false });
     const resources = (exported?.deployment?.resources ?? []).length;

@@ -10,7 +10,7 @@ import type { Props } from "../../provider/spec";
 import { providers } from "../../resources";
 
 /** Shares of N per kind (options: three per field; attributes: two per catalog type). */
-const SHARES: Array<[string, number]> = [
+export const SHARES: Array<[string, number]> = [
   ["AlertAttribute", 0.154],
   ["CustomField", 0.075],
   ["Schedule", 0.075],
@@ -26,36 +26,100 @@ const SHARES: Array<[string, number]> = [
   ["ApiKey", 0.025],
 ];
 
-export async function seedScaleAccount(client: ApiClient, total: number): Promise<Record<string, number>> {
+/**
+ * An organisation of many teams (`npm run bench:export -- --split-by team`): most objects belong to
+ * a team (its rotas, escalation paths, alert sources and routes, workflows, secrets, keys), fewer
+ * are the account's settings (alert attributes, custom fields, severities, roles). About N objects
+ * with the options; catalog entries come on top (`ScaleOptions.catalog`).
+ */
+export const TEAM_SHARES: Array<[string, number]> = [
+  ["AlertAttribute", 0.05],
+  ["CustomField", 0.025],
+  ["Schedule", 0.15],
+  ["EscalationPath", 0.15],
+  ["AlertSource", 0.1],
+  ["AlertRoute", 0.1],
+  ["Workflow", 0.15],
+  ["Severity", 0.005],
+  ["IncidentRole", 0.005],
+  ["Secret", 0.075],
+  ["MaintenanceWindow", 0.015],
+  ["ApiKey", 0.05],
+];
+
+/** Inputs that name a kind's owning teams (the API's `owning_team_ids` / `team_ids`). */
+const OWNER_INPUT: Record<string, string> = {
+  AlertSource: "owningTeamIds",
+  AlertRoute: "owningTeamIds",
+  Workflow: "owningTeamIds",
+  Secret: "owningTeamIds",
+  CatalogType: "owningTeamIds",
+  Schedule: "teamIds",
+  EscalationPath: "teamIds",
+  ApiKey: "teamIds",
+};
+
+export interface ScaleOptions {
+  /** Shares of N per kind (default `SHARES`). */
+  shares?: Array<[string, number]>;
+  /** The owning teams of a kind's i-th object (for the kinds that take owners); none by default. */
+  owners?(kind: string, i: number): string[];
+  /** Catalog types of `entries` entries each, instead of one type with CatalogEntry's share of N. */
+  catalog?: { types: number; entries: number };
+}
+
+export async function seedScaleAccount(
+  client: ApiClient,
+  total: number,
+  options: ScaleOptions = {},
+): Promise<Record<string, number>> {
   const ctx = { client };
   const made: Record<string, number> = {};
+  const seen: Record<string, number> = {};
   const create = async (kind: string, args: Props): Promise<string> => {
     const spec = providers[kind]!.spec;
-    const created = await spec.api.create(ctx, spec.inputs.parse(args));
+    const i = seen[kind] ?? 0;
+    seen[kind] = i + 1;
+    const owners = OWNER_INPUT[kind] !== undefined ? (options.owners?.(kind, i) ?? []) : [];
+    const owned =
+      owners.length === 0
+        ? args
+        : {
+            ...args,
+            [OWNER_INPUT[kind]!]: owners,
+            // A key's teams are those its team roles apply to.
+            ...(kind === "ApiKey" ? { teamRoles: ["schedules_reader"] } : {}),
+          };
+    const created = await spec.api.create(ctx, spec.inputs.parse(owned));
     made[kind] = (made[kind] ?? 0) + 1;
     return spec.idOf(created.live);
   };
+  const shares = options.shares ?? SHARES;
   const count = (kind: string) =>
-    Math.max(1, Math.round((SHARES.find(([k]) => k === kind)?.[1] ?? 0) * total));
+    Math.max(1, Math.round((shares.find(([k]) => k === kind)?.[1] ?? 0) * total));
   const times = <T>(n: number, make: (i: number) => Promise<T>) => inBatches(n, make);
   const users = (
     await client.get<{ users: Array<{ id: string }> }>("/v2/users", "list users", { page_size: "25" })
   ).users;
 
-  const [type] = await times(1, () =>
-    create("CatalogType", { name: "Service", description: "Services", typeName: 'Custom["BenchService"]' }),
-  );
-  const [tier] = await times(1, () =>
-    create("CatalogTypeAttribute", { catalogTypeId: type!, name: "Tier", type: "Number" }),
-  );
-  await times(count("CatalogEntry"), (i) =>
-    create("CatalogEntry", {
-      catalogTypeId: type!,
-      name: `Service ${i}`,
-      externalId: `service-${i}`,
-      attributeValues: { [tier!]: String((i % 3) + 1) },
-    }),
-  );
+  const catalog = options.catalog ?? { types: 1, entries: count("CatalogEntry") };
+  for (let t = 0; t < catalog.types; t++) {
+    const suffix = catalog.types === 1 ? "" : ` ${t + 1}`;
+    const type = await create("CatalogType", {
+      name: `Service${suffix}`,
+      description: "Services",
+      typeName: `Custom["BenchService${suffix.trim()}"]`,
+    });
+    const tier = await create("CatalogTypeAttribute", { catalogTypeId: type, name: "Tier", type: "Number" });
+    await times(catalog.entries, (i) =>
+      create("CatalogEntry", {
+        catalogTypeId: type,
+        name: `Service ${i}`,
+        externalId: `service-${i}`,
+        attributeValues: { [tier]: String((i % 3) + 1) },
+      }),
+    );
+  }
   await times(count("AlertAttribute"), (i) =>
     create("AlertAttribute", { name: `Attribute ${i}`, type: "String" }),
   );

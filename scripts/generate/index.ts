@@ -129,8 +129,13 @@ function isObjectSchema(value: unknown): boolean {
   return (value as ZodLike)?._zod?.def?.type === "object";
 }
 
-/** A zod enum's values (the shared exports that become named unions), else undefined. */
+/**
+ * A zod enum's values, or a closed list's known values (provider/checkWarnings.ts `knownValues`):
+ * the shared exports that become named unions. Else undefined.
+ */
 function enumValues(value: unknown): string[] | undefined {
+  const known = (value as { knownValues?: unknown } | undefined)?.knownValues;
+  if (Array.isArray(known)) return known as string[];
   const def = (value as ZodLike)?._zod?.def;
   return def?.type === "enum" && def.entries ? Object.values(def.entries) : undefined;
 }
@@ -512,8 +517,14 @@ function nestedDecls(from: DeclModel, all: DeclModel[]): DeclModel[] {
   return all.filter((d) => seen.has(d.name) && d !== from);
 }
 
+/** A union of string literals only: a closed list of service-defined values (an enum). */
+const isLiteralUnion = (alias: string) => /^"[^"]*"( \| "[^"]*")*$/.test(alias);
+
 function declSection(decl: DeclModel): string {
   const doc = decl.doc ? `${decl.doc}\n\n` : "";
+  // Every closed list of the inputs is known values beside any other text (provider/checkWarnings.ts).
+  if (decl.alias !== undefined && isLiteralUnion(decl.alias))
+    return `#### \`${decl.name}\`\n\n${doc}Known values: ${code(decl.alias)}. Another value is sent as written, with a warning naming the nearest known one: the service decides (it may add values).\n\n`;
   if (decl.alias !== undefined)
     return `#### \`${decl.name}\`\n\n${doc}One of: ${code(withoutInputs(decl.alias))}.\n\n`;
   return `#### \`${decl.name}\`\n\n${doc}${propTable(decl)}\n`;
@@ -618,6 +629,7 @@ interface FamilyRuntime {
     write: readonly string[];
     teamRead?: readonly string[];
     teamWrite?: readonly string[];
+    teamOwned?: unknown;
   };
   routes: readonly { method: string; path: string }[];
 }
@@ -646,14 +658,15 @@ function emulatorReadme(root: string, load: (file: string) => Record<string, unk
     const endpoints = [...byPath].map(([p, methods]) => `\`${methods.join("/")} ${p}\``).join(", ");
     return `| ${family.name} (\`families/${file}\`) | ${endpoints} |`;
   });
-  const list = (roles: readonly string[] | "any_key", team?: readonly string[]) => {
+  const list = (roles: readonly string[] | "any_key", team?: readonly string[], owned = false) => {
     const account = roles === "any_key" ? "any_key" : roles.length > 0 ? roles.join(", ") : "–";
-    return team && team.length > 0 ? `${account} (team: ${team.join(", ")})` : account;
+    const scope = owned ? "; its teams' objects only" : "";
+    return team && team.length > 0 ? `${account} (team: ${team.join(", ")}${scope})` : account;
   };
   const rows = new Map<string, string[]>();
   for (const { family } of families) {
     const r = family.roles;
-    const row = `${list(r.read, r.teamRead)} | ${list(r.write, r.teamWrite)}`;
+    const row = `${list(r.read, r.teamRead)} | ${list(r.write, r.teamWrite, r.teamOwned !== undefined)}`;
     rows.set(row, [...(rows.get(row) ?? []), family.name]);
   }
   const roles = [...rows].map(([row, names]) => `| ${names.join(", ")} | ${row} |`);

@@ -135,6 +135,9 @@ export class TypeRenderer {
   /** The text of a value of `type` (no outer `pulumi.Input`). */
   value(type: ts.Type, hint: string, doc: string, mode: Mode, optional = false): string {
     const c = this.checker;
+    // A closed list's "any other text" (provider/checkWarnings.ts `knownValues`): kept as written,
+    // so the known literals beside it still autocomplete.
+    if (isOtherString(type)) return OTHER_STRING;
     if (type.isUnion()) {
       // An optional property's `undefined` is its `?`.
       const members = sortedLiterals(
@@ -171,7 +174,11 @@ export class TypeRenderer {
         const memberHint = objects.length > 1 && index >= 0 ? this.variantName(hint, m, objects) : hint;
         parts.push(this.value(m, memberHint, doc, mode));
       }
-      return [...new Set(parts)].join(" | ");
+      // Any other text last, after the known values it stands beside.
+      const unique = [...new Set(parts)];
+      return [...unique.filter((p) => p !== OTHER_STRING), ...unique.filter((p) => p === OTHER_STRING)].join(
+        " | ",
+      );
     }
     if (c.isArrayType(type)) {
       const element = c.getTypeArguments(type as ts.TypeReference)[0]!;
@@ -215,6 +222,7 @@ export class TypeRenderer {
 
   private isObject(type: ts.Type): boolean {
     const c = this.checker;
+    if (isOtherString(type)) return false;
     if (type.flags & ts.TypeFlags.Intersection) return true;
     if (!(type.flags & ts.TypeFlags.Object)) return false;
     if (c.isArrayType(type) || c.isTupleType(type)) return false;
@@ -300,6 +308,26 @@ export class TypeRenderer {
   private referencesItself(decl: DeclModel): boolean {
     return decl.props.some((p) => new RegExp(`\\b${decl.name}\\b`).test(p.type));
   }
+}
+
+/** How `string & {}` is written: any string, beside known literals that stay distinct (and autocomplete). */
+const OTHER_STRING = "(string & {})";
+
+/** `string & {}`: any string, written so that a union keeps its string literals. */
+function isOtherString(type: ts.Type): boolean {
+  if (!(type.flags & ts.TypeFlags.Intersection)) return false;
+  const parts = (type as ts.IntersectionType).types;
+  return (
+    parts.length === 2 &&
+    parts.some((t) => t.flags & ts.TypeFlags.String) &&
+    parts.some(
+      (t) =>
+        t.flags & ts.TypeFlags.Object &&
+        t.getProperties().length === 0 &&
+        t.getCallSignatures().length === 0 &&
+        t.getStringIndexType() === undefined,
+    )
+  );
 }
 
 /**

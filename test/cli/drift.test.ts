@@ -147,15 +147,17 @@ describe("drift: edits in the dashboard, deletions, exit codes", () => {
     expect(wrongUrl.out).toBe("");
     expect(fs.existsSync(path.join(work, "wrong-url.json"))).toBe(false);
 
-    // Nothing listens there: refused at once (one probe, retried once), not once per object.
+    // Nothing listens there: refused at once (one probe, retried once), not once per object. The
+    // URL's credentials are masked wherever it is printed.
     const unreachable = await runCli(["drift", exported], {
       ...env(),
-      INCIDENT_BASE_URL: "http://127.0.0.1:9",
+      INCIDENT_BASE_URL: "http://drift-user:drift-password@127.0.0.1:9",
     });
     expect(unreachable.code).toBe(1);
     expect(unreachable.err).toMatch(
-      /nothing compared: the API at http:\/\/127\.0\.0\.1:9 .*ECONNREFUSED.*\(2 attempts/,
+      /nothing compared: the API at http:\/\/\*\*\*@127\.0\.0\.1:9 .*ECONNREFUSED.*\(2 attempts/,
     );
+    expect(unreachable.err).not.toMatch(/drift-user|drift-password/);
     expect(unreachable.err.trim().split("\n")).toHaveLength(1);
 
     const doc = JSON.parse(fs.readFileSync(exported, "utf8"));

@@ -345,6 +345,12 @@ describe("export of examples/oncall's account", () => {
       [["--name", "("], /--name: not a regular expression/],
       [["--modules", "--single-file"], /--modules and --single-file exclude each other/],
       [["--project", "my project"], /--project: "my project": use letters/],
+      [["--split-by", "owner"], /--split-by: "owner": use team/],
+      [["--catalog-entries", "all"], /--catalog-entries: "all": use bulk or each/],
+      [
+        ["--split-by", "team", "--project", "p".repeat(51)],
+        /--project: at most 50 characters with --split-by/,
+      ],
     ];
     for (const [args, message] of cases) {
       const mark = h.emu.requests.length;
@@ -405,7 +411,7 @@ describe("export of examples/oncall's account", () => {
     expect(program.indexOf("const paymentsPrimary =")).toBeLessThan(
       program.indexOf("id: paymentsPrimary.id"),
     );
-    expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toMatch(/^name: payments-oncall\n/);
+    expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toMatch(/^name: "payments-oncall"\n/);
     expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({
       "@pulumi/pulumi": "^3.216.0",
       "pulumi-incident": `^${require("../../package.json").version}`,

@@ -304,6 +304,22 @@ describe("plan-report: normalisation, secrets, other resources", () => {
     expect(kept.resources[0]!.summary).toEqual([
       "A call pages: user 01USERADA (high urgency) → as the route has it (its menu or its path)",
     ]);
+    // A menu replaces the path; allowlisted callers are named.
+    const byMenu = {
+      ...route,
+      path: undefined,
+      useCallerAllowlist: true,
+      allowedCallers: [{ phoneNumber: "+15551234567", name: "Regulator" }, { phoneNumber: "+15550000000" }],
+      options: [
+        { digit: "1", prompt: "Outages", path: route.path },
+        { digit: "2", prompt: "Messages", path: [{ voicemail: { greetingText: "Leave a message" } }] },
+      ],
+    };
+    const menu = planReport({ steps: [stepOfKind("CallRoute", "hotline", "update", route, byMenu)] });
+    expect(menu.resources[0]!.summary).toEqual([
+      "A call pages: user 01USERADA (high urgency) → a menu: 1 (Outages): user 01USERADA (high urgency); 2 (Messages): voicemail",
+      "Callers: anyone → allowlisted only: +15551234567 (Regulator), +15550000000",
+    ]);
     const removed = planReport({ steps: [stepOfKind("CallRoute", "hotline", "delete", route, undefined)] });
     expect(removed.resources[0]!.summary).toEqual([
       "Taken out of the stack: the call route stays, put back to what it held before the stack took it over",

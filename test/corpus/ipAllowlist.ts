@@ -39,14 +39,19 @@ export const ipAllowlistCases: BadInputCase[] = [
     title: "a value given twice (in two spellings)",
     inputs: { allowlist: [{ value: "2001:db8::1" }, ok, { value: "2001:DB8:0:0::1" }], enabled: true },
     property: "allowlist",
-    reason: /allowlist\[2\]\.value.*already allowed by allowlist\[0\]\.value/,
+    outcome: "warning",
+    warns: "allowlist[2].value",
+    reason: /"2001:DB8:0:0::1" is already allowed by allowlist\[0\]\.value/,
   },
   {
     kind: "IpAllowlist",
     title: "enabled with nothing allowed (locks everyone out)",
     inputs: { allowlist: [], enabled: true },
     property: "enabled",
-    reason: /lock everyone out/,
+    outcome: "warning",
+    warns: "enabled",
+    reason:
+      /an enabled allowlist with no entries may lock everyone out of the account: add the addresses to allow, or set enabled: false/,
   },
   {
     kind: "IpAllowlist",

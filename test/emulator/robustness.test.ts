@@ -249,6 +249,7 @@ describe("pipeline hook point (fault injection)", () => {
       "authorize",
       "body",
       "validate",
+      "team-scope",
       "check-response",
       "faults",
       "handler",

@@ -5,10 +5,14 @@
  * route reads; examples/settings: account settings. Each: `up`, `preview --expect-no-changes` with
  * no provider call, `variant=updated` updating exactly what it says in place, destroy leaving the
  * account as it was. examples/quickstart runs as `npm run demo -- quickstart` (create, no change,
- * drift detected and restored, destroy), which is also the demo's test. What every kind does through
- * the engine is test/engine/wholeAccount.test.ts.
+ * drift detected and restored, destroy), which is also the demo's test. examples/fleet: an
+ * account-wide stack and two team stacks over one account, each with a key of its own (the teams'
+ * write only through team roles), the team stacks applied at the same time, a change in one that
+ * touches nothing of the other's, destroyed in reverse order. What every kind does through the
+ * engine is test/engine/wholeAccount.test.ts.
  */
 import { spawnSync } from "node:child_process";
+import * as os from "node:os";
 import * as path from "node:path";
 import type { RunResult } from "../../tools/harness";
 import { scenarioTimeoutMs } from "../support/driver";
@@ -194,6 +198,148 @@ describe("examples/settings", () => {
       expect(await h.list("/v2/secrets")).toEqual([]);
       expect(await h.list("/v1/maintenance_windows")).toEqual([]);
       expect(await h.list("/v2/schedule_sync_targets")).toEqual([]);
+      expect(h.emu.responseProblems).toEqual([]);
+    },
+    scenarioTimeoutMs,
+  );
+});
+
+describe("examples/fleet", () => {
+  const h = harnessFixture(path.join(root, "examples", "fleet", "account"));
+  const { destroy, up } = h.driver;
+  const teamProgram = path.join(root, "examples", "fleet", "team");
+  const TEAMS = {
+    Payments: { id: "01TEAMPAYMENTS", responders: "cat@example.com" },
+    Identity: { id: "01TEAMIDENTITY", responders: "eve@example.com,ada@example.com" },
+  };
+  type Team = keyof typeof TEAMS;
+  const keys: Record<string, { token: string; id: string }> = {};
+  const stateFile = (team: Team) => path.join(os.tmpdir(), `harness-fleet-${team}-${process.pid}.json`);
+  afterAll(() => {
+    for (const team of Object.keys(TEAMS) as Team[]) h.driver.dispose(stateFile(team));
+  });
+  const account = () => ({
+    ...h.options(),
+    config: { "incident:apiKey": keys.account!.token, "incident:baseUrl": h.emu.url },
+  });
+  const teamStack = (team: Team, variant = "base") => ({
+    program: teamProgram,
+    project: "incident-fleet-team",
+    stack: team.toLowerCase(),
+    stateFile: stateFile(team),
+    secretConfig: ["incident:apiKey"],
+    config: {
+      "incident:apiKey": keys[team]!.token,
+      "incident:baseUrl": h.emu.url,
+      "incident-fleet-team:team": team,
+      "incident-fleet-team:responders": TEAMS[team].responders,
+      "incident-fleet-team:variant": variant,
+    },
+  });
+  /** The objects of the kinds the fleet manages, as the API lists them. */
+  const accountLists = async () => {
+    const lists: Record<string, unknown> = {};
+    for (const p of [
+      "/v1/severities",
+      "/v2/custom_fields",
+      "/v2/schedules",
+      "/v2/escalation_paths",
+      "/v2/workflows",
+      "/v2/secrets",
+    ])
+      lists[p] = await h.list(p);
+    return lists;
+  };
+
+  test(
+    "an account-wide stack, then two team stacks at once with team-scoped keys; a change in one touches nothing of the other's; destroyed in reverse order, the account is as it was",
+    async () => {
+      // The keys, made in the dashboard: the account stack's settings role; each team stack reads
+      // the account (viewer) and writes only through team roles of its team.
+      const make = async (name: string, roles: string[], teamRoles: string[] = [], teams: string[] = []) => {
+        const token = await h.emu.createApiKey(name, roles, teamRoles, teams);
+        const listed = (await h.list("/v1/api_keys?page_size=250")).find((k: any) => k.name === name);
+        return { token, id: listed.id as string };
+      };
+      keys.account = await make("fleet account stack", ["manage_settings"]);
+      for (const [team, { id }] of Object.entries(TEAMS))
+        keys[team] = await make(
+          `fleet ${team} stack`,
+          ["viewer"],
+          ["on_call_editor", "workflows_editor", "secrets_manage"],
+          [id],
+        );
+      const before = await accountLists();
+
+      const shared = expectOk(await up(account()));
+      expect(shared.counts.create).toBe(3);
+
+      const [payments, identity] = await Promise.all([up(teamStack("Payments")), up(teamStack("Identity"))]);
+      for (const run of [payments, identity]) expect(expectOk(run).counts.create).toBe(4);
+      const outputs = {
+        Payments: payments.outputs as Record<string, string>,
+        Identity: identity.outputs as Record<string, string>,
+      };
+      for (const team of Object.keys(TEAMS) as Team[]) {
+        const o = outputs[team];
+        expect(o.teamId).toBe(TEAMS[team].id);
+        expect((await h.emu.ok("GET", `/v2/schedules/${o.scheduleId}`)).schedule.team_ids).toEqual([
+          o.teamId,
+        ]);
+        expect(
+          (await h.emu.ok("GET", `/v2/escalation_paths/${o.escalationPathId}`)).escalation_path.team_ids,
+        ).toEqual([o.teamId]);
+        expect((await h.emu.ok("GET", `/v2/secrets/${o.deployTokenId}`)).secret.owning_team_ids).toEqual([
+          o.teamId,
+        ]);
+        const workflow = (await h.emu.ok("GET", `/v2/workflows/${o.workflowId}`)).workflow;
+        expect(workflow.owning_team_ids).toEqual([o.teamId]);
+        // The shared objects, read through lookups: the account stack's ids.
+        expect(JSON.stringify(workflow.condition_groups)).toContain(
+          (shared.outputs as any).customerImpactFieldId,
+        );
+        expect(JSON.stringify(workflow.condition_groups)).toContain((shared.outputs as any).severityIds[1]);
+      }
+
+      // A change in the Payments stack reads and writes nothing of Identity's: every request is the
+      // Payments key's (the emulator's log), none names an Identity object, every write is to a
+      // Payments object.
+      const identityIds = Object.entries(outputs.Identity)
+        .filter(([k]) => k !== "teamId")
+        .map(([, v]) => v);
+      const mark = h.emu.requests.length;
+      const changed = expectOk(await up(teamStack("Payments", "updated")));
+      expect(
+        changed.steps
+          .filter((s) => s.op !== "same")
+          .map((s) => `${s.op} ${s.name}`)
+          .sort(),
+      ).toEqual(["update payments-critical", "update payments-urgent"]);
+      const requests = h.emu.requests.slice(mark);
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.filter((r) => r.apiKeyId !== keys.Payments!.id)).toEqual([]);
+      expect(requests.filter((r) => identityIds.some((id) => `${r.path}?${r.query}`.includes(id)))).toEqual(
+        [],
+      );
+      // Nor a list of a kind the teams own: it would answer the other team's objects too.
+      expect(
+        requests.filter((r) => /^\/v\d\/(schedules|escalation_paths|workflows|secrets)$/.test(r.path)),
+      ).toEqual([]);
+      const paymentsIds = Object.values(outputs.Payments);
+      expect(
+        requests
+          .filter((r) => r.method !== "GET")
+          .filter((r) => !paymentsIds.some((id) => r.path.endsWith(`/${id}`))),
+      ).toEqual([]);
+
+      // Destroyed in reverse order: the team stacks (at once), then the account-wide one.
+      for (const run of await Promise.all([
+        destroy(teamStack("Payments", "updated")),
+        destroy(teamStack("Identity")),
+      ]))
+        expectOk(run);
+      expectOk(await destroy(account()));
+      expect(await accountLists()).toEqual(before);
       expect(h.emu.responseProblems).toEqual([]);
     },
     scenarioTimeoutMs,

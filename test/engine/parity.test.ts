@@ -11,7 +11,9 @@
  * the provider reports; a replace checks the raw inputs again; a defined deleteBeforeReplace option
  * overrides the provider; dependents of a delete-before-replace are replaced first; ignoreChanges
  * takes full property paths; `up` previews first; same steps re-mark secret outputs; protect blocks a
- * replace only while the program keeps it.
+ * replace only while the program keeps it; an output-only change is no drift inside `--refresh` either
+ * (`--expect-no-changes` passes); a check failure with dependents ends the run with the check's
+ * error (the harness used to wait for the program, which never ended, until its timeout).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -36,6 +38,8 @@ interface Run {
   tag?: string;
   /** Changes the remote objects behind the engine's back first. */
   edit?: (things: Record<string, any>) => void;
+  /** `--expect-no-changes`: the engine's own verdict on whether anything changes. */
+  expectNoChanges?: boolean;
 }
 
 const thing = (name: string, args: Record<string, unknown> = {}, opts?: Record<string, unknown>): Res => ({
@@ -50,6 +54,8 @@ const maskIds = (v: unknown): unknown =>
 
 interface Observed {
   ok: boolean;
+  /** The check failures reported (resource, property, reason). */
+  checks: string[];
   steps: string[];
   calls: string[];
   remote: unknown;
@@ -73,6 +79,7 @@ async function play(driver: Driver, label: string, runs: Run[]): Promise<{ runs:
         program,
         stateFile,
         refresh: run.refresh,
+        expectNoChanges: run.expectNoChanges,
         env: { HARNESS_FIXTURE_DB: dbFile, HARNESS_FIXTURE_LOG: logFile },
         config: {
           "harness-fixture:spec": JSON.stringify({ resources: run.resources ?? [] }),
@@ -92,6 +99,10 @@ async function play(driver: Driver, label: string, runs: Run[]): Promise<{ runs:
       fs.rmSync(logFile, { force: true });
       observed.push({
         ok: result.ok,
+        checks: result.errors
+          .filter((e) => e.kind === "check")
+          .map((e) => `${e.name} ${e.property}: ${e.reason}`)
+          .sort(),
         steps: result.steps
           .map((s) =>
             [
@@ -254,7 +265,32 @@ describe("the harness agrees with the real engine", () => {
       },
       { op: "preview", resources: [a1], refresh: true, tag: "third" },
       { op: "up", resources: [a1], refresh: true, tag: "third" },
+      {
+        // Inside --refresh too, an output-only change is no drift: the engine counts no change.
+        op: "preview",
+        resources: [a1],
+        refresh: true,
+        expectNoChanges: true,
+        tag: "third",
+        edit: (things) => {
+          const a = Object.values(things).find((t: any) => t.name === "A") as any;
+          a.version += 10;
+        },
+      },
       { op: "destroy", tag: "fourth" },
+    ],
+  );
+
+  // A name the fixture's check refuses (longer than 40), on a resource others use.
+  const refused = thing("a", { name: "A".repeat(41), value: "1", kind: "k1" });
+  const c = thing("c", { ref: { $ref: "b.remoteId" } });
+  describeParity(
+    "a check failure with dependents, on a new stack and on one that exists: the run fails with the check's error and ends; the dependents are never registered",
+    [
+      { op: "preview", resources: [refused, b(), c] },
+      { op: "up", resources: [a1, b()] },
+      { op: "up", resources: [refused, b(), c] },
+      { op: "destroy" },
     ],
   );
 });

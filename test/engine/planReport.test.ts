@@ -10,8 +10,10 @@ import * as path from "node:path";
 import { type DriftReport, drift, outcomeOf } from "../../cli/drift";
 import { planReport } from "../../cli/planReport";
 import * as cli from "../../tools/pulumi/cli";
+import { runCli } from "../support/cliRun";
 import { cliDriver } from "../support/driver";
 import { harnessFixture } from "../support/harnessFixture";
+import { parseComment } from "../support/markdownDom";
 import { namedIdDigest } from "../support/previewDigest";
 import { ONCALL_OBJECTS, reviewPrProgram } from "../support/reviewPr";
 
@@ -44,6 +46,46 @@ describe("plan-report on the real engine's preview --json", () => {
     const recorded = planReport(digest);
     expect(live.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => c.at)])).toEqual(
       recorded.resources.map((r) => [r.op, r.kind, r.name, r.changes.map((c) => c.at)]),
+    );
+    // "Shifts that change" (--shifts) on the real preview, computed by the account the stack lives
+    // in: the primary rota's longer day covers the evenings' half hour; the replaced secondary rota is
+    // a new schedule, computed here and said so. Through the bin's main, reading and previewing only.
+    const mark = h.emu.requests.length;
+    const shifts = await runCli(
+      ["plan-report", "--shifts", "--from", "2031-03-24T00:00:00Z"],
+      { INCIDENT_API_KEY: h.emu.apiKey, INCIDENT_BASE_URL: h.emu.url },
+      false,
+      JSON.stringify(preview.json),
+    );
+    expect(shifts.code).toBe(0);
+    const comment = parseComment(shifts.out);
+    expect(comment.problems).toEqual([]);
+    expect(comment.headings.map((x) => x.text)).toEqual(
+      expect.arrayContaining(["Shifts that change", "Who is paged first"]),
+    );
+    expect(comment.listItems).toContain(
+      "covered now: Mon 24 Mar 17:30–18:00 (Europe/London, +00:00) (nobody was on call)",
+    );
+    expect(comment.listItems).toContain(
+      "Mon 24 Mar 08:00–09:00 (America/Chicago, -05:00) · Secondary · ada@example.com → bob@example.com",
+    );
+    expect(
+      comment.listItems.some((i) =>
+        i.includes("not by the service (preview_entries previews only a schedule that exists"),
+      ),
+    ).toBe(true);
+    expect(
+      h.emu.requests
+        .slice(mark)
+        .map((r) => `${r.method} ${r.route}`)
+        .sort(),
+    ).toEqual(
+      [
+        "GET /v1/identity",
+        "GET /v2/schedule_entries",
+        "GET /v2/schedule_entries",
+        "POST /v2/schedules/{id}/actions/preview_entries",
+      ].sort(),
     );
   });
 

@@ -140,7 +140,7 @@ const KINDS: Record<string, KindEntry> = {
   },
   CallRoute: {
     resource: "main-line",
-    outlivesDelete: ["name"],
+    outlivesDelete: ["name", "useCallerAllowlist", "allowedCallers"],
     // Renamed, and voicemail only.
     edit: async ({ call }, id) => {
       const { call_route: r } = await call("GET", `/v2/call_routes/${id}`);
@@ -149,7 +149,7 @@ const KINDS: Record<string, KindEntry> = {
         custom_language: r.custom_language,
         responder_caller_id: r.responder_caller_id,
         use_caller_allowlist: r.use_caller_allowlist,
-        path: [{ id: "vm", type: "voicemail", voicemail: {} }],
+        path: [{ id: "vm", type: "voicemail", voicemail: { greeting_text: "Edited in the dashboard" } }],
       });
     },
   },

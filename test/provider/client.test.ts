@@ -303,8 +303,7 @@ describe("TokenBucket", () => {
     const second = bucket.take(sleep, 60_000).then(() => order.push("second"));
     await new Promise((r) => setTimeout(r, 20));
     expect(order).toEqual(["probe"]);
-    bucket.observeRemaining(0); // the server's bucket was nearly empty
-    bucket.calibrate();
+    bucket.observeAnswer(200, (name) => (name === "x-ratelimit-remaining" ? "0" : undefined)); // nearly empty
     await second;
     expect(now).toBe(1000); // it waited for one token to refill
     expect(order).toEqual(["probe", "second"]);
@@ -320,11 +319,11 @@ describe("TokenBucket", () => {
     expect(bucket.delayForNext()).toBe(0);
   });
 
-  test("server-reported remaining lowers but never raises the local count", () => {
+  test("server-reported remaining lowers but never raises the local count of a process alone", () => {
     const bucket = new TokenBucket({ capacity: 10, refillPerSecond: 1, now: () => 0 });
-    bucket.observeRemaining(4);
+    bucket.observe(4, true);
     expect(bucket.available()).toBe(4);
-    bucket.observeRemaining(8);
+    bucket.observe(8, true);
     expect(bucket.available()).toBe(4);
   });
 });

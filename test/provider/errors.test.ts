@@ -1,17 +1,18 @@
 /**
  * Errors a user acts on (provider/errors.ts `IncidentError`: ApiError, LookupError,
- * MissingCredentialsError) print as their name and message alone: no stack frames, no dump of
+ * SettingsError, MissingCredentialsError) print as their name and message alone: no stack frames, no dump of
  * their properties, however Node or the Pulumi SDK prints them (util.inspect for an unhandled
  * rejection, `stack` for a diagnostic), and a message rewritten on the way (the SDK prefixes the
  * property it was serializing) is printed rewritten.
  */
 import { inspect } from "node:util";
 import { MissingCredentialsError } from "../../provider/credentials";
-import { ApiError, LookupError } from "../../provider/errors";
+import { ApiError, LookupError, SettingsError } from "../../provider/errors";
 
 const errors = () => [
   new LookupError("getUser", 'no user with e-mail "nobody@example.com"'),
   new MissingCredentialsError(),
+  new SettingsError("incident:logLevel", 'incident:logLevel must be one of warn, info, debug (got "loud")'),
   new ApiError({ operation: "list users", status: 401, type: "authentication_error", details: [] }),
 ];
 

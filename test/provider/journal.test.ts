@@ -14,6 +14,7 @@ import { currentClient, setCredentials } from "../../provider/credentials";
 import { canonicalJson } from "../../provider/normalise";
 import { customFieldProvider } from "../../resources/customField";
 import { escalationPathProvider } from "../../resources/escalationPath";
+import { scheduleSyncTargetProvider } from "../../resources/scheduleSyncTarget";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 let emu: TestEmulator;
@@ -29,7 +30,13 @@ afterAll(async () => {
 const deadPid = (): number => spawnSync(process.execPath, ["-e", "0"]).pid!;
 
 /** What a killed provider process left: an entry for `kind`/`key` with these inputs. */
-function leftBehind(kind: string, key: string, inputs: Record<string, unknown>, createdId?: string): void {
+function leftBehind(
+  kind: string,
+  key: string,
+  inputs: Record<string, unknown>,
+  createdId?: string,
+  existedBefore?: string[],
+): void {
   const { __provider: _p, ...args } = inputs;
   const dir = path.join(process.env.INCIDENT_JOURNAL_DIR!, currentClient().account);
   fs.mkdirSync(dir, { recursive: true });
@@ -41,6 +48,7 @@ function leftBehind(kind: string, key: string, inputs: Record<string, unknown>, 
     pid: deadPid(),
     fingerprint: createHash("sha256").update(canonicalJson(args)).digest("hex"),
     ...(createdId ? { createdId } : {}),
+    ...(existedBefore ? { existedBefore } : {}),
   };
   fs.writeFileSync(path.join(dir, `${prefix}${Math.random()}.json`), JSON.stringify(entry));
 }
@@ -65,6 +73,28 @@ test("a create cut off before its answer: the next create finds the object by na
   const created = await customFieldProvider.create!(checked);
   expect(created.id).toBe(made.custom_field.id);
   expect(calls(mark)).not.toContain("POST /v2/custom_fields");
+});
+
+test("a new Slack user group cut off (the API answers no name or handle of it): the target made since the record is taken over", async () => {
+  const inputs = {
+    newSlackUserGroup: { name: "Cut off", handle: "cut-off", description: "d" },
+    __provider: "shim",
+  };
+  const checked = (await scheduleSyncTargetProvider.check!({}, inputs)).inputs;
+  const listIds = async () =>
+    (await emu.ok("GET", "/v2/schedule_sync_targets")).schedule_sync_targets.map((t: { id: string }) => t.id);
+  const before = await listIds();
+  const made = await emu.ok("POST", "/v2/schedule_sync_targets", {
+    body: {
+      schedule_sync_target: { add_bot_to_group: false, new_slack_user_group: checked.newSlackUserGroup },
+    },
+  });
+  leftBehind("ScheduleSyncTarget", "new:cut-off", checked, undefined, before);
+  const mark = emu.requests.length;
+  const created = await scheduleSyncTargetProvider.create!(checked);
+  expect(created.id).toBe(made.schedule_sync_target.id);
+  expect(calls(mark)).not.toContain("POST /v2/schedule_sync_targets");
+  expect(await listIds()).toEqual([...before, created.id]);
 });
 
 test("a record an earlier release kept after the answer is settled: the next create makes a new object", async () => {

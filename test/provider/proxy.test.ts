@@ -86,26 +86,58 @@ test("NO_PROXY: the hosts it names are reached directly, around a proxy that is 
   await lifecycle();
 });
 
+/** The message a severity's read fails with under the current settings ("" when it succeeds). */
+const readFailure = () =>
+  providers.Severity!.read!("01SEVERITY", { name: "x", __schema: 1 }).then(
+    () => "",
+    (e: Error) => e.message,
+  );
+
 /** The provider's client for these settings, made first with a short backoff (its retries are the client's tests). */
 const quickRetries = () => clientFor(resolveCredentials(), { backoffBaseMs: 1, backoffCapMs: 4 });
 
 test("a proxy that is down: the error names the proxy and the setting it came from", async () => {
   setCredentials({ apiKey: emu.apiKey, baseUrl: viaProxyOnly, proxy: "http://127.0.0.1:9" });
   quickRetries();
-  const failure = await providers.Severity!.read!("01SEVERITY", { name: "x", __schema: 1 }).then(
-    () => "",
-    (e: Error) => e.message,
-  );
+  const failure = await readFailure();
   expect(failure).toMatch(/ECONNREFUSED/);
   expect(failure).toContain("and the proxy it goes through: incident:proxy (http://127.0.0.1:9)");
   process.env.HTTPS_PROXY = "http://127.0.0.1:9";
   setCredentials({ apiKey: emu.apiKey, baseUrl: "https://api.incident.test" });
   quickRetries();
-  const fromEnv = await providers.Severity!.read!("01SEVERITY", { name: "x", __schema: 1 }).then(
-    () => "",
-    (e: Error) => e.message,
-  );
+  const fromEnv = await readFailure();
   expect(fromEnv).toContain("and the proxy it goes through: HTTPS_PROXY (http://127.0.0.1:9)");
+});
+
+test("a proxy URL with credentials, refusing connections: the error names the proxy with its user and password masked", async () => {
+  process.env.HTTP_PROXY = "http://proxy-user:proxy-password@127.0.0.1:9";
+  setCredentials({ apiKey: emu.apiKey, baseUrl: viaProxyOnly });
+  quickRetries();
+  const fromEnv = await readFailure();
+  expect(fromEnv).toMatch(/ECONNREFUSED/);
+  expect(fromEnv).toContain("and the proxy it goes through: HTTP_PROXY (http://***@127.0.0.1:9)");
+  expect(fromEnv).not.toMatch(/proxy-user|proxy-password/);
+  delete process.env.HTTP_PROXY;
+  setCredentials({
+    apiKey: emu.apiKey,
+    baseUrl: viaProxyOnly,
+    proxy: "http://proxy-user:proxy-password@127.0.0.1:9",
+  });
+  quickRetries();
+  const fromConfig = await readFailure();
+  expect(fromConfig).toContain("and the proxy it goes through: incident:proxy (http://***@127.0.0.1:9)");
+  expect(fromConfig).not.toMatch(/proxy-user|proxy-password/);
+});
+
+test("incident:proxy with credentials and no scheme: refused, the credentials masked", async () => {
+  setCredentials({
+    apiKey: emu.apiKey,
+    baseUrl: viaProxyOnly,
+    proxy: "proxy-user:proxy-password@proxy.corp:3128",
+  });
+  const failure = await readFailure();
+  expect(failure).toContain('incident:proxy is not an http(s) URL: "***@proxy.corp:3128"');
+  expect(failure).not.toMatch(/proxy-user|proxy-password/);
 });
 
 test("incident:proxy that is not a URL: a clear error naming the setting, before any request", async () => {

@@ -5,9 +5,13 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
 import { ApiClient } from "../../provider/client";
 import { resolveSettings, setCredentials } from "../../provider/credentials";
+import { LookupError, SettingsError } from "../../provider/errors";
 import { customFieldProvider } from "../../resources/customField";
+import { getUser, getUserOutput } from "../../resources/generated/lookups";
 
 const servers: Server[] = [];
 afterAll(async () => {
@@ -55,6 +59,55 @@ describe("errors say what failed, where, what to check, and how often it was tri
       .get("/v2/custom_fields", "list custom fields")
       .catch((e) => e);
     expect(error.message).toContain("(2 attempts; check INCIDENT_ENDPOINT)");
+  });
+
+  test("a base URL with credentials in it: every error prints it with its user and password masked", async () => {
+    setCredentials({ apiKey: "k", baseUrl: "http://api-user:api-password@127.0.0.1:9" });
+    const refused = await new ApiClient({
+      ...resolveSettings(
+        (k) =>
+          ({ "incident:apiKey": "k", "incident:baseUrl": "http://api-user:api-password@127.0.0.1:9" })[k],
+      ),
+      backoffBaseMs: 1,
+      maxRetries: 0,
+    })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e: Error) => e.message);
+    expect(refused).toContain("(http://***@127.0.0.1:9)");
+    const url = await serve((_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "not_found", status: 404, errors: [] }));
+    });
+    const withUser = url.replace("http://", "http://api-user:api-password@");
+    const missing = await new ApiClient({ apiKey: "k", baseUrl: withUser, maxRetries: 0 })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e: Error) => e.message);
+    expect(missing).toContain(`check incident:baseUrl (${url.replace("http://", "http://***@")})`);
+    const hanging = (await serve(() => undefined)).replace("http://", "http://api-user:api-password@");
+    const timedOut = await new ApiClient({ apiKey: "k", baseUrl: hanging, timeoutMs: 100, maxRetries: 0 })
+      .get("/v2/custom_fields", "list custom fields")
+      .catch((e: Error) => e.message);
+    expect(timedOut).toMatch(/no answer from http:\/\/\*\*\*@127\.0\.0\.1:\d+ within/);
+    // The settings' own errors, and an error body that names a URL.
+    expect(() =>
+      resolveSettings(
+        (k) =>
+          ({
+            "incident:endpoint": "https://u:endpoint-password@a.example.com",
+            "incident:baseUrl": "https://u:base-password@b.example.com",
+          })[k],
+        { INCIDENT_API_KEY: "k" },
+      ),
+    ).toThrow(
+      'incident:baseUrl ("https://***@b.example.com") and incident:endpoint ("https://***@a.example.com")',
+    );
+    expect(() =>
+      resolveSettings(() => undefined, {
+        INCIDENT_API_KEY: "k",
+        INCIDENT_BASE_URL: "ftp://u:base-password@b.example.com",
+      }),
+    ).toThrow('INCIDENT_BASE_URL is not an http(s) URL: "ftp://***@b.example.com"');
+    for (const text of [refused, missing, timedOut]) expect(text).not.toMatch(/api-user|api-password/);
   });
 
   test("a hanging server: the error names the create (not the lookup that followed) and incident:requestTimeout, quickly", async () => {
@@ -178,5 +231,136 @@ describe("settings", () => {
     expect(() => resolveSettings(() => undefined, { ...env, INCIDENT_MAX_RETRY_AFTER: "-1" })).toThrow(
       /INCIDENT_MAX_RETRY_AFTER must be a number of seconds/,
     );
+  });
+});
+
+/**
+ * Every settings error is a SettingsError (the package's own class): one line however it is
+ * printed, raised before any request, by the provider host and by a program's lookups alike. A
+ * plain Error raised inside a lookup's Output (an apply) is what the Pulumi SDK prints with
+ * `util.inspect(error, { colors: true })`, and Node 20 spends tens of seconds on its frame of
+ * `node_modules/@pulumi/output.ts` (twice): an invalid `incident:logLevel` in a program with a
+ * lookup failed after about 90 s. An error of one line has no frame to walk.
+ */
+describe("every settings error: the package's SettingsError, one line, from the provider and the lookups", () => {
+  const key = { INCIDENT_API_KEY: "k" };
+  const cases: [string, Record<string, string>, NodeJS.ProcessEnv, RegExp][] = [
+    ["no key", {}, {}, /^No API key for the incident provider/],
+    [
+      "incident:baseUrl",
+      { "incident:baseUrl": "api.incident.io" },
+      key,
+      /^incident:baseUrl is not an http\(s\) URL/,
+    ],
+    [
+      "INCIDENT_BASE_URL",
+      {},
+      { ...key, INCIDENT_BASE_URL: "ftp://x" },
+      /^INCIDENT_BASE_URL is not an http\(s\) URL/,
+    ],
+    ["incident:endpoint", { "incident:endpoint": "nope" }, key, /^incident:endpoint is not an http\(s\) URL/],
+    [
+      "incident:baseUrl and incident:endpoint",
+      { "incident:baseUrl": "https://a.example.com", "incident:endpoint": "https://b.example.com" },
+      key,
+      /name different APIs/,
+    ],
+    [
+      "incident:requestTimeout",
+      { "incident:requestTimeout": "soon" },
+      key,
+      /^incident:requestTimeout must be a number of seconds/,
+    ],
+    [
+      "INCIDENT_REQUEST_TIMEOUT",
+      {},
+      { ...key, INCIDENT_REQUEST_TIMEOUT: "0" },
+      /^INCIDENT_REQUEST_TIMEOUT must be a number of seconds/,
+    ],
+    [
+      "incident:maxRetryAfter",
+      { "incident:maxRetryAfter": "-1" },
+      key,
+      /^incident:maxRetryAfter must be a number of seconds/,
+    ],
+    [
+      "INCIDENT_MAX_RETRY_AFTER",
+      {},
+      { ...key, INCIDENT_MAX_RETRY_AFTER: "a day" },
+      /^INCIDENT_MAX_RETRY_AFTER must be/,
+    ],
+    [
+      "incident:proxy",
+      { "incident:proxy": "proxy.corp:3128" },
+      key,
+      /^incident:proxy is not an http\(s\) URL/,
+    ],
+    [
+      "incident:logLevel",
+      { "incident:logLevel": "loud" },
+      key,
+      /^incident:logLevel must be one of warn, info, debug/,
+    ],
+    ["INCIDENT_LOG_LEVEL", {}, { ...key, INCIDENT_LOG_LEVEL: "trace" }, /^INCIDENT_LOG_LEVEL must be one of/],
+    [
+      "incident:lockInDashboard",
+      { "incident:lockInDashboard": "yes" },
+      key,
+      /^incident:lockInDashboard must be true or false/,
+    ],
+  ];
+
+  /** Fails unless `error` is a SettingsError of one line, however Node or the Pulumi SDK prints it. */
+  const expectOneLine = (error: unknown, message: RegExp) => {
+    expect(error).toBeInstanceOf(SettingsError);
+    const e = error as SettingsError;
+    expect(e.message).toMatch(message);
+    expect(e.stack).toBe(`${e.name}: ${e.message}`);
+    expect(inspect(Object.assign(e, { promise: Promise.resolve() }), { colors: true })).not.toContain("\n");
+  };
+
+  test.each(
+    cases,
+  )("%s: resolved and checked (the provider host's and the lookups' settings)", (_n, config, env, message) => {
+    let thrown: unknown;
+    try {
+      resolveSettings((k) => config[k], env);
+    } catch (error) {
+      thrown = error;
+    }
+    expectOneLine(thrown, message);
+  });
+
+  test("the provider host: a resource's read fails with the SettingsError, before any request", async () => {
+    setCredentials({ apiKey: "k", baseUrl: "http://127.0.0.1:9", logLevel: "loud" });
+    const error = await customFieldProvider.read!("01FIELD", { ...field, __schema: 1 }).catch((e) => e);
+    expectOneLine(error, /^incident:logLevel must be one of/);
+  });
+
+  test("a program's lookup, as a promise and as an Output: the SettingsError, in one line", async () => {
+    await pulumi.runtime.setMocks(
+      { newResource: (a) => ({ id: a.name, state: a.inputs }), call: () => ({}) },
+      "settings",
+      "dev",
+      false,
+    );
+    pulumi.runtime.setConfig("incident:apiKey", "k");
+    pulumi.runtime.setConfig("incident:logLevel", "loud");
+    const asPromise = await getUser({ email: "ada@example.com" }).catch((e) => e);
+    expectOneLine(asPromise, /^incident:logLevel must be one of/);
+    // The Output form: what the SDK's uncaught-error handler gets in a program (here, every
+    // promise of the Output is observed: an unobserved rejection would fail the test run).
+    const output = getUserOutput({ email: pulumi.output("ada@example.com") }) as any;
+    const [asOutput, ...others] = await Promise.all(
+      [output.promise(), output.isKnown, output.isSecret, output.allResources()].map((p: Promise<unknown>) =>
+        p.catch((e: unknown) => e),
+      ),
+    );
+    expectOneLine(asOutput, /^incident:logLevel must be one of/);
+    for (const e of others) expect(e).toBe(asOutput);
+    // Lookup arguments a lookup refuses: its own error, in one line too.
+    const badArgs = await getUser({ email: "" } as any).catch((e) => e);
+    expect(badArgs).toBeInstanceOf(LookupError);
+    expect(badArgs.stack).toBe(`LookupError: ${badArgs.message}`);
   });
 });

@@ -8,6 +8,7 @@ import {
   findAlertAttributeByName,
 } from "../../resources/alertAttribute";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>) => alertAttributeInputs.parse(raw);
@@ -74,8 +75,6 @@ describe("normalisation rules (against the emulator's read-back)", () => {
 describe("check (zero API calls)", () => {
   test.each([
     [{ type: "String" }, "name"],
-    [{ name: "", type: "String" }, "name"],
-    [{ name: "S", type: "String", emoji: "::" }, "emoji"],
     [{ name: "S", type: "String", array: "yes" }, "array"],
     [{ name: "S", type: "String", colour: "red" }, "colour"],
   ])("%j fails at %s", async (inputs, property) => {
@@ -83,6 +82,18 @@ describe("check (zero API calls)", () => {
     const r = await alertAttributeProvider.check!({}, inputs);
     expect(r.failures?.map((f) => f.property)).toContain(property);
     expect(ae.emu.requests.length).toBe(before);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ name: "", type: "String" }, "name", /is empty/],
+    [{ name: "S", type: "String", emoji: "::" }, "emoji", /names no emoji/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(alertAttributeProvider, inputs, path, reason);
   });
 });
 

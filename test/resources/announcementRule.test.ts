@@ -7,6 +7,7 @@ import {
 } from "../../resources/announcementRule";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): AnnouncementRuleInputs => announcementRuleInputs.parse(raw);
@@ -103,22 +104,44 @@ describe("check (zero API calls)", () => {
     slackChannelIds: ["C0ANNOUNCE1"],
   });
   test.each([
-    [{ ...ok(), slackChannelIds: undefined }, "slackChannelIds", /at least one channel/],
-    [{ ...ok(), slackChannelIds: [] }, "slackChannelIds", /at least one channel/],
-    [{ ...ok(), slackChannelIds: ["#incidents"] }, "slackChannelIds", /\[0\].*channel id such as C0123ABCD/],
     [
       { ...ok(), microsoftTeamsChannelIds: ["19:abc"] },
       "microsoftTeamsChannelIds",
       /\[0\].*team_id\/channel_id/,
     ],
-    [{ ...ok(), mode: "live" }, "mode", /./],
     [{ ...ok(), updateSharingMode: undefined }, "updateSharingMode", /./],
-    [{ ...ok(), privateIncidentScope: "some" }, "privateIncidentScope", /./],
-    [{ ...ok(), conditionGroups: [{ conditions: [] }] }, "conditionGroups", /at least one condition/],
-    [{ ...ok(), templateId: "" }, "templateId", /must not be empty/],
     [{ ...ok(), channel: "C1" }, "channel", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, announcementRuleProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ ...ok(), slackChannelIds: undefined }, "slackChannelIds", /names no channel/],
+    [{ ...ok(), slackChannelIds: [] }, "slackChannelIds", /names no channel/],
+    [{ ...ok(), slackChannelIds: ["#incidents"] }, "slackChannelIds[0]", /looks like a channel name/],
+    [
+      { ...ok(), mode: "live" },
+      "mode",
+      /"live" is not a value the API is known to take.*did you mean "live_and_closed"/,
+    ],
+    [
+      { ...ok(), privateIncidentScope: "some" },
+      "privateIncidentScope",
+      /is not a value the API is known to take/,
+    ],
+    [
+      { ...ok(), conditionGroups: [{ conditions: [] }] },
+      "conditionGroups[0].conditions",
+      /a condition group has no condition/,
+    ],
+    [{ ...ok(), templateId: "" }, "templateId", /is empty/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(announcementRuleProvider, inputs, path, reason);
   });
 
   test("Teams channels alone are enough", async () => {

@@ -11,6 +11,7 @@ import {
 } from "../../resources/announcementTemplate";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 
 const DEFAULT_TEMPLATE = "01HDEFAULTANNOUNCETEMPLATE";
@@ -209,8 +210,6 @@ describe("normalisation vectors (read-back in another form is no diff)", () => {
 describe("check (zero API calls)", () => {
   const ok = () => ({ name: "T", fields: [{ fieldType: "status" }] });
   test.each([
-    [{ ...ok(), name: " " }, "name", /whitespace/],
-    [{ ...ok(), fields: [{ fieldType: "priority" }] }, "fields", /\[0\]\.fieldType/],
     [
       { ...ok(), fields: [{ fieldType: "custom_field" }] },
       "fields",
@@ -231,37 +230,57 @@ describe("check (zero API calls)", () => {
       "fields",
       /\[0\]\.richText.*required for fieldType rich_text/,
     ],
-    [
-      { ...ok(), fields: [{ fieldType: "status", customFieldId: "01CF" }] },
-      "fields",
-      /\[0\]\.customFieldId.*only for fieldType custom_field \(this field is status\)/,
-    ],
-    [
-      { ...ok(), fields: [{ fieldType: "rich_text", richText: { contents: "" } }] },
-      "fields",
-      /\[0\]\.richText\.contents.*must not be empty/,
-    ],
-    [
-      { ...ok(), fields: [{ fieldType: "rich_text", richText: { contents: "x", type: "html" } }] },
-      "fields",
-      /\[0\]\.richText\.type/,
-    ],
-    [{ ...ok(), fields: [{ fieldType: "status", rank: -1 }] }, "fields", /\[0\]\.rank.*negative/],
-    [
-      { ...ok(), fields: [{ fieldType: "status" }, { fieldType: "severity", rank: 0 }] },
-      "fields",
-      /\[1\]\.rank.*rank 0 is also fields\[0\]'s/,
-    ],
-    [{ ...ok(), actions: [{ actionType: "page" }] }, "actions", /\[0\]\.actionType/],
-    [
-      { ...ok(), actions: [{ actionType: "homepage", emoji: "a b" }] },
-      "actions",
-      /\[0\]\.emoji.*Slack emoji name/,
-    ],
-    [{ ...ok(), owningTeamIds: [""] }, "owningTeamIds", /must not be empty/],
     [{ ...ok(), isDefault: true }, "isDefault", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, announcementTemplateProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ ...ok(), name: " " }, "name", /is only whitespace/],
+    [
+      { ...ok(), fields: [{ fieldType: "priority" }] },
+      "fields[0].fieldType",
+      /"priority" is not a value the API is known to take/,
+    ],
+    [
+      { ...ok(), fields: [{ fieldType: "status", customFieldId: "01CF" }] },
+      "fields[0].customFieldId",
+      /is only for fieldType custom_field \(this field is status\)/,
+    ],
+    [
+      { ...ok(), fields: [{ fieldType: "rich_text", richText: { contents: "" } }] },
+      "fields[0].richText.contents",
+      /is empty/,
+    ],
+    [
+      { ...ok(), fields: [{ fieldType: "rich_text", richText: { contents: "x", type: "html" } }] },
+      "fields[0].richText.type",
+      /"html" is not a value the API is known to take.*did you mean "markdown"/,
+    ],
+    [{ ...ok(), fields: [{ fieldType: "status", rank: -1 }] }, "fields[0].rank", /is negative/],
+    [
+      { ...ok(), fields: [{ fieldType: "status" }, { fieldType: "severity", rank: 0 }] },
+      "fields[1].rank",
+      /rank 0 is also fields\[0\]'s/,
+    ],
+    [
+      { ...ok(), actions: [{ actionType: "page" }] },
+      "actions[0].actionType",
+      /"page" is not a value the API is known to take/,
+    ],
+    [
+      { ...ok(), actions: [{ actionType: "homepage", emoji: "a b" }] },
+      "actions[0].emoji",
+      /does not look like a Slack emoji name/,
+    ],
+    [{ ...ok(), owningTeamIds: [""] }, "owningTeamIds[0]", /is empty/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(announcementTemplateProvider, inputs, path, reason);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   findEscalationPathTemplate,
   getEscalationPathTemplate,
 } from "../../resources/escalationPathTemplate";
+import { checkWarned, expectWarned } from "../support/checkWarnings";
 import { dashboardEscalationPath } from "../support/dashboard";
 import { expectShape, startTestEmulator, type TestEmulator } from "../support/emulator";
 
@@ -290,8 +291,6 @@ describe("check (zero API calls)", () => {
     path: [{ level: { targets: [{ type: "user", urgency: "high", ...target }] } }],
   });
   test.each([
-    [{ ...ok(), name: " " }, "name", /whitespace/],
-    [{ ...ok(), path: [] }, "path", /^path: a template needs at least one node/],
     [
       { ...ok(), path: [{ voicemail: true }] },
       "path",
@@ -304,21 +303,6 @@ describe("check (zero API calls)", () => {
       /targets\[0\]\.binding: set exactly one of id/,
     ],
     [
-      level({ binding: { value: { literal: "a", reference: "b" } } }),
-      "path",
-      /targets\[0\]\.binding\.value: set exactly one of literal or reference/,
-    ],
-    [
-      { ...ok(), path: [{ escalationPath: { escalationPathId: "" } }] },
-      "path",
-      /path\[0\]\.escalationPath\.escalationPathId: must not be empty/,
-    ],
-    [
-      { ...ok(), path: [{ repeat: { repeatTimes: 1, toNode: "nowhere" } }] },
-      "path",
-      /path\[0\]\.repeat\.toNode: no node has id "nowhere"/,
-    ],
-    [
       {
         ...ok(),
         params: [
@@ -329,11 +313,6 @@ describe("check (zero API calls)", () => {
       "params",
       /params\[1\]\.name: duplicate parameter name "p"/,
     ],
-    [
-      { ...ok(), params: [{ name: "p", label: "P", type: "User", allowedValueTypes: ["anything"] }] },
-      "params",
-      /params\[0\]\.allowedValueTypes\[0\]/,
-    ],
     [{ ...ok(), params: [{ name: "p", type: "User" }] }, "params", /params\[0\]\.label/],
     [{ ...ok(), hasHistoricalEscalationPathVersions: true }, "hasHistoricalEscalationPathVersions", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
@@ -342,6 +321,36 @@ describe("check (zero API calls)", () => {
     const failures = result.failures ?? [];
     expect(failures.map((f) => f.property)).toContain(property);
     expect(failures.map((f) => `${f.reason}`).join("\n")).toMatch(new RegExp(reason.source, "m"));
+    expect(emu.requests.length).toBe(mark);
+  });
+
+  // No published rule forbids these: passed on with a warning naming the input path (issue 28).
+  test.each([
+    [{ ...ok(), name: " " }, "name", /is only whitespace/],
+    [{ ...ok(), path: [] }, "path", /a template has no node/],
+    [
+      { ...ok(), path: [{ escalationPath: { escalationPathId: "" } }] },
+      "path[0].escalationPath.escalationPathId",
+      /is empty/,
+    ],
+    [
+      { ...ok(), path: [{ id: "a", repeat: { repeatTimes: 1, toNode: "nowhere" } }] },
+      "path[0].repeat.toNode",
+      /no node has id "nowhere"/,
+    ],
+    [
+      level({ binding: { value: { literal: "a", reference: "b" } } }),
+      "path[0].level.targets[0].binding.value",
+      /sets none or both of literal and reference/,
+    ],
+    [
+      { ...ok(), params: [{ name: "p", label: "P", type: "User", allowedValueTypes: ["literals"] }] },
+      "params[0].allowedValueTypes[0]",
+      /did you mean "literal"/,
+    ],
+  ])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    const mark = emu.requests.length;
+    await expectWarned(escalationPathTemplateProvider, inputs, path, reason);
     expect(emu.requests.length).toBe(mark);
   });
 
@@ -355,22 +364,28 @@ describe("check (zero API calls)", () => {
         reason: expect.stringMatching(/required when kind is templated/),
       }),
     ]);
-    const ownNodes = await check({
-      kind: "templated",
-      templateId: "01TPL",
-      path: [{ level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } }],
-    });
-    expect(ownNodes.failures?.map((f) => `${f.property}: ${f.reason}`)).toEqual([
-      expect.stringMatching(/^path: .*a templated path takes its nodes from its template/),
-    ]);
-    const standaloneWithTemplate = await check({
+    // What else each kind of path holds is not a published rule: warned, passed on.
+    await expectWarned(
+      escalationPathProvider,
+      {
+        name: "T",
+        kind: "templated",
+        templateId: "01TPL",
+        path: [{ level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } }],
+      },
+      "path",
+      /a templated path takes its nodes from its template/,
+    );
+    const standaloneWithTemplate = await checkWarned(escalationPathProvider, {
+      name: "T",
       templateId: "01TPL",
       paramBindings: { lead: { value: { literal: "01USERADA" } } },
       path: [{ level: { targets: [{ type: "user", id: "01USERADA", urgency: "high" }] } }],
     });
-    expect(standaloneWithTemplate.failures?.map((f) => f.property).sort()).toEqual([
-      "paramBindings",
-      "templateId",
+    expect(standaloneWithTemplate.failures).toEqual([]);
+    expect(standaloneWithTemplate.warnings).toEqual([
+      expect.stringMatching(/: templateId: only a templated path takes a template/),
+      expect.stringMatching(/: paramBindings: only a templated path binds template parameters/),
     ]);
     // An escalation path's targets take no binding (only a template's do).
     const bound = await check({
@@ -386,7 +401,8 @@ describe("provider against the emulator", () => {
   test("create → read: no diff → a dashboard edit is drift → update restores → delete archives (then gone)", async () => {
     const inputs = template();
     const created = await escalationPathTemplateProvider.create!(inputs);
-    expect(created.outs).toMatchObject({ name: inputs.name, hasHistoricalEscalationPathVersions: false });
+    expect(created.outs).toMatchObject({ name: inputs.name });
+    expect(created.outs).not.toHaveProperty("hasHistoricalEscalationPathVersions");
     const live = await shown(created.id);
     expectShape("EscalationPathTemplateV2", live);
     expect(live.path[0].level.targets[0].binding.value).toMatchObject({
@@ -610,5 +626,92 @@ describe("getEscalationPathTemplate (by name or id)", () => {
     );
     await expect(getEscalationPathTemplate({})).rejects.toThrow(/exactly one of name or id/);
     expect(emu.requests.length).toBe(mark);
+  });
+});
+
+describe("never stricter than the service (issue 28)", () => {
+  /** The Terraform provider's own template example: a schedule target bound to a parameter. */
+  const boundRota = () => ({
+    name: `Team on-call ${++names}`,
+    params: [{ name: "primary_schedule", label: "Primary schedule", type: "Schedule" }],
+    path: [
+      {
+        level: {
+          targets: [
+            {
+              type: "schedule",
+              urgency: "high",
+              scheduleMode: "currently_on_call_for_rota",
+              binding: { value: { reference: "primary_schedule" } },
+            },
+          ],
+          timeToAckSeconds: 300,
+        },
+      },
+    ],
+  });
+
+  test("a bound target with a *_for_rota mode and no selectedRotaId passes check, is created and reads back with no diff", async () => {
+    const checked = await escalationPathTemplateProvider.check!({}, { ...boundRota(), __provider: "shim" });
+    expect(checked.failures ?? []).toEqual([]);
+    const inputs = parse(boundRota());
+    const created = await escalationPathTemplateProvider.create!(inputs);
+    const read = await escalationPathTemplateProvider.read!(created.id, created.outs);
+    expect((await escalationPathTemplateProvider.diff!(created.id, read.props!, inputs)).changes).toBe(false);
+    await escalationPathTemplateProvider.delete!(created.id, read.props!);
+  });
+
+  test("an unbound target's rota rule has no source in the template's reference: passed on, not refused", async () => {
+    const unbound = {
+      ...boundRota(),
+      path: [
+        {
+          level: {
+            targets: [
+              { type: "schedule", id: "01SCHED", urgency: "high", scheduleMode: "next_on_call_for_rota" },
+            ],
+          },
+        },
+      ],
+    };
+    await expectWarned(
+      escalationPathTemplateProvider,
+      unbound,
+      "path[0].level.targets[0].selectedRotaId",
+      /required when scheduleMode is next_on_call_for_rota in an escalation path/,
+    );
+    // A bound one is not warned about: the binding decides who is paged.
+    expect((await checkWarned(escalationPathTemplateProvider, boundRota())).warnings).toEqual([]);
+  });
+
+  test("state stored before the flag was dropped (schema 1) reads back in the current shape, with no diff", async () => {
+    const inputs = template();
+    const t = await escalationPathTemplateProvider.create!(inputs);
+    const stored = { ...t.outs, hasHistoricalEscalationPathVersions: false, __schema: 1 };
+    expect((await escalationPathTemplateProvider.diff!(t.id, stored, inputs)).changes).toBe(false);
+    const read = await escalationPathTemplateProvider.read!(t.id, stored);
+    expect(read.props).toEqual(t.outs);
+    expect(read.props).toMatchObject({ __schema: 2 });
+  });
+
+  test("a templated path using the template flips its server flag: a refresh of the template stores no change", async () => {
+    const inputs = template();
+    const t = await escalationPathTemplateProvider.create!(inputs);
+    const before = await escalationPathTemplateProvider.read!(t.id, t.outs);
+    expect(before.props).toEqual(t.outs);
+    const path = await escalationPathProvider.create!({
+      name: `Templated ${++names}`,
+      kind: "templated",
+      templateId: t.id,
+      paramBindings: {
+        lead: { value: { literal: "01USERADA" } },
+        channel: { value: { literal: "C0123" } },
+      },
+    });
+    expect((await shown(t.id)).has_historical_escalation_path_versions).toBe(true);
+    const after = await escalationPathTemplateProvider.read!(t.id, before.props!);
+    expect(after.props).toEqual(before.props);
+    expect((await escalationPathTemplateProvider.diff!(t.id, after.props!, inputs)).changes).toBe(false);
+    await escalationPathProvider.delete!(path.id, path.outs);
   });
 });

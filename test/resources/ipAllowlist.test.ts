@@ -11,6 +11,7 @@ import {
 } from "../../resources/ipAllowlist";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 
 const PATH = "/v1/ip_allowlists";
@@ -118,16 +119,26 @@ describe("check (zero API calls)", () => {
     [{ allowlist: [{ value: "10.0.0.0/40" }], enabled: false }, "allowlist", /allowlist\[0\]\.value/],
     [{ allowlist: [{ label: "no value" }], enabled: false }, "allowlist", /allowlist\[0\]\.value/],
     [{ allowlist: [{ value: "10.0.0.1", note: "x" }], enabled: false }, "allowlist", /note/],
-    [
-      { allowlist: [{ value: "2001:db8::1" }, { value: "2001:DB8:0::1", label: "again" }], enabled: false },
-      "allowlist",
-      /allowlist\[1\]\.value.*already allowed by allowlist\[0\]\.value/,
-    ],
-    [{ allowlist: [], enabled: true }, "enabled", /lock everyone out/],
     [{ allowlist: [], enabled: false, adoptId: "x" }, "adoptId", /whose id is "ip_allowlist"/],
     [{ allowlist: [], enabled: false, adoptId: "" }, "adoptId", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, ipAllowlistProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [
+      { allowlist: [{ value: "2001:db8::1" }, { value: "2001:DB8:0::1", label: "again" }], enabled: false },
+      "allowlist[1].value",
+      /already allowed by allowlist\[0\]\.value/,
+    ],
+    [{ allowlist: [], enabled: true }, "enabled", /may lock everyone out/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(ipAllowlistProvider, inputs, path, reason);
   });
 
   test("an empty, disabled list is valid", async () => {

@@ -8,6 +8,7 @@ import {
 } from "../../resources/payConfig";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): PayConfigInputs => payConfigInputs.parse(raw);
@@ -193,53 +194,65 @@ describe("normalisation vectors", () => {
 describe("check (zero API calls)", () => {
   const ok = () => ({ name: "P", currency: "GBP", baseRateCents: 0, rateTimeUnit: "hour", timezone: "UTC" });
   test.each([
-    [{ ...ok(), name: "" }, "name", /empty/],
     [{ ...ok(), currency: "gbp" }, "currency", /ISO 4217 currency code in capitals/],
-    [{ ...ok(), currency: "XYZ" }, "currency", /ISO 4217/],
-    [{ ...ok(), baseRateCents: -1 }, "baseRateCents", /negative/],
+    [{ ...ok(), currency: "GBPX" }, "currency", /ISO 4217/],
     [{ ...ok(), baseRateCents: 4.5 }, "baseRateCents", /whole number/],
-    [{ ...ok(), rateTimeUnit: "" }, "rateTimeUnit", /empty/],
     [{ ...ok(), timezone: "Europe/Londres" }, "timezone", /IANA time zone/],
-    [
-      { ...ok(), oneOffRules: [{ ...christmas, endAt: christmas.startAt }] },
-      "oneOffRules",
-      /\[0\]\.endAt.*must be after startAt/,
-    ],
     [
       { ...ok(), oneOffRules: [{ ...christmas, startAt: "2026-12-25" }] },
       "oneOffRules",
       /\[0\]\.startAt.*RFC 3339/,
     ],
     [{ ...ok(), oneOffRules: [{ ...christmas, id: "r1" }] }, "oneOffRules", /id/],
-    [
-      { ...ok(), oneOffRules: [{ ...christmas, rateCents: -5 }] },
-      "oneOffRules",
-      /\[0\]\.rateCents.*negative/,
-    ],
     [{ ...ok(), weeklyRules: [{ ...evenings, startTime: "6pm" }] }, "weeklyRules", /\[0\]\.startTime.*HH:MM/],
     [{ ...ok(), weeklyRules: [{ ...evenings, endTime: "24:00" }] }, "weeklyRules", /\[0\]\.endTime.*HH:MM/],
+  ])("%j fails at %s", async (inputs, property, reason) => {
+    await expectCheckFailure(ae, payConfigProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these: passed on with a warning naming the input path (issue 28).
+  test.each([
+    [{ ...ok(), name: "" }, "name", /is empty/],
+    [{ ...ok(), currency: "XYZ" }, "currency", /not an ISO 4217 code this runtime knows/],
+    [{ ...ok(), baseRateCents: -1 }, "baseRateCents", /is negative/],
+    [{ ...ok(), rateTimeUnit: "hours" }, "rateTimeUnit", /did you mean "hour"/],
     [
-      { ...ok(), weeklyRules: [weekend, { ...evenings, startTime: "22:00", endTime: "06:00" }] },
-      "weeklyRules",
-      /\[1\]\.endTime.*after startTime \(22:00\).*two rules/,
+      { ...ok(), oneOffRules: [{ ...christmas, endAt: christmas.startAt }] },
+      "oneOffRules[0].endAt",
+      /is not after startAt/,
     ],
+    [{ ...ok(), oneOffRules: [{ ...christmas, rateCents: -5 }] }, "oneOffRules[0].rateCents", /negative/],
     [
       { ...ok(), weeklyRules: [{ ...evenings, weekdays: ["Monday"] }] },
-      "weeklyRules",
-      /\[0\]\.weekdays\[0\]/,
+      "weeklyRules[0].weekdays[0]",
+      /did you mean "monday"/,
     ],
     [
       { ...ok(), weeklyRules: [{ ...evenings, weekdays: [] }] },
-      "weeklyRules",
-      /\[0\]\.weekdays.*at least one weekday/,
+      "weeklyRules[0].weekdays",
+      /names no weekday/,
     ],
-    [
-      { ...ok(), weeklyRules: [{ ...evenings, weekdays: ["monday", "monday"] }] },
-      "weeklyRules",
-      /\[0\]\.weekdays\[1\].*monday is named twice/,
-    ],
-  ])("%j fails at %s", async (inputs, property, reason) => {
-    await expectCheckFailure(ae, payConfigProvider.check!, inputs, property, reason);
+  ])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    const mark = ae.emu.requests.length;
+    await expectWarned(payConfigProvider, inputs, path, reason);
+    expect(ae.emu.requests.length).toBe(mark);
+  });
+
+  test('a weekday named twice passes and is sent once (rule "set with repeats"), with no diff', () => {
+    const twice = config({ weeklyRules: [{ ...evenings, weekdays: ["monday", "friday", "monday"] }] });
+    expect((payConfigPayload(twice).weekly_rules as any[])[0].weekdays).toEqual(["monday", "friday"]);
+    const live = { weekdays: ["monday", "friday"], start_time: "18:00", end_time: "23:59", rate_cents: 750 };
+    const back = payConfigFromApi(
+      {
+        ...(payConfigPayload(twice) as any),
+        id: "p",
+        weekly_rules: [{ ...live, id: "w" }],
+        one_off_rules: [],
+      },
+      twice,
+    );
+    expect(back.weeklyRules[0]!.weekdays).toEqual(["monday", "friday", "monday"]);
+    expect(canonical(back)).toEqual(canonical({ ...twice, oneOffRules: [] }));
   });
 });
 
@@ -289,10 +302,10 @@ describe("provider against the emulator", () => {
   test("past check, the API's 422 names the input path (nested rules)", async () => {
     const before = (await ae.ok("GET", "/v2/pay_configs")).pay_configs.length;
     const error = await payConfigProvider.create!(
-      config({ weeklyRules: [weekend, { ...evenings, startTime: "22:00", endTime: "06:00" }] }),
+      config({ weeklyRules: [weekend, { ...evenings, weekdays: ["Monday"] }] }),
     ).catch((e) => e);
     expect(error.status).toBe(422);
-    expect(error.message).toMatch(/weeklyRules\[1\]\.endTime: must be after start_time/);
+    expect(error.message).toMatch(/weeklyRules\[1\]\.weekdays\[0\]: must be one of monday/);
     const currency = await payConfigProvider.create!({ ...config(), currency: "ABC" }).catch((e) => e);
     expect(currency.message).toMatch(/currency: must be an ISO 4217 currency code/);
     expect((await ae.ok("GET", "/v2/pay_configs")).pay_configs.length).toBe(before);
@@ -317,5 +330,44 @@ describe("provider against the emulator", () => {
     const body = payConfigPayload(config());
     expect((await ae.emu.call("POST", "/v2/pay_configs", { token: settings, body })).status).toBe(403);
     expect((await ae.emu.call("GET", "/v2/pay_configs", { token: ae.dashboardKey })).status).toBe(200);
+  });
+});
+
+describe("never stricter than the service (issue 28)", () => {
+  // The Terraform provider's pay_config documentation (docs/resources/pay_config.md): "equal to
+  // start_time means the whole day"; an end before the start "runs past midnight into the next morning".
+  const wholeDay = {
+    weekdays: ["saturday", "sunday"],
+    startTime: "00:00",
+    endTime: "00:00",
+    rateCents: 1500,
+  };
+  const overnight = {
+    weekdays: ["monday", "tuesday", "wednesday", "thursday", "friday"],
+    startTime: "18:00",
+    endTime: "09:00",
+    rateCents: 1000,
+  };
+
+  test("a whole-day rule (equal times) and one past midnight (end before start) pass check", async () => {
+    const inputs = { ...config(), weeklyRules: [wholeDay, overnight] };
+    const checked = await payConfigProvider.check!({}, { ...inputs, __provider: "shim" });
+    expect(checked.failures ?? []).toEqual([]);
+  });
+
+  test("the emulator takes them as the API does; stored and read back with no diff", async () => {
+    const inputs = config({ weeklyRules: [wholeDay, overnight] });
+    const created = await payConfigProvider.create!(inputs);
+    expect((await show(created.id)).weekly_rules.map((r: any) => [r.start_time, r.end_time])).toEqual([
+      ["00:00", "00:00"],
+      ["18:00", "09:00"],
+    ]);
+    const read = await payConfigProvider.read!(created.id, created.outs);
+    expect(read.props!.weeklyRules).toEqual(inputs.weeklyRules);
+    expect((await payConfigProvider.diff!(created.id, read.props!, inputs)).changes).toBe(false);
+    const updated = { ...inputs, weeklyRules: [overnight, wholeDay] };
+    await payConfigProvider.update!(created.id, read.props!, updated);
+    expect((await show(created.id)).weekly_rules.map((r: any) => r.end_time)).toEqual(["09:00", "00:00"]);
+    await payConfigProvider.delete!(created.id, read.props!);
   });
 });

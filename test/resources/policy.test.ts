@@ -10,6 +10,7 @@ import {
 } from "../../resources/policy";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): PolicyInputs => policyInputs.parse(raw);
@@ -148,10 +149,7 @@ describe("normalisation vectors (read-back in another form is no diff)", () => {
 describe("check (zero API calls)", () => {
   const ok = () => ({ name: "P", description: "d", policyType: "follow_up" });
   test.each([
-    [{ ...ok(), name: " " }, "name", /whitespace/],
-    [{ ...ok(), policyType: "" }, "policyType", /empty/],
     [{ ...ok(), description: undefined }, "description", /./],
-    [{ ...ok(), status: "" }, "status", /empty/],
     [
       { ...ok(), postMortem: {} },
       "postMortem",
@@ -168,7 +166,21 @@ describe("check (zero API calls)", () => {
     [{ ...ok(), assignmentRules: [] }, "assignmentRules", /shape of assignment_rules is not published/],
     [{ ...ok(), onCallReadiness: {} }, "onCallReadiness", /shape of on_call_readiness is not published/],
     [{ ...ok(), schedule: { gaps: true } }, "schedule", /shape of schedule is not published/],
-    [{ ...ok(), conditions: [{ conditions: [] }] }, "conditions", /at least one condition/],
+    [{ ...ok(), currentStatus: "enabled" }, "currentStatus", /./],
+  ])("%j fails at %s", async (inputs, property, reason) => {
+    await expectCheckFailure(ae, policyProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ ...ok(), name: " " }, "name", /is only whitespace/],
+    [{ ...ok(), policyType: "" }, "policyType", /is empty/],
+    [{ ...ok(), status: "" }, "status", /is empty/],
+    [
+      { ...ok(), conditions: [{ conditions: [] }] },
+      "conditions[0].conditions",
+      /a condition group has no condition/,
+    ],
     [
       {
         ...ok(),
@@ -177,12 +189,15 @@ describe("check (zero API calls)", () => {
           { label: "B", reference: "a", rootReference: "incident.status", operations: [] },
         ],
       },
-      "expressions",
-      /\[1\]\.reference.*duplicate expression reference "a"/,
+      "expressions[1].reference",
+      /is the reference of another expression too/,
     ],
-    [{ ...ok(), currentStatus: "enabled" }, "currentStatus", /./],
-  ])("%j fails at %s", async (inputs, property, reason) => {
-    await expectCheckFailure(ae, policyProvider.check!, inputs, property, reason);
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(policyProvider, inputs, path, reason);
   });
 
   test("a per-type block of the policy's own type passes", async () => {

@@ -1,3 +1,4 @@
+import { clientFor, resolveCredentials, setCredentials } from "../../provider/credentials";
 import {
   type ScheduleOverrideInputs,
   scheduleOverrideCreatePayload,
@@ -9,6 +10,7 @@ import {
 } from "../../resources/scheduleOverride";
 import { expectCheckFailure } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { dashboardSchedule } from "../support/dashboard";
 import { expectShape } from "../support/emulator";
 
@@ -143,19 +145,33 @@ describe("check (zero API calls)", () => {
     endAt: "2031-03-02T09:00:00Z",
   });
   test.each([
-    [{ ...ok(), endAt: "2031-03-01T09:00:00Z" }, "endAt", /must be after startAt/],
-    [{ ...ok(), endAt: "2031-02-28T09:00:00Z" }, "endAt", /must be after startAt/],
     [{ ...ok(), startAt: "2031-02-30T09:00:00Z" }, "startAt", /RFC 3339/],
     [{ ...ok(), endAt: "tomorrow" }, "endAt", /RFC 3339/],
     [{ ...ok(), startAt: "2031-03-01T09:00:00" }, "startAt", /offset/],
-    [{ ...ok(), user: {} }, "user", /exactly one of id, email or slackUserId/],
-    [{ ...ok(), user: { id: "01USERADA", email: "ada@example.com" } }, "user", /exactly one/],
-    [{ ...ok(), user: { email: "ada" } }, "user", /e-mail address/],
-    [{ ...ok(), scheduleId: "" }, "scheduleId", /must not be empty/],
-    [{ ...ok(), layerId: "" }, "layerId", /must not be empty/],
     [{ ...ok(), userId: "01USERADA" }, "userId", /./],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, scheduleOverrideProvider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ ...ok(), endAt: "2031-03-01T09:00:00Z" }, "endAt", /is not after startAt/],
+    [{ ...ok(), endAt: "2031-02-28T09:00:00Z" }, "endAt", /is not after startAt/],
+    [{ ...ok(), user: {} }, "user", /names the user by none or several/],
+    [
+      { ...ok(), user: { id: "01USERADA", email: "ada@example.com" } },
+      "user",
+      /names the user by none or several/,
+    ],
+    [{ ...ok(), user: { email: "ada" } }, "user.email", /is not an e-mail address/],
+    [{ ...ok(), scheduleId: "" }, "scheduleId", /is empty/],
+    [{ ...ok(), layerId: "" }, "layerId", /is empty/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(scheduleOverrideProvider, inputs, path, reason);
   });
 
   test("an override in the past is not refused (the API documents no such rule)", async () => {
@@ -252,6 +268,48 @@ describe("provider against the emulator", () => {
     );
     // A, cut back by B's re-creation, is itself now gone (a new id holds its remaining day).
     expect((await scheduleOverrideProvider.read!(ca.id, ca.outs)).id).toBe("");
+  });
+
+  test("an override another one took over reads as gone and is said to be, naming the override that now holds its window: never a silent back and forth", async () => {
+    const said: string[] = [];
+    // A client of its own for these settings, whose warnings are kept.
+    setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url, requestTimeout: "29" });
+    clientFor(resolveCredentials(), { notify: (m) => said.push(m) });
+    try {
+      const where = await schedule();
+      const first = await scheduleOverrideProvider.create!(
+        override(where, { startAt: "2031-06-01T00:00:00Z", endAt: "2031-06-03T00:00:00Z" }),
+      );
+      // Written over the second day of the first: the API deletes the first and keeps its first day.
+      const second = await scheduleOverrideProvider.create!(
+        override(where, {
+          user: { id: "01USERBOB" },
+          startAt: "2031-06-02T00:00:00Z",
+          endAt: "2031-06-04T00:00:00Z",
+        }),
+      );
+      const [leftover] = await onLayer(where.scheduleId, where.layerId);
+      expect((await scheduleOverrideProvider.read!(first.id, first.outs)).id).toBe("");
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain(`ScheduleOverride ${first.id} (2031-06-01T00:00:00Z to 2031-06-03T00:00:00Z`);
+      expect(said[0]).toContain("removed by an overlapping override written over its time");
+      expect(said[0]).toContain(
+        `override ${second.id} (user 01USERBOB, 2031-06-02T00:00:00.000Z to 2031-06-04T00:00:00.000Z)`,
+      );
+      expect(said[0]).toContain(
+        `override ${leftover.id} (user 01USERADA, 2031-06-01T00:00:00.000Z to 2031-06-02T00:00:00.000Z)`,
+      );
+      // One deleted with nothing over its window: said as gone, with no override named.
+      await ae.ok("DELETE", `${PATH}/${second.id}`);
+      await ae.ok("DELETE", `${PATH}/${leftover.id}`);
+      said.length = 0;
+      expect((await scheduleOverrideProvider.read!(second.id, second.outs)).id).toBe("");
+      expect(said).toEqual([
+        expect.stringMatching(/is gone: deleted, or removed by an overlapping override/),
+      ]);
+    } finally {
+      setCredentials({ apiKey: ae.emu.apiKey, baseUrl: ae.emu.url });
+    }
   });
 
   test("errors name the input: an unknown user, a layer the rotation lacks; a user changed on adoption cannot be written", async () => {

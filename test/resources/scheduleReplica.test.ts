@@ -7,6 +7,7 @@ import {
 } from "../../resources/scheduleReplica";
 import { expectCheckFailure, makeSchedule } from "../fixtures/settings/emulator";
 import { useAlertEmulator } from "../support/alertEmulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 
 const parse = (raw: Record<string, unknown>): ScheduleReplicaInputs => scheduleReplicaInputs.parse(raw);
@@ -118,23 +119,37 @@ describe("check (zero API calls)", () => {
   };
   test.each([
     [{ ...ok, scheduleId: undefined }, "scheduleId", /./],
-    [{ ...ok, replicaProvider: "victorops" }, "replicaProvider", /./],
     [{ ...ok, replicaProviderId: undefined }, "replicaProviderId", /./],
-    [
-      { ...ok, replicaProviderId: "https://acme.pagerduty.com/schedules/PO8107X" },
-      "replicaProviderId",
-      /not a URL/,
-    ],
-    [{ ...ok, replicaFallbackUserId: "" }, "replicaFallbackUserId", /empty/],
-    [{ ...ok, sources: [] }, "sources", /at least one/],
     [{ ...ok, sources: [{ rotationId: "r" }] }, "sources", /layerId/],
     [{ ...ok, mirrorWindowDays: 91 }, "mirrorWindowDays", /at most 90/],
-    [{ ...ok, mirrorWindowDays: 0 }, "mirrorWindowDays", /at least 1/],
     [{ ...ok, mirrorWindowDays: 7.5 }, "mirrorWindowDays", /whole number/],
     [{ ...ok, adoptId: "01REPLICA" }, "adoptId", /<scheduleId>\/<replicaId>/],
     [{ ...ok, adoptId: "other/01REPLICA" }, "adoptId", /not scheduleId s/],
   ])("%j fails at %s", async (inputs, property, reason) => {
     await expectCheckFailure(ae, provider.check!, inputs, property, reason);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [
+      { ...ok, replicaProvider: "victorops" },
+      "replicaProvider",
+      /"victorops" is not a value the API is known to take/,
+    ],
+    [
+      { ...ok, replicaProviderId: "https://acme.pagerduty.com/schedules/PO8107X" },
+      "replicaProviderId",
+      /does not look like the external schedule's id/,
+    ],
+    [{ ...ok, replicaFallbackUserId: "" }, "replicaFallbackUserId", /is empty/],
+    [{ ...ok, sources: [] }, "sources", /names no rotation layer/],
+    [{ ...ok, mirrorWindowDays: 0 }, "mirrorWindowDays", /is less than 1 day/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(provider, inputs, path, reason);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   scheduleSyncRuleUpdatePayload,
 } from "../../resources/scheduleSyncRule";
 import { expectCheckFailure, makeSchedule, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
@@ -86,14 +87,24 @@ describe("check (zero API calls)", () => {
   const ok = { scheduleId: "s", scheduleSyncTargetId: "t", syncType: "on_call" };
   test.each([
     [{ ...ok, scheduleId: undefined }, "scheduleId"],
-    [{ ...ok, scheduleSyncTargetId: "" }, "scheduleSyncTargetId"],
-    [{ ...ok, syncType: "everyone" }, "syncType"],
     [{ ...ok, syncType: undefined }, "syncType"],
     [{ ...ok, permanentMemberUserIds: "01USERADA" }, "permanentMemberUserIds"],
-    [{ ...ok, rotationId: "" }, "rotationId"],
     [{ ...ok, adoptId: "01RULEONLY" }, "adoptId"],
   ])("%j fails at %s", async (inputs, property) => {
     await expectCheckFailure(ae, scheduleSyncRuleProvider.check!, inputs, property);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ ...ok, scheduleSyncTargetId: "" }, "scheduleSyncTargetId", /is empty/],
+    [{ ...ok, syncType: "everyone" }, "syncType", /"everyone" is not a value the API is known to take/],
+    [{ ...ok, rotationId: "" }, "rotationId", /is empty/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(scheduleSyncRuleProvider, inputs, path, reason);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   secretValueFromApi,
 } from "../../resources/secret";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
@@ -55,13 +56,23 @@ describe("check (zero API calls)", () => {
   test.each([
     [{ value: "x" }, "name"],
     [{ name: "S" }, "value"],
-    [{ name: "S", value: "" }, "value"],
     [{ name: "S", value: 1234 }, "value"],
     [{ name: "S", value: "x", owningTeamIds: "01TEAMPLATFORM" }, "owningTeamIds"],
-    [{ name: "S", value: "x", owningTeamIds: [""] }, "owningTeamIds"],
     [{ name: "S", value: "x", lastFourChars: "abcd" }, "lastFourChars"],
   ])("%j fails at %s", async (inputs, property) => {
     await expectCheckFailure(ae, secretProvider.check!, inputs, property);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ name: "S", value: "" }, "value", /is empty/],
+    [{ name: "S", value: "x", owningTeamIds: [""] }, "owningTeamIds[0]", /is empty/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(secretProvider, inputs, path, reason);
   });
 });
 

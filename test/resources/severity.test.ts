@@ -7,6 +7,7 @@ import {
   severityProvider,
 } from "../../resources/severity";
 import { expectCheckFailure, useSettingsEmulator } from "../fixtures/settings/emulator";
+import { expectWarned } from "../support/checkWarnings";
 import { expectShape } from "../support/emulator";
 import { expectReadsByPage, type Managed } from "../support/pagedReads";
 
@@ -43,15 +44,25 @@ describe('rule "unmanaged rank" (against the emulator\'s read-back)', () => {
 describe("check (zero API calls)", () => {
   test.each([
     [{}, "name"],
-    [{ name: "" }, "name"],
-    [{ name: "   " }, "name"],
     [{ name: "S", rank: 1.5 }, "rank"],
-    [{ name: "S", rank: -1 }, "rank"],
     [{ name: "S", rank: "1" }, "rank"],
     [{ name: "S", description: 5 }, "description"],
     [{ name: "S", level: "high" }, "level"],
   ])("%j fails at %s", async (inputs, property) => {
     await expectCheckFailure(ae, severityProvider.check!, inputs, property);
+  });
+
+  // No published rule forbids these (issue 28): passed on, warned about at the input path.
+  test.each([
+    [{ name: "" }, "name", /is empty/],
+    [{ name: "   " }, "name", /is only whitespace/],
+    [{ name: "S", rank: -1 }, "rank", /is negative/],
+  ] as [
+    Record<string, unknown>,
+    string,
+    RegExp,
+  ][])("%j is passed on with a warning at %s", async (inputs, path, reason) => {
+    await expectWarned(severityProvider, inputs, path, reason);
   });
 });
 

@@ -15,6 +15,7 @@ export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   tty = false,
+  stdin = "",
   now?: () => number,
 ): Promise<Captured> {
   let out = "";
@@ -24,7 +25,7 @@ export async function runCli(
     err += chunk;
   });
   const code = await main(args, {
-    stdin: async () => "",
+    stdin: async () => stdin,
     stdout: (t) => {
       out += t;
     },

@@ -56,8 +56,9 @@ export function dashboardEscalationPath(
 /**
  * A call route, as buying a number in the dashboard makes one: the API cannot create call routes, so
  * the emulator's control route `POST /_emulator/call_routes` does (emulator/families/callRoutes.ts).
- * `allowed_callers` (numbers) and `menu_options` (how many phone-tree options) are what the API's
- * sub-resources would hold. Answers the route as the API shows it (`CallRouteV2`).
+ * `allowed_callers` (numbers, or `{phone_number, name?}`) and `options` (a phone-tree menu: `{digit,
+ * prompt, path}`) are made with it, as the dashboard does. Answers the route as the API shows it
+ * (`CallRouteV2`).
  */
 export async function dashboardCallRoute(
   emu: { ok(method: string, path: string, options?: { body?: unknown }): Promise<any> },
@@ -67,8 +68,8 @@ export async function dashboardCallRoute(
     responder_caller_id?: "route_number" | "oncall_number";
     use_caller_allowlist?: boolean;
     path?: unknown[];
-    allowed_callers?: string[];
-    menu_options?: number;
+    allowed_callers?: (string | { phone_number: string; name?: string })[];
+    options?: { digit: string; prompt: string; path: unknown[] }[];
   },
 ): Promise<any> {
   return (await emu.ok("POST", "/_emulator/call_routes", { body: o })).call_route;

@@ -13,6 +13,7 @@ import {
   startEmulator,
 } from "../../emulator";
 import { isFamilyModule } from "../../emulator/family";
+import { closeAllConnections } from "../../provider/client";
 
 /** emulator/families/ in the sources. */
 export const FAMILIES_DIR = path.join(__dirname, "..", "..", "emulator", "families");
@@ -107,6 +108,24 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       await agent.close();
     },
   });
+}
+
+/**
+ * An emulator for the tests of one file (or `describe`): started before them (a generous rate
+ * limit), closed after them with the API client's connections; each test ends with no response off
+ * its reference type. Answers a getter.
+ */
+export function emulatorForTests(options: EmulatorOptions = {}): () => TestEmulator {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ burst: 100_000, refillPerSecond: 100_000, ...options });
+  });
+  afterAll(async () => {
+    await closeAllConnections();
+    await emu.dispose();
+  });
+  afterEach(() => expect(emu.responseProblems).toEqual([]));
+  return () => emu;
 }
 
 /**

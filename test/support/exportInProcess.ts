@@ -2,7 +2,8 @@
  * The export round trip of the fast lane: `pulumi-incident export` of the emulator's account (in
  * process), the project formatted (Biome) and type-checked (CommonJS, nodenext, and index.ts as an ES
  * module), then its program run under the SDK's mocks (test/support/inProcessStack.ts): every object
- * adopted, with zero writes. What only the engine decides is test/engine/wholeAccount.test.ts's.
+ * adopted, with zero writes, and a preview over that state clean. A fleet (`--split-by team`) is a
+ * directory of such projects. What only the engine decides is test/engine/wholeAccount.test.ts's.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -30,6 +31,33 @@ export async function exportProject(
   dir: string,
   args: string[] = [],
 ): Promise<ExportedProject> {
+  const out = await exportOnly(emu, dir, args);
+  return projectAt(dir, out);
+}
+
+/** A fleet (`export --split-by team`): its top README and each project (a directory with Pulumi.yaml). */
+export interface ExportedFleet {
+  out: string;
+  readme: string;
+  projects: ExportedProject[];
+}
+
+/** `export --split-by team` of the account into `dir`; fails unless it succeeds with only GETs. */
+export async function exportFleet(
+  emu: TestEmulator,
+  dir: string,
+  args: string[] = [],
+): Promise<ExportedFleet> {
+  const out = await exportOnly(emu, dir, ["--split-by", "team", ...args]);
+  const projects = fs
+    .readdirSync(dir)
+    .filter((d) => fs.existsSync(path.join(dir, d, "Pulumi.yaml")))
+    .sort()
+    .map((d) => projectAt(path.join(dir, d), out));
+  return { out, readme: fs.readFileSync(path.join(dir, "README.md"), "utf8"), projects };
+}
+
+async function exportOnly(emu: TestEmulator, dir: string, args: string[]): Promise<string> {
   const mark = emu.requests.length;
   const result = await runExport([dir, ...args], {
     INCIDENT_API_KEY: emu.apiKey,
@@ -39,9 +67,13 @@ export async function exportProject(
   expect(result.code).toBe(0);
   expect(nonGets(emu, mark)).toEqual([]);
   expect(result.out).not.toContain("will not adopt without a write");
+  return result.out;
+}
+
+function projectAt(dir: string, out: string): ExportedProject {
   const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts"));
   const text = files.map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
-  return { dir, files, text, out: result.out };
+  return { dir, files, text, out };
 }
 
 /**
@@ -112,6 +144,23 @@ export async function adoptInProcess(
   expect(stack.resources.map((r) => r.id).sort()).toEqual([...adopted].sort());
   expect(emu.responseProblems).toEqual([]);
   return stack;
+}
+
+/**
+ * A preview of the exported program over the stack its adoption left (the providers' check and
+ * diff, in process): fails unless nothing would change and only GETs are made (the program's
+ * lookups read).
+ */
+export async function previewInProcess(
+  emu: TestEmulator,
+  p: ExportedProject,
+  stack: InProcessStack,
+  config: Record<string, string> = {},
+): Promise<void> {
+  const mark = emu.requests.length;
+  const preview = await runInProcess(p.dir, { emu, project: "exported", config, previewOf: stack });
+  expect([p.dir, preview.changes]).toEqual([p.dir, []]);
+  expect(nonGets(emu, mark)).toEqual([]);
 }
 
 const nonGets = (emu: TestEmulator, mark: number) =>

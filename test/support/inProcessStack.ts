@@ -5,8 +5,9 @@
  * For the fast lane's tests of the CLI tools (drift, export), which need an account and its state;
  * what the engine decides is the engine lane's (test/engine/).
  *
- * Not an engine: no diff, no update, no delete, no preview; resources are made in the order their
- * inputs resolve, as the SDK registers them. Secret outputs (each kind's `secretOutputs`) are written
+ * Not an engine: no update, no delete; resources are made in the order their inputs resolve, as the
+ * SDK registers them. A preview (`previewOf`) is the providers' check and diff of each resource
+ * against the state a run left, as the engine's preview calls them, and makes nothing. Secret outputs (each kind's `secretOutputs`) are written
  * to the export as ciphertext, as `pulumi stack export` keeps them: their plaintext is never in it.
  */
 import { randomBytes } from "node:crypto";
@@ -29,6 +30,8 @@ export interface InProcessResource {
 
 export interface InProcessStack {
   resources: InProcessResource[];
+  /** A preview (`previewOf`): what would change, `<op> <type> <name>` (empty: no change). */
+  changes: string[];
   /** The stack's outputs, secrets included (as `pulumi stack output --show-secrets` gives them). */
   outputs: Record<string, any>;
   /** The state as `pulumi stack export` writes it: secret values as ciphertext. */
@@ -42,6 +45,12 @@ export interface InProcessOptions {
   stack?: string;
   /** The program's config, without the namespace (`variant`). */
   config?: Record<string, string>;
+  /**
+   * A preview over this stack (the state an `up` left): each resource is checked and diffed against
+   * its state by its kind's provider, as the engine's preview does, and nothing is made
+   * (`InProcessStack.changes` lists what would change).
+   */
+  previewOf?: InProcessStack;
 }
 
 /** Inputs as a provider receives them: the engine strips secret wrappers (the host accepts none). */
@@ -64,6 +73,7 @@ export async function runInProcess(program: string, o: InProcessOptions): Promis
   process.env.INCIDENT_API_KEY = o.emu.apiKey;
   process.env.INCIDENT_BASE_URL = o.emu.url;
   const resources: InProcessResource[] = [];
+  const changes: string[] = [];
   let outputs: Record<string, any> = {};
   let failure: unknown;
   let pulumi!: typeof pulumiType;
@@ -82,6 +92,22 @@ export async function runInProcess(program: string, o: InProcessOptions): Promis
           let id: string;
           let outs: Record<string, any>;
           let inputs: Record<string, any> = unwrapSecrets(args.inputs);
+          if (o.previewOf) {
+            // The engine's preview: check against the old inputs, diff against the old state.
+            const old = o.previewOf.resources.find((r) => r.type === args.type && r.name === args.name);
+            if (!old) {
+              changes.push(`create ${kind} ${args.name}`);
+              return { id: "", state: inputs };
+            }
+            const checked = await provider.check!(old.inputs, inputs);
+            if (checked.failures?.length)
+              throw new Error(`${kind} ${args.name}: ${JSON.stringify(checked.failures)}`);
+            const diff = await provider.diff!(old.id, old.outputs, checked.inputs);
+            if (diff.changes)
+              changes.push(`${diff.replaces?.length ? "replace" : "update"} ${kind} ${args.name}`);
+            resources.push({ ...old, inputs: checked.inputs });
+            return { id: old.id, state: old.outputs };
+          }
           if (args.id !== undefined && args.id !== "") {
             const read = await provider.read!(args.id, inputs);
             if (!read.id) throw new Error(`${kind}.get: no object with id ${args.id}`);
@@ -125,8 +151,13 @@ export async function runInProcess(program: string, o: InProcessOptions): Promis
     const lifted = pulumi.Output.isInstance(value) ? value : pulumi.output(value as never);
     resolved[key] = await new Promise((done) => (lifted as pulumiType.Output<unknown>).apply(done));
   }
+  if (o.previewOf) {
+    for (const old of o.previewOf.resources)
+      if (!resources.some((r) => r.urn === old.urn)) changes.push(`delete ${old.type} ${old.name}`);
+  }
   return {
     resources,
+    changes,
     outputs: resolved,
     exportDocument: () => ({
       version: 3,

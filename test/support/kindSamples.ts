@@ -316,6 +316,8 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
 
   // An account's call route, taken over (no create or delete in the API): its "live objects" are
   // `<id>:<name>` of every route (the route bought first is the baseline); the delete restores it.
+  // The create writes the route only (a PUT, which the client repeats itself); the update adds an
+  // allowed caller (a POST: a lost answer is looked for on the route).
   CallRoute: {
     async prepare(api) {
       const route = await dashboardCallRoute(api.emu, {
@@ -339,10 +341,14 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
       };
       return {
         inputs,
+        // Allowed callers added (before the allowlist is turned on) in the update; the delete
+        // turns the allowlist off, then removes them.
         updated: {
           ...inputs,
           name: "Payments hotline (updated)",
           path: [...inputs.path, { voicemail: { greetingText: "Leave a message" } }],
+          useCallerAllowlist: true,
+          allowedCallers: [{ phoneNumber: "+15551234567", name: "Regulator duty desk" }],
         },
       };
     },
@@ -856,8 +862,18 @@ export const KIND_SAMPLES: Record<string, KindSample> = {
   },
 
   ScheduleSyncTarget: {
+    // A group the service makes: the API answers neither its name nor its handle, so a lost create
+    // is found as the target made since it was sent (an existing group's is found by its id:
+    // test/resources/scheduleSyncTarget.test.ts).
     async prepare() {
-      const inputs = { slackUserGroupId: "S0LIFECYCLE", addBotToGroup: false };
+      const inputs = {
+        newSlackUserGroup: {
+          name: "Lifecycle on-call",
+          handle: "lifecycle-oncall",
+          description: "Who is on call",
+        },
+        addBotToGroup: false,
+      };
       return { inputs, updated: { ...inputs, addBotToGroup: true } };
     },
     live: list("/v2/schedule_sync_targets", "schedule_sync_targets"),

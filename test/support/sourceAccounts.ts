@@ -85,7 +85,7 @@ export async function runMigrate(
       OPSGENIE_API_KEY: sources.opsgenie.apiKey,
       OPSGENIE_BASE_URL: sources.opsgenie.url,
     });
-  return runCli(["migrate", ...args], env, false, () => ACCOUNT_NOW);
+  return runCli(["migrate", ...args], env, false, "", () => ACCOUNT_NOW);
 }
 
 export interface MigratedProject {

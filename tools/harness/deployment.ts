@@ -302,8 +302,20 @@ export class Deployment {
       err.reasons = pe.initFailed.reasons;
     }
     this.errors.push(err);
-    this.failed = true;
+    this.stepFailed();
     return new StepFailed(message);
+  }
+
+  /**
+   * A step failed: no new step starts and, unless `continueOnError`, the update ends as the
+   * engine's does: it cancels the program rather than waiting for it. The program may never end on
+   * its own: its registrations that wait on the failed resource's outputs stay pending (the SDK
+   * never settles them), and the provider host's open pipes keep the process alive, so waiting for
+   * it hung until the runner's timeout (a check failure with dependents, on a stack that exists).
+   */
+  private stepFailed(): void {
+    this.failed = true;
+    if (!this.opts.continueOnError) this.programFailed?.();
   }
 
   private engineFailure(
@@ -311,7 +323,7 @@ export class Deployment {
     message: string,
   ): StepFailed {
     this.errors.push({ kind: "engine", message, ...this.who(r) });
-    this.failed = true;
+    this.stepFailed();
     return new StepFailed(message);
   }
 
@@ -331,7 +343,7 @@ export class Deployment {
     this.programFailed?.();
   }
 
-  /** Settles the wait for the program once it has failed (see runProgram). */
+  /** Settles the wait for the program once it has failed, or a step has (see runProgram). */
   private programFailed?: () => void;
 
   // ---------------------------------------------------------------- the resource monitor
@@ -608,7 +620,7 @@ export class Deployment {
             ...this.who(reg),
           });
         }
-        this.failed = true;
+        this.stepFailed();
         throw new StepFailed(`${reg.type} resource '${reg.name}' has check failures`);
       }
       annotateSecrets(r.inputs, news);
@@ -929,12 +941,15 @@ export class Deployment {
     process.on("unhandledRejection", onError);
     process.on("uncaughtException", onError);
     // A program that failed (an uncaught error, e.g. a lookup refused) ends the run as the language
-    // host ends it: the Stack itself may never complete (a registration waits on the failed
-    // output), and registrations still waiting on failed outputs are not waited for; the steps
-    // already under way finish (drain), so nothing created is left out of the state.
+    // host ends it, and a failed step as the engine ends the update (stepFailed): the Stack itself
+    // may never complete (a registration waits on the failed output), and registrations still
+    // waiting on failed outputs are not waited for; the steps already under way finish (drain), so
+    // nothing created is left out of the state.
     const failed = new Promise<void>((resolve) => {
       this.programFailed = resolve;
     });
+    // A step that failed while the program loaded.
+    if (this.failed && !this.opts.continueOnError) this.programFailed?.();
     try {
       const run = this.sdk.stack.runInPulumiStack(async () => {
         const codeBegan = this.now();
@@ -1126,7 +1141,11 @@ export class Deployment {
           else this.olds.set(r.urn, next);
           if (stateChanged) next.modified = new Date().toISOString();
           if (!this.preview) this.writer.prepare(next); // serialized now, while the other reads wait
-          const drift = standalone ? diff.changes === "some" : stateChanged;
+          // Drift is what the provider's Diff finds (RefreshStep.ResultOp), in a standalone refresh
+          // and inside `--refresh` alike: an output-only change (a server-computed field) is not
+          // drift; the engine counts no change for it (`--expect-no-changes` passes).
+          // DIFF_UNKNOWN: the engine compares the inputs (diffResource).
+          const drift = diff.changes === "unknown" ? changedInputKeys.length > 0 : diff.changes === "some";
           if (drift) {
             this.step(r, "read-drift", "refresh", start, {
               id,

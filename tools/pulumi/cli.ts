@@ -17,6 +17,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { maskUrl } from "../../provider/masking";
 import { DEFAULT_PASSPHRASE, STATE_FLAGS } from "../harness/state";
 import { readTrace } from "../harness/trace";
 import type {
@@ -202,8 +203,17 @@ function pulumiSync(ws: Workspace, args: string[]): string {
       maxBuffer: 1024 * 1024 * 1024,
     });
   } catch (e: any) {
-    throw new Error(`pulumi ${args.join(" ")} failed (${e.status}): ${e.stderr || e.stdout || e.message}`);
+    throw new Error(
+      maskUrl(
+        `pulumi ${shownArgs(args).join(" ")} failed (${e.status}): ${e.stderr || e.stdout || e.message}`,
+      ),
+    );
   }
+}
+
+/** The arguments as an error may show them: the value of each `--secret key=value` left out. */
+function shownArgs(args: string[]): string[] {
+  return args.map((a, i) => (args[i - 1] === "--secret" ? `${a.split("=")[0]}=[secret]` : a));
 }
 
 function pulumiAsync(
@@ -430,8 +440,12 @@ function stepsFrom(
         if (m.op === "delete") deletesStarted = true;
         break;
       case "refresh": {
-        // A standalone refresh's event says what the refresh amounted to (the provider's Diff);
-        // inside up/preview --refresh it stays "refresh": drift is then a change in the state.
+        // A standalone refresh's event says what the refresh amounted to (the provider's Diff,
+        // RefreshStep.ResultOp); inside up/preview --refresh it stays "refresh", without that
+        // result. A dynamic provider's Diff there compares the refreshed state with the old
+        // inputs: drift is a refreshed input that changed, and an output-only change (a
+        // server-computed field) is not drift, which the engine counts as no change
+        // (`--expect-no-changes` passes).
         phase = "refresh";
         if (!m.new) op = "refresh-delete";
         else {
@@ -439,7 +453,7 @@ function stepsFrom(
           const outputKeys = topLevelChanges(m.old?.outputs ?? {}, m.new?.outputs ?? {}).filter(
             (k) => k !== PROVIDER_KEY,
           );
-          const drift = inputKeys.length > 0 || outputKeys.length > 0;
+          const drift = inputKeys.length > 0;
           op = drift ? "read-drift" : "same";
           if (drift) Object.assign(extra, { changedInputKeys: inputKeys, changedOutputKeys: outputKeys });
           if (drift) extra.changedKeys = [...new Set([...inputKeys, ...outputKeys])].sort();

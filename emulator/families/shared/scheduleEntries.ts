@@ -167,9 +167,48 @@ export function scheduleEntries<U>(
   window: EntryWindow,
   options: EvaluateOptions<U> = {},
 ): ScheduleEntries<U> {
-  const key = options.userKey ?? ((u: U) => JSON.stringify(u));
   const order = laneOrder(config.rotations);
-  const scheduled = sortEntries(scheduledEntries(config, window), order);
+  return merged(scheduledEntries(config, window), overrides, window, order, options.userKey);
+}
+
+/**
+ * `scheduled` entries (as a `scheduleEntries` answer or the API holds them) with `overrides` merged
+ * in by the same rule: what `final` would be with another set of overrides (one the API does not
+ * hold yet). Entries keep the order they come in, rotation by rotation and layer by layer.
+ */
+export function mergeOverrides<U>(
+  scheduled: readonly ScheduleEntry<U>[],
+  overrides: readonly OverrideInput<U>[],
+  window: EntryWindow,
+  options: EvaluateOptions<U> = {},
+): ScheduleEntries<U> {
+  const order = new Map<string, number>();
+  for (const e of scheduled) {
+    if (!order.has(e.rotation_id)) order.set(e.rotation_id, order.size);
+    const lane = `${e.rotation_id}/${e.layer_id}`;
+    if (e.layer_id !== undefined && !order.has(lane)) order.set(lane, order.size);
+  }
+  const raw = scheduled.map(
+    (e): Raw<U> => ({
+      start: Date.parse(e.start_at),
+      end: Date.parse(e.end_at),
+      rotation_id: e.rotation_id,
+      ...(e.layer_id !== undefined ? { layer_id: e.layer_id } : {}),
+      user: e.user,
+    }),
+  );
+  return merged(raw, overrides, window, order, options.userKey);
+}
+
+function merged<U>(
+  scheduledRaw: Raw<U>[],
+  overrides: readonly OverrideInput<U>[],
+  window: EntryWindow,
+  order: Map<string, number>,
+  userKey: ((u: U) => string) | undefined,
+): ScheduleEntries<U> {
+  const key = userKey ?? ((u: U) => JSON.stringify(u));
+  const scheduled = sortEntries(scheduledRaw, order);
   const overrideEntries = overrides
     .map((o) => ({
       start: Date.parse(o.start_at),
@@ -455,8 +494,12 @@ function clockMs(text: string): number | undefined {
   return (h * 60 + min) * 60_000;
 }
 
-/** The parts of `[start, end)` inside the working intervals (local to `tz`), merged. */
-function workingPieces(
+/**
+ * The parts of `[start, end)` inside weekday intervals (a weekday, `HH:MM` to `HH:MM`, local to
+ * `tz`), merged: when a rotation's working intervals let it schedule people, or when an escalation
+ * path's working hours are active.
+ */
+export function workingPieces(
   intervals: readonly WorkingInterval[],
   start: number,
   end: number,

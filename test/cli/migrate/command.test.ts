@@ -50,16 +50,17 @@ describe("migrate: options and names", () => {
 
   test.each([
     [[], "--from is required: pagerduty or opsgenie"],
-    [["--from", "victorops"], '--from: unknown source "victorops" (pagerduty or opsgenie)'],
+    [["--from", "victorops"], '--from: "victorops": use pagerduty or opsgenie'],
     [["--from", "pagerduty", "--plan", "--verify"], "--plan and --verify exclude each other"],
     [["--from", "pagerduty", "--verify"], "--verify needs --outputs FILE"],
+    [["--from", "pagerduty", "--plan", "--window", "7d"], "--window goes with --verify"],
     [
-      ["--from", "pagerduty", "--plan", "--days", "0"],
-      "--days must be a whole number of days from 1 to 91 (got 0)",
+      ["--from", "pagerduty", "--verify", "--outputs", "o.json", "--window", "0d"],
+      "--window must be a number of days (14d) or hours (36h), from 1 hour to 91 days",
     ],
     [
-      ["--from", "pagerduty", "--plan", "--since", "yesterday"],
-      "--since: not an RFC 3339 time (got yesterday)",
+      ["--from", "pagerduty", "--verify", "--outputs", "o.json", "--since", "yesterday"],
+      '--since must be an RFC 3339 time such as 2026-03-23T09:00:00Z (got "yesterday")',
     ],
     [["--from", "pagerduty", "--plan", "--name", "("], "--name: not a regular expression"],
     [
