@@ -9,7 +9,9 @@ import type {
   Declaration,
   Fidelity,
   HereAccount,
+  Migrated,
   MigrateOptions,
+  Migration,
   Person,
   PlanItem,
   PlannedObject,
@@ -19,6 +21,21 @@ import { teamRef, userRef } from "./model";
 import { FULL_WEEK, isFull, type WeekSet, weekText, workingIntervals } from "./weekly";
 
 export const item = (fidelity: Fidelity, what: string, how: string): PlanItem => ({ fidelity, what, how });
+
+/** A source object's plan, empty yet. */
+export const planFor = (
+  sourceKind: string,
+  sourceId: string,
+  name: string,
+  neededBy?: string,
+): PlannedObject => ({
+  sourceKind,
+  sourceId,
+  name,
+  items: [],
+  written: [],
+  ...(neededBy !== undefined ? { neededBy } : {}),
+});
 
 /** People of the source, matched by e-mail (case-insensitive) with this account's users. */
 export class People {
@@ -284,3 +301,90 @@ export function declare(declaration: Omit<Declaration, "plan">, plan: PlannedObj
 }
 
 export { FULL_WEEK };
+
+/** What a source gives `assemble`: its objects, what selects them, what they need, how each maps. */
+export interface SourceObjects<S extends Named, P extends Named, R extends Named> {
+  schedules: readonly S[];
+  /** Escalation policies (PagerDuty), escalations (Opsgenie). */
+  paths: readonly P[];
+  /** Services (PagerDuty), integrations (Opsgenie). */
+  routes: readonly R[];
+  /** Whether the filters select an object. */
+  picked(o: S | P | R): boolean;
+  /** The ids of the paths a route pages, and of the schedules a path pages. */
+  pathsOf(r: R): string[];
+  schedulesOf(p: P): string[];
+  /** How the plan names an object that needs another (`service "Checkout API"`). */
+  label(o: P | R): string;
+  mapSchedule(s: S, neededBy: string | undefined): { plan: PlannedObject; declaration?: Declaration };
+  mapPath(
+    p: P,
+    schedules: Map<string, Declaration>,
+    neededBy: string | undefined,
+  ): { plan: PlannedObject; declaration?: Declaration };
+  mapRoute(r: R, paths: Map<string, Declaration>): { plan: PlannedObject; declarations: Declaration[] };
+}
+
+interface Named {
+  id: string;
+  name: string;
+}
+
+/**
+ * A migration from a source's objects: what the filters select and what those need (a route's
+ * path, a path's schedules, each said to be needed by whom), mapped schedules first, then the
+ * paths that page them, then the routes to those; the people and teams this account lacks last.
+ */
+export function assemble<S extends Named, P extends Named, R extends Named>(
+  source: Migration["source"],
+  ctx: { people: People; teams: Teams },
+  o: SourceObjects<S, P, R>,
+): Migration {
+  const routes = o.routes.filter((r) => o.picked(r));
+  const neededPaths = new Map<string, string>();
+  for (const r of routes)
+    for (const id of o.pathsOf(r)) if (!neededPaths.has(id)) neededPaths.set(id, o.label(r));
+  const paths = o.paths.filter((p) => o.picked(p) || neededPaths.has(p.id));
+  const neededSchedules = new Map<string, string>();
+  for (const p of paths)
+    for (const id of o.schedulesOf(p)) if (!neededSchedules.has(id)) neededSchedules.set(id, o.label(p));
+  const schedules = o.schedules.filter((s) => o.picked(s) || neededSchedules.has(s.id));
+  const filteredOut =
+    o.routes.length - routes.length + o.paths.length - paths.length + o.schedules.length - schedules.length;
+
+  const plan: PlannedObject[] = [];
+  const declarations: Declaration[] = [];
+  const migrated = (list: readonly (S | P)[], decls: Map<string, Declaration>): Migrated[] =>
+    list.flatMap((x) => {
+      const d = decls.get(x.id);
+      return d ? [{ sourceId: x.id, name: x.name, key: d.key }] : [];
+    });
+  const scheduleDecls = new Map<string, Declaration>();
+  for (const s of schedules) {
+    const out = o.mapSchedule(s, o.picked(s) ? undefined : neededSchedules.get(s.id));
+    plan.push(out.plan);
+    if (out.declaration) scheduleDecls.set(s.id, out.declaration);
+  }
+  const pathDecls = new Map<string, Declaration>();
+  for (const p of paths) {
+    const out = o.mapPath(p, scheduleDecls, o.picked(p) ? undefined : neededPaths.get(p.id));
+    plan.push(out.plan);
+    if (out.declaration) pathDecls.set(p.id, out.declaration);
+  }
+  declarations.push(...scheduleDecls.values(), ...pathDecls.values());
+  for (const r of routes) {
+    const out = o.mapRoute(r, pathDecls);
+    plan.push(out.plan);
+    declarations.push(...out.declarations);
+  }
+  plan.push(...ctx.people.missingPlan("user"), ...ctx.teams.missingPlan());
+  return {
+    source,
+    declarations,
+    plan,
+    people: ctx.people.referenced(),
+    schedules: migrated(schedules, scheduleDecls),
+    escalations: migrated(paths, pathDecls),
+    filteredOut,
+  };
+}

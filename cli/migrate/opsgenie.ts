@@ -21,13 +21,16 @@
  * | `repeat` (`count`, `waitInterval`) | a `repeat` node back to the first node; the last level waits `waitInterval` | exact |
  * | integration | an `AlertSource` (its type where this API has one) and an `AlertRoute` escalating as its team's default routing rule does | approximate |
  */
+import type { OpsgenieRotation, TimeRestriction } from "../../emulator/sources/opsgenie/shared/timeline";
 import type { ApiClient } from "../../provider/client";
 import {
+  assemble,
   declare,
   isoSeconds,
   item,
   mergeVersions,
   People,
+  planFor,
   selectedBy,
   Teams,
   uniqueId,
@@ -38,7 +41,6 @@ import {
 import {
   type Declaration,
   type HereAccount,
-  type Migrated,
   type MigrateOptions,
   type Migration,
   objectRef,
@@ -55,32 +57,9 @@ interface OgRecipient {
   name?: string;
   username?: string;
 }
-type OgRestriction =
-  | {
-      type: "time-of-day";
-      restriction: { startHour: number; startMin: number; endHour: number; endMin: number };
-    }
-  | {
-      type: "weekday-and-time-of-day";
-      restrictions: Array<{
-        startDay: string;
-        startHour: number;
-        startMin: number;
-        endDay: string;
-        endHour: number;
-        endMin: number;
-      }>;
-    };
-interface OgRotation {
-  id: string;
-  name: string;
-  startDate: string;
-  endDate?: string;
-  type: "daily" | "weekly" | "hourly";
-  length?: number;
-  participants: OgRecipient[];
-  timeRestriction?: OgRestriction;
-}
+/** A rotation as the API answers it (the emulator's type, from the same document; recipients named). */
+type OgRotation = Omit<OpsgenieRotation, "participants"> & { participants: OgRecipient[] };
+type OgRestriction = TimeRestriction;
 export interface OgSchedule {
   id: string;
   name: string;
@@ -234,14 +213,7 @@ function mapSchedule(
   neededBy?: string,
 ): { plan: PlannedObject; declaration?: Declaration } {
   const { now } = ctx.options;
-  const plan: PlannedObject = {
-    sourceKind: "schedule",
-    sourceId: s.id,
-    name: s.name,
-    items: [],
-    written: [],
-    neededBy,
-  };
+  const plan = planFor("schedule", s.id, s.name, neededBy);
   const where = `schedule "${s.name}"`;
   plan.items.push(item("exact", `time zone ${s.timezone}`, `timezone ${s.timezone}`));
   if (s.enabled === false)
@@ -360,14 +332,7 @@ function mapEscalation(
   schedules: Map<string, Declaration>,
   neededBy?: string,
 ) {
-  const plan: PlannedObject = {
-    sourceKind: "escalation",
-    sourceId: e.id,
-    name: e.name,
-    items: [],
-    written: [],
-    neededBy,
-  };
+  const plan = planFor("escalation", e.id, e.name, neededBy);
   const where = `escalation "${e.name}"`;
   // Rules fire their delay after the escalation starts: levels by delay.
   const byDelay = new Map<number, typeof e.rules>();
@@ -506,13 +471,7 @@ function mapIntegration(
   ctx: Context,
   paths: Map<string, Declaration>,
 ): { plan: PlannedObject; declarations: Declaration[] } {
-  const plan: PlannedObject = {
-    sourceKind: "integration",
-    sourceId: i.id,
-    name: i.name,
-    items: [],
-    written: [],
-  };
+  const plan = planFor("integration", i.id, i.name);
   const sourceType = INTEGRATION_SOURCE_TYPES[i.type];
   const team = read.teams.find((t) => t.id === i.teamId);
   if (!sourceType) {
@@ -602,76 +561,24 @@ function mapIntegration(
 
 export function mapOpsgenie(read: OpsgenieRead, here: HereAccount, options: MigrateOptions): Migration {
   const ctx: Context = { options, people: new People(read.users, here), teams: new Teams(read.teams, here) };
-  const pick = (name: string, teamId: string | undefined) =>
-    selectedBy(options, ctx.teams, { name, teamIds: teamId ? [teamId] : [] });
-  const integrations = read.integrations.filter((i) => pick(i.name, i.teamId));
-  const neededEscalations = new Map<string, string>();
-  for (const i of integrations) {
-    const rule = read.teams.find((t) => t.id === i.teamId)?.routingRules.find((r) => r.isDefault);
-    if (rule?.notify.type === "escalation" && rule.notify.id && !neededEscalations.has(rule.notify.id))
-      neededEscalations.set(rule.notify.id, `integration "${i.name}"`);
-  }
-  const escalations = read.escalations.filter(
-    (e) => pick(e.name, e.ownerTeam?.id) || neededEscalations.has(e.id),
-  );
-  const neededSchedules = new Map<string, string>();
-  for (const e of escalations)
-    for (const r of e.rules)
-      if (r.recipient.type === "schedule" && r.recipient.id && !neededSchedules.has(r.recipient.id))
-        neededSchedules.set(r.recipient.id, `escalation "${e.name}"`);
-  const schedules = read.schedules.filter((s) => pick(s.name, s.ownerTeam?.id) || neededSchedules.has(s.id));
-  const filteredOut =
-    read.integrations.length -
-    integrations.length +
-    read.escalations.length -
-    escalations.length +
-    read.schedules.length -
-    schedules.length;
-
-  const plan: PlannedObject[] = [];
-  const declarations: Declaration[] = [];
-  const scheduleDecls = new Map<string, Declaration>();
-  const migratedSchedules: Migrated[] = [];
-  for (const s of schedules) {
-    const out = mapSchedule(s, ctx, pick(s.name, s.ownerTeam?.id) ? undefined : neededSchedules.get(s.id));
-    plan.push(out.plan);
-    if (out.declaration) {
-      declarations.push(out.declaration);
-      scheduleDecls.set(s.id, out.declaration);
-      migratedSchedules.push({ sourceId: s.id, name: s.name, key: out.declaration.key });
-    }
-  }
-  const pathDecls = new Map<string, Declaration>();
-  const migratedEscalations: Migrated[] = [];
-  for (const e of escalations) {
-    const out = mapEscalation(
-      e,
-      ctx,
-      scheduleDecls,
-      pick(e.name, e.ownerTeam?.id) ? undefined : neededEscalations.get(e.id),
-    );
-    plan.push(out.plan);
-    if (out.declaration) {
-      declarations.push(out.declaration);
-      pathDecls.set(e.id, out.declaration);
-      migratedEscalations.push({ sourceId: e.id, name: e.name, key: out.declaration.key });
-    }
-  }
-  for (const i of integrations) {
-    const out = mapIntegration(i, read, ctx, pathDecls);
-    plan.push(out.plan);
-    declarations.push(...out.declarations);
-  }
-  plan.push(...ctx.people.missingPlan("user"), ...ctx.teams.missingPlan());
-  return {
-    source: "opsgenie",
-    declarations,
-    plan,
-    people: ctx.people.referenced(),
-    schedules: migratedSchedules,
-    escalations: migratedEscalations,
-    filteredOut,
-  };
+  // Schedules and escalations have an owner team, integrations a team id.
+  const teamOf = (o: { ownerTeam?: { id: string }; teamId?: string }) => o.ownerTeam?.id ?? o.teamId;
+  return assemble("opsgenie", ctx, {
+    schedules: read.schedules,
+    paths: read.escalations,
+    routes: read.integrations,
+    picked: (o) => selectedBy(options, ctx.teams, { name: o.name, teamIds: teamOf(o) ? [teamOf(o)!] : [] }),
+    pathsOf: (i) => {
+      const rule = read.teams.find((t) => t.id === i.teamId)?.routingRules.find((r) => r.isDefault);
+      return rule?.notify.type === "escalation" && rule.notify.id ? [rule.notify.id] : [];
+    },
+    schedulesOf: (e) =>
+      e.rules.flatMap((r) => (r.recipient.type === "schedule" && r.recipient.id ? [r.recipient.id] : [])),
+    label: (o) => ("rules" in o ? `escalation "${o.name}"` : `integration "${o.name}"`),
+    mapSchedule: (s, neededBy) => mapSchedule(s, ctx, neededBy),
+    mapPath: (e, schedules, neededBy) => mapEscalation(e, ctx, schedules, neededBy),
+    mapRoute: (i, paths) => mapIntegration(i, read, ctx, paths),
+  });
 }
 
 // ---------- verify: what Opsgenie says ----------

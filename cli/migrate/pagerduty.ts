@@ -23,12 +23,14 @@
  */
 import type { ApiClient } from "../../provider/client";
 import {
+  assemble,
   declare,
   handoversFor,
   isoSeconds,
   item,
   mergeVersions,
   People,
+  planFor,
   selectedBy,
   Teams,
   uniqueId,
@@ -39,7 +41,6 @@ import {
 import {
   type Declaration,
   type HereAccount,
-  type Migrated,
   type MigrateOptions,
   type Migration,
   objectRef,
@@ -257,14 +258,7 @@ function mapSchedule(
   neededBy?: string,
 ): { plan: PlannedObject; declaration?: Declaration } {
   const { now } = ctx.options;
-  const plan: PlannedObject = {
-    sourceKind: "schedule",
-    sourceId: s.id,
-    name: s.name,
-    items: [],
-    written: [],
-    neededBy,
-  };
+  const plan = planFor("schedule", s.id, s.name, neededBy);
   if (!isTimeZone(s.time_zone)) {
     plan.items.push(
       item(
@@ -458,14 +452,7 @@ function mapPolicy(
   schedules: Map<string, Declaration>,
   neededBy?: string,
 ): { plan: PlannedObject; declaration?: Declaration } {
-  const plan: PlannedObject = {
-    sourceKind: "escalation policy",
-    sourceId: p.id,
-    name: p.name,
-    items: [],
-    written: [],
-    neededBy,
-  };
+  const plan = planFor("escalation policy", p.id, p.name, neededBy);
   const where = `escalation policy "${p.name}"`;
   const path: Record<string, unknown>[] = [];
   p.escalation_rules.forEach((rule, i) => {
@@ -581,7 +568,7 @@ function mapService(
   ctx: Context,
   paths: Map<string, Declaration>,
 ): { plan: PlannedObject; declarations: Declaration[] } {
-  const plan: PlannedObject = { sourceKind: "service", sourceId: s.id, name: s.name, items: [], written: [] };
+  const plan = planFor("service", s.id, s.name);
   const where = `service "${s.name}"`;
   const teamIds = ctx.teams.refs(
     (s.teams ?? []).map((t) => t.id),
@@ -710,70 +697,22 @@ export function mapPagerDuty(read: PagerDutyRead, here: HereAccount, options: Mi
     teams: new Teams(read.teams, here),
     read,
   };
-  const teamIdsOf = (o: { teams?: PdRef[] }) => (o.teams ?? []).map((t) => t.id);
-  const pick = <T extends { name: string; teams?: PdRef[] }>(o: T) =>
-    selectedBy(options, ctx.teams, { name: o.name, teamIds: teamIdsOf(o) });
-  // What the filters select, and what those need: a service's policy, a policy's schedules.
-  const services = read.services.filter(pick);
-  const neededPolicies = new Map<string, string>();
-  for (const s of services)
-    if (!neededPolicies.has(s.escalation_policy.id))
-      neededPolicies.set(s.escalation_policy.id, `service "${s.name}"`);
-  const policies = read.policies.filter((p) => pick(p) || neededPolicies.has(p.id));
-  const neededSchedules = new Map<string, string>();
-  for (const p of policies)
-    for (const r of p.escalation_rules)
-      for (const t of r.targets)
-        if (t.type.startsWith("schedule") && !neededSchedules.has(t.id))
-          neededSchedules.set(t.id, `escalation policy "${p.name}"`);
-  const schedules = read.schedules.filter((s) => pick(s) || neededSchedules.has(s.id));
-  const filteredOut =
-    read.services.length -
-    services.length +
-    read.policies.length -
-    policies.length +
-    read.schedules.length -
-    schedules.length;
-
-  const plan: PlannedObject[] = [];
-  const declarations: Declaration[] = [];
-  const scheduleDecls = new Map<string, Declaration>();
-  const migratedSchedules: Migrated[] = [];
-  for (const s of schedules) {
-    const out = mapSchedule(s, ctx, pick(s) ? undefined : neededSchedules.get(s.id));
-    plan.push(out.plan);
-    if (out.declaration) {
-      declarations.push(out.declaration);
-      scheduleDecls.set(s.id, out.declaration);
-      migratedSchedules.push({ sourceId: s.id, name: s.name, key: out.declaration.key });
-    }
-  }
-  const pathDecls = new Map<string, Declaration>();
-  const migratedPolicies: Migrated[] = [];
-  for (const p of policies) {
-    const out = mapPolicy(p, ctx, scheduleDecls, pick(p) ? undefined : neededPolicies.get(p.id));
-    plan.push(out.plan);
-    if (out.declaration) {
-      declarations.push(out.declaration);
-      pathDecls.set(p.id, out.declaration);
-      migratedPolicies.push({ sourceId: p.id, name: p.name, key: out.declaration.key });
-    }
-  }
-  for (const s of services) {
-    const out = mapService(s, ctx, pathDecls);
-    plan.push(out.plan);
-    declarations.push(...out.declarations);
-  }
-  plan.push(...ctx.people.missingPlan("user"), ...ctx.teams.missingPlan());
-  return {
-    source: "pagerduty",
-    declarations,
-    plan,
-    people: ctx.people.referenced(),
-    schedules: migratedSchedules,
-    escalations: migratedPolicies,
-    filteredOut,
-  };
+  return assemble("pagerduty", ctx, {
+    schedules: read.schedules,
+    paths: read.policies,
+    routes: read.services,
+    picked: (o) =>
+      selectedBy(options, ctx.teams, { name: o.name, teamIds: (o.teams ?? []).map((t) => t.id) }),
+    pathsOf: (s) => [s.escalation_policy.id],
+    schedulesOf: (p) =>
+      p.escalation_rules.flatMap((r) =>
+        r.targets.filter((t) => t.type.startsWith("schedule")).map((t) => t.id),
+      ),
+    label: (o) => ("escalation_rules" in o ? `escalation policy "${o.name}"` : `service "${o.name}"`),
+    mapSchedule: (s, neededBy) => mapSchedule(s, ctx, neededBy),
+    mapPath: (p, schedules, neededBy) => mapPolicy(p, ctx, schedules, neededBy),
+    mapRoute: (s, paths) => mapService(s, ctx, paths),
+  });
 }
 
 // ---------- verify: what PagerDuty says ----------

@@ -12,6 +12,8 @@
  */
 import type { ApiClient } from "../../provider/client";
 import { oneLine } from "../markdown";
+import type { ReadOnlyClient } from "../readOnlyClient";
+import { serviceEntries } from "../shifts";
 import { isoSeconds } from "./common";
 import { type Fidelity, fidelityOf, type Migration } from "./model";
 import { sourceTitle } from "./sourceClient";
@@ -109,34 +111,23 @@ export function differences(
   return out;
 }
 
-/** This account's entries of a schedule over the window (every page), as who is on call. */
+/** This account's entries of a schedule over the window (every page: the shifts' reader), as who is on call. */
 export async function hereOnCall(
-  client: ApiClient,
+  client: ReadOnlyClient,
   scheduleId: string,
   window: Window,
   emails: Map<string, string>,
 ): Promise<OnCall[]> {
-  const out: OnCall[] = [];
-  let start = isoSeconds(window.start);
-  for (;;) {
-    const body = await client.get<{
-      schedule_entries: {
-        final: Array<{ start_at: string; end_at: string; user?: { id: string; email?: string } }>;
-      };
-      pagination_meta?: { after?: string };
-    }>("/v2/schedule_entries", "list schedule entries", {
-      schedule_id: scheduleId,
-      entry_window_start: start,
-      entry_window_end: isoSeconds(window.end),
-    });
-    for (const e of body.schedule_entries.final) {
-      const email = (e.user?.email ?? (e.user ? emails.get(e.user.id) : undefined))?.toLowerCase();
-      out.push({ start: Date.parse(e.start_at), end: Date.parse(e.end_at), emails: email ? [email] : [] });
-    }
-    const after = body.pagination_meta?.after;
-    if (!after || after === start) return out;
-    start = after;
-  }
+  const requests = { scheduleEntries: 0, previewEntries: 0, schedules: 0 };
+  const { final } = await serviceEntries(
+    { client, window, names: () => undefined, state: [] },
+    scheduleId,
+    requests,
+  );
+  return final.map((e) => {
+    const email = (e.user?.email ?? (e.user?.id ? emails.get(e.user.id) : undefined))?.toLowerCase();
+    return { start: Date.parse(e.start_at), end: Date.parse(e.end_at), emails: email ? [email] : [] };
+  });
 }
 
 /** The levels of an escalation path here (top-level nodes: delays add up, a repeat ends the walk). */
@@ -204,7 +195,7 @@ async function pagedBy(
 export interface VerifyInput {
   migration: Migration;
   source: SourceView;
-  here: ApiClient;
+  here: ReadOnlyClient;
   /** This account's users, id → e-mail. */
   hereEmails: Map<string, string>;
   /** The stack's `migrated` output: source id → id here. */

@@ -3,7 +3,8 @@
  * zone): what PagerDuty restrictions, Opsgenie time restrictions and this API's working intervals
  * each describe, so one can be turned into another, and a layer's hours taken out of another's.
  */
-import type { Weekday } from "../../resources/shared/weekday";
+import { mergeRanges } from "../../emulator/sources/shared/ranges";
+import { WEEKDAYS, type Weekday } from "../../resources/shared/weekday";
 
 export const WEEK_MINUTES = 7 * 1440;
 
@@ -13,28 +14,11 @@ export type WeekSet = ReadonlyArray<readonly [number, number]>;
 export const EMPTY_WEEK: WeekSet = [];
 export const FULL_WEEK: WeekSet = [[0, WEEK_MINUTES]];
 
-export const WEEKDAYS: readonly Weekday[] = [
-  "monday",
-  "tuesday",
-  "wednesday",
-  "thursday",
-  "friday",
-  "saturday",
-  "sunday",
-];
+export { WEEKDAYS };
 
 const mod = (k: number, n: number) => ((k % n) + n) % n;
 
-function normalise(ranges: Array<readonly [number, number]>): WeekSet {
-  const sorted = ranges.filter(([s, e]) => e > s).sort((a, b) => a[0] - b[0]);
-  const out: [number, number][] = [];
-  for (const [s, e] of sorted) {
-    const top = out[out.length - 1];
-    if (top && s <= top[1]) top[1] = Math.max(top[1], e);
-    else out.push([s, e]);
-  }
-  return out;
-}
+const normalise = (ranges: Array<readonly [number, number]>): WeekSet => mergeRanges(ranges);
 
 /** `length` minutes from `start` (minutes since Monday 00:00), wrapping past Sunday midnight. */
 export function weekSpan(start: number, length: number): WeekSet {

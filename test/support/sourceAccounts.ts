@@ -4,6 +4,7 @@
  * (emulator/sources/) started for a test: `startSource("pagerduty")`, then `get(path)`.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
 import {
@@ -14,6 +15,7 @@ import {
 } from "../../emulator";
 import { runCli } from "./cliRun";
 import { startTestEmulator, type TestEmulator } from "./emulator";
+import { linkProjects } from "./exportInProcess";
 import { formatProblems } from "./exportRoundTrip";
 import { type InProcessStack, runInProcess } from "./inProcessStack";
 
@@ -135,4 +137,35 @@ export async function migrateProject(
 export function startTargetEmulator(): Promise<TestEmulator> {
   const started = Date.now();
   return startTestEmulator({ now: () => ACCOUNT_NOW + (Date.now() - started) });
+}
+
+export interface MigrationFixture {
+  /** This API's emulator (its clock from the accounts' "now"). */
+  readonly emu: TestEmulator;
+  /** The source's emulator over its fixture account. */
+  readonly source: TestSource;
+  /** A directory where migrated projects run (the package linked in). */
+  readonly parent: string;
+}
+
+/**
+ * Declares (inside a `describe`) this API's emulator, a source's emulator and a directory for the
+ * projects, started before the tests and done away with after them (the source's answers all
+ * checked against its document's shapes).
+ */
+export function migrationFixture(vendor: "pagerduty" | "opsgenie"): MigrationFixture {
+  const f = {} as { emu: TestEmulator; source: TestSource; parent: string };
+  beforeAll(async () => {
+    f.emu = await startTargetEmulator();
+    f.source = await startSource(vendor);
+    f.parent = fs.mkdtempSync(path.join(os.tmpdir(), `migrate-${vendor}-`));
+    linkProjects(f.parent);
+  });
+  afterAll(async () => {
+    expect(f.source?.responseProblems).toEqual([]);
+    await f.source?.close();
+    await f.emu?.dispose();
+    if (f.parent) fs.rmSync(f.parent, { recursive: true, force: true });
+  });
+  return f;
 }

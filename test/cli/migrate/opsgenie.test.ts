@@ -8,41 +8,23 @@
  * `--verify` over four weeks that cross the change to British Summer Time.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import type { TestEmulator } from "../../support/emulator";
-import { linkProjects } from "../../support/exportInProcess";
 import {
   type MigratedProject,
   migrateProject,
+  migrationFixture,
   runMigrate,
-  startSource,
-  startTargetEmulator,
-  type TestSource,
 } from "../../support/sourceAccounts";
 
 describe("migrate --from opsgenie", () => {
-  let emu: TestEmulator;
-  let og: TestSource;
-  let parent: string;
+  const f = migrationFixture("opsgenie");
   let project: MigratedProject;
 
-  beforeAll(async () => {
-    emu = await startTargetEmulator();
-    og = await startSource("opsgenie");
-    parent = fs.mkdtempSync(path.join(os.tmpdir(), "migrate-og-"));
-    linkProjects(parent);
-  });
-  afterAll(async () => {
-    expect(og.responseProblems).toEqual([]);
-    await og?.close();
-    await emu?.dispose();
-    fs.rmSync(parent, { recursive: true, force: true });
-  });
-
   test("--plan names what is approximate (none turns, a missing user, if-not-closed) and what is not migrated (team recipients, routing conditions)", async () => {
-    const json = path.join(parent, "plan.json");
-    const run = await runMigrate(["--from", "opsgenie", "--plan", "--json", json], emu, { opsgenie: og });
+    const json = path.join(f.parent, "plan.json");
+    const run = await runMigrate(["--from", "opsgenie", "--plan", "--json", json], f.emu, {
+      opsgenie: f.source,
+    });
     expect(run.code).toBe(0);
     const plan = JSON.parse(fs.readFileSync(json, "utf8"));
     const lines = (name: string) =>
@@ -82,7 +64,7 @@ describe("migrate --from opsgenie", () => {
   });
 
   test("writes the project: rotations side by side, restrictions as working intervals, the April rotation as a version", async () => {
-    project = await migrateProject("opsgenie", emu, og, parent, "project");
+    project = await migrateProject("opsgenie", f.emu, f.source, f.parent, "project");
     const made = (name: string, kind = "") =>
       project.stack.resources.find((r) => r.name === name && r.type.endsWith(kind))!;
     const [weekdays, nights, weekend] = made("payments-schedule").inputs.rotations;
@@ -120,9 +102,13 @@ describe("migrate --from opsgenie", () => {
   });
 
   test("--verify: the exact schedule and escalation match over four weeks; the approximate ones are named", async () => {
-    const run = await runMigrate(["--from", "opsgenie", "--verify", "--outputs", project.outputsFile], emu, {
-      opsgenie: og,
-    });
+    const run = await runMigrate(
+      ["--from", "opsgenie", "--verify", "--outputs", project.outputsFile],
+      f.emu,
+      {
+        opsgenie: f.source,
+      },
+    );
     expect(run.err).toBe("");
     expect(run.out).toContain('schedule "payments_schedule" (exact): no difference');
     expect(run.out).toContain('escalation "payments_escalation" (exact): no difference');
@@ -133,7 +119,7 @@ describe("migrate --from opsgenie", () => {
     expect(run.code).toBe(0);
     // Not vacuous: Opsgenie's timeline over the window has every rotation on call, across the clock change.
     const tl = (
-      await og.get(
+      await f.source.get(
         "/v2/schedules/payments_schedule/timeline?identifierType=name&date=2027-03-15T00:00:00Z&interval=28&intervalUnit=days",
       )
     ).body.data.finalTimeline.rotations;

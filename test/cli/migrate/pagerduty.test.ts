@@ -8,41 +8,21 @@
  * the approximate ones, and a difference found when the schedule here is changed.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import type { TestEmulator } from "../../support/emulator";
-import { linkProjects } from "../../support/exportInProcess";
 import { parseComment } from "../../support/markdownDom";
 import {
   ACCOUNT_NOW,
   type MigratedProject,
   migrateProject,
+  migrationFixture,
   runMigrate,
-  startSource,
-  startTargetEmulator,
-  type TestSource,
 } from "../../support/sourceAccounts";
 
 const DAY = 86_400_000;
 
 describe("migrate --from pagerduty", () => {
-  let emu: TestEmulator;
-  let pd: TestSource;
-  let parent: string;
+  const f = migrationFixture("pagerduty");
   let project: MigratedProject;
-
-  beforeAll(async () => {
-    emu = await startTargetEmulator();
-    pd = await startSource("pagerduty");
-    parent = fs.mkdtempSync(path.join(os.tmpdir(), "migrate-pd-"));
-    linkProjects(parent);
-  });
-  afterAll(async () => {
-    expect(pd.responseProblems).toEqual([]);
-    await pd?.close();
-    await emu?.dispose();
-    fs.rmSync(parent, { recursive: true, force: true });
-  });
 
   const fidelities = (plan: any[]) =>
     Object.fromEntries(
@@ -57,13 +37,17 @@ describe("migrate --from pagerduty", () => {
     );
 
   test("--plan: per object, what maps exactly, approximately (how) and not at all (why); writes nothing", async () => {
-    const json = path.join(parent, "plan.json");
-    const marks = [emu.requests.length, pd.requests.length];
-    const run = await runMigrate(["--from", "pagerduty", "--plan", "--json", json], emu, { pagerduty: pd });
+    const json = path.join(f.parent, "plan.json");
+    const marks = [f.emu.requests.length, f.source.requests.length];
+    const run = await runMigrate(["--from", "pagerduty", "--plan", "--json", json], f.emu, {
+      pagerduty: f.source,
+    });
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
     expect(
-      [...emu.requests.slice(marks[0]), ...pd.requests.slice(marks[1])].filter((r) => r.method !== "GET"),
+      [...f.emu.requests.slice(marks[0]), ...f.source.requests.slice(marks[1])].filter(
+        (r) => r.method !== "GET",
+      ),
     ).toEqual([]);
     const plan = JSON.parse(fs.readFileSync(json, "utf8"));
     expect(fidelities(plan)).toEqual({
@@ -111,7 +95,7 @@ describe("migrate --from pagerduty", () => {
   });
 
   test("writes the project: layers as rotations side by side, each less the hours of the layers above it", async () => {
-    project = await migrateProject("pagerduty", emu, pd, parent, "project");
+    project = await migrateProject("pagerduty", f.emu, f.source, f.parent, "project");
     const made = (name: string) => project.stack.resources.find((r) => r.name === name)!;
     const schedule = made("payments-primary").inputs;
     expect(schedule.timezone).toBe("America/New_York");
@@ -181,17 +165,23 @@ describe("migrate --from pagerduty", () => {
   test("--verify: no difference over four weeks for the exact objects; the approximate ones name Dan's turns", async () => {
     // Not vacuous: the source's final schedule changes hands many times among four people, and crosses April 5.
     const window = `since=${new Date(ACCOUNT_NOW).toISOString()}&until=${new Date(ACCOUNT_NOW + 28 * DAY).toISOString()}`;
-    const final = (await pd.get(`/schedules/PSPAY01?${window}`)).body.schedule.final_schedule
+    const final = (await f.source.get(`/schedules/PSPAY01?${window}`)).body.schedule.final_schedule
       .rendered_schedule_entries;
     expect(final.length).toBeGreaterThan(15);
     expect(new Set(final.map((e: any) => e.user.id)).size).toBe(4);
-    const marks = [emu.requests.length, pd.requests.length];
-    const run = await runMigrate(["--from", "pagerduty", "--verify", "--outputs", project.outputsFile], emu, {
-      pagerduty: pd,
-    });
+    const marks = [f.emu.requests.length, f.source.requests.length];
+    const run = await runMigrate(
+      ["--from", "pagerduty", "--verify", "--outputs", project.outputsFile],
+      f.emu,
+      {
+        pagerduty: f.source,
+      },
+    );
     expect(run.err).toBe("");
     expect(
-      [...emu.requests.slice(marks[0]), ...pd.requests.slice(marks[1])].filter((r) => r.method !== "GET"),
+      [...f.emu.requests.slice(marks[0]), ...f.source.requests.slice(marks[1])].filter(
+        (r) => r.method !== "GET",
+      ),
     ).toEqual([]);
     expect(run.out).toContain("from 2027-03-15 00:00 UTC for 28 days");
     expect(run.out).toContain('schedule "Payments primary" (exact): no difference');
@@ -209,7 +199,7 @@ describe("migrate --from pagerduty", () => {
 
   test("--verify fails (exit 2) and names the instants when the schedule here no longer matches", async () => {
     const id = project.stack.outputs.migrated.schedules.PSPAY01;
-    const live = (await emu.ok("GET", `/v2/schedules/${id}`)).schedule;
+    const live = (await f.emu.ok("GET", `/v2/schedules/${id}`)).schedule;
     // Someone drops the weekend layer's working intervals in the dashboard.
     const rotations = live.config.rotations.map((r: any) => ({
       ...r,
@@ -218,10 +208,14 @@ describe("migrate --from pagerduty", () => {
         r.id === "weekends" || r.working_intervals.length === 0 ? undefined : r.working_intervals,
       working_interval: undefined,
     }));
-    await emu.ok("PUT", `/v2/schedules/${id}`, { body: { schedule: { config: { rotations } } } });
-    const run = await runMigrate(["--from", "pagerduty", "--verify", "--outputs", project.outputsFile], emu, {
-      pagerduty: pd,
-    });
+    await f.emu.ok("PUT", `/v2/schedules/${id}`, { body: { schedule: { config: { rotations } } } });
+    const run = await runMigrate(
+      ["--from", "pagerduty", "--verify", "--outputs", project.outputsFile],
+      f.emu,
+      {
+        pagerduty: f.source,
+      },
+    );
     expect(run.code).toBe(2);
     expect(run.out).toMatch(/schedule "Payments primary" \(exact\): differs in \d+ intervals/);
     // A Wednesday: the weekly layer's Cat in PagerDuty, Cat and the weekend layer's person here.
@@ -237,9 +231,9 @@ describe("migrate --from pagerduty", () => {
 
   test("--team and --name select objects, and bring in what they need", async () => {
     const plan = async (...args: string[]) => {
-      const json = path.join(parent, `plan-${args.join("-").replace(/\W/g, "")}.json`);
-      const run = await runMigrate(["--from", "pagerduty", "--plan", "--json", json, ...args], emu, {
-        pagerduty: pd,
+      const json = path.join(f.parent, `plan-${args.join("-").replace(/\W/g, "")}.json`);
+      const run = await runMigrate(["--from", "pagerduty", "--plan", "--json", json, ...args], f.emu, {
+        pagerduty: f.source,
       });
       expect(run.code).toBe(0);
       return JSON.parse(fs.readFileSync(json, "utf8")).filter(

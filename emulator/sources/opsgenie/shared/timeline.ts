@@ -32,6 +32,7 @@
  *   months by the UTC calendar); periods are cut at its ends.
  */
 import { instantOf, localDayAndTime } from "../../../families/shared/zonedTime";
+import { mergeRanges } from "../../shared/ranges";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -136,14 +137,7 @@ function restrictionWindows(
       windows.push(span(day, w.startHour * 60 + w.startMin, mod(e - s, 7 * 1440) || 7 * 1440));
     }
   }
-  const sorted = windows.filter(([s, e]) => e > from && s < to && e > s).sort((a, b) => a[0] - b[0]);
-  const out: [number, number][] = [];
-  for (const [s, e] of sorted) {
-    const top = out[out.length - 1];
-    if (top && s <= top[1]) top[1] = Math.max(top[1], e);
-    else out.push([s, e]);
-  }
-  return out;
+  return mergeRanges(windows.filter(([s, e]) => e > from && s < to));
 }
 
 /** A rotation's periods that overlap the window, cut at its ends. */

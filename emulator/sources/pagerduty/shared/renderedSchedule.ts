@@ -42,6 +42,7 @@
  *   **Assumed**: consecutive entries of one user are one entry.
  */
 import { instantOf, localDayAndTime } from "../../../families/shared/zonedTime";
+import { mergeRanges } from "../../shared/ranges";
 
 const DAY_MS = 86_400_000;
 const WEEK_DAYS = 7;
@@ -125,18 +126,7 @@ function restrictionWindows(
       if (e > from && s < to) windows.push([s, e]);
     }
   }
-  return merge(windows);
-}
-
-function merge(pieces: [number, number][]): [number, number][] {
-  const sorted = [...pieces].sort((a, b) => a[0] - b[0]);
-  const out: [number, number][] = [];
-  for (const [s, e] of sorted) {
-    const top = out[out.length - 1];
-    if (top && s <= top[1]) top[1] = Math.max(top[1], e);
-    else out.push([s, e]);
-  }
-  return out;
+  return mergeRanges(windows);
 }
 
 /** A layer's entries that overlap the window (whole, not cut at its edges). */
@@ -217,7 +207,7 @@ export function finalSchedule(
 
 /** The share of the window the entries cover, in percent (two decimals). */
 export function coveragePercentage(entries: readonly RenderedEntry[], window: Window): number {
-  const covered = merge(
+  const covered = mergeRanges(
     entries.map((e): [number, number] => [Math.max(e.start, window.start), Math.min(e.end, window.end)]),
   )
     .filter(([s, e]) => e > s)
