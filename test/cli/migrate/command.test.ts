@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { sourceClient } from "../../../cli/migrate";
-import { ReadOnlyRequestError } from "../../../cli/readOnlyClient";
+import { SourceWriteRefused } from "../../../cli/migrate/sourceClient";
 import type { TestEmulator } from "../../support/emulator";
 import { linkProjects } from "../../support/exportInProcess";
 import { parseComment } from "../../support/markdownDom";
@@ -80,9 +80,11 @@ describe("migrate: options and names", () => {
     expect(run.code).toBe(1);
     expect(run.err).toContain("--from opsgenie: set OPSGENIE_API_KEY to an API key of the Opsgenie account");
     const client = sourceClient("pagerduty", { PAGERDUTY_API_KEY: pd.apiKey, PAGERDUTY_BASE_URL: pd.url });
-    await expect(client.post("/schedules", "create schedule", {})).rejects.toBeInstanceOf(
-      ReadOnlyRequestError,
-    );
+    await expect(client.post("/schedules", "create schedule", {})).rejects.toBeInstanceOf(SourceWriteRefused);
+    // Not even the one POST this API's read-only client sends (a preview of schedule entries).
+    await expect(
+      client.post("/v2/schedules/x/actions/preview_entries", "preview", {}),
+    ).rejects.toBeInstanceOf(SourceWriteRefused);
     expect((await client.get<{ users: unknown[] }>("/users", "list users")).users).toHaveLength(5);
     const help = await runMigrate(["--help"], emu, {});
     expect(help.out).toContain("migrate [DIR]");
