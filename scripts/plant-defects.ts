@@ -785,6 +785,104 @@ export const DEFECTS: Defect[] = [
       "a ScheduleOverride another one took over reads as gone with nothing said: refresh and up flip between the two in silence",
     tests: { after: ["test/resources/scheduleOverride.test.ts", FAST_LANE] },
   },
+  {
+    id: "migrate-restrictions-dropped",
+    item: "31.1",
+    file: "cli/migrate/pagerduty.ts",
+    find: "  if (restrictions.length === 0) return { hours: FULL_WEEK, items: [] };",
+    replace: "  if (restrictions.length >= 0) return { hours: FULL_WEEK, items: [] };",
+    description:
+      "migrate writes a PagerDuty layer's daily and weekly restrictions as around the clock: the working intervals dropped, people on call off their hours",
+    tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
+  },
+  {
+    id: "migrate-layers-not-stacked",
+    item: "31.1",
+    file: "cli/migrate/pagerduty.ts",
+    find: "      const hours = subtract(member.hours, union(...above.map((q) => q.hours)));",
+    replace: "      const hours = subtract(member.hours, union());",
+    description:
+      "migrate writes PagerDuty's stacked layers side by side without taking the higher layers' hours out of the lower ones: two people on call where PagerDuty has one",
+    tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
+  },
+  {
+    id: "migrate-future-layer-now",
+    item: "31.1",
+    file: "cli/migrate/pagerduty.ts",
+    find: "      const member = chain.find((m) => m.start <= from && from < m.end) as",
+    replace: "      const member = chain.find((m) => from < m.end) as",
+    description:
+      "migrate puts a layer that starts next month on call from now (no version with effectiveFrom)",
+    tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
+  },
+  {
+    id: "migrate-opsgenie-delays-absolute",
+    item: "31.1",
+    file: "cli/migrate/opsgenie.ts",
+    find: "        ? (next - minutes) * 60",
+    replace: "        ? next * 60",
+    description:
+      "migrate takes Opsgenie's rule delays (counted from the start of the escalation) as each level's own wait: later levels page too late",
+    tests: { after: ["test/cli/migrate/opsgenie.test.ts"] },
+  },
+  {
+    id: "migrate-opsgenie-night-restriction",
+    item: "31.1",
+    file: "cli/migrate/opsgenie.ts",
+    find: "    const length = (((e - s) % 1440) + 1440) % 1440 || 1440;",
+    replace: "    const length = Math.max(e - s, 0) || 1440;",
+    description:
+      "migrate reads an Opsgenie time-of-day restriction that runs past midnight (18:00 to 09:00) as the whole day",
+    tests: { after: ["test/cli/migrate/opsgenie.test.ts"] },
+  },
+  {
+    id: "migrate-missing-user-silent",
+    item: "31.1",
+    file: "cli/migrate/common.ts",
+    find: "      if (p?.hereId) return [];",
+    replace: "      if (p?.hereId || !p?.hereId) return [];",
+    description:
+      "migrate drops a person this account lacks from the rotations and levels without naming them in the plan",
+    tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
+  },
+  {
+    id: "migrate-verify-blind",
+    item: "31.3",
+    file: "cli/migrate/verify.ts",
+    find: "    if (JSON.stringify(a) === JSON.stringify(b)) continue;",
+    replace: "    if (JSON.stringify(a) !== JSON.stringify(b) || a === b) continue;",
+    description: "migrate --verify finds no difference, whatever the schedules hold",
+    tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
+  },
+  {
+    id: "migrate-source-writes",
+    item: "31.1",
+    file: "cli/migrate/sourceClient.ts",
+    find: '    if (spec.method !== "GET") throw new SourceWriteRefused(spec);',
+    replace: '    if (spec.method === "DELETE") throw new SourceWriteRefused(spec);',
+    description: "migrate's source client lets a POST or a PUT through to the account it migrates from",
+    tests: { after: ["test/cli/migrate/command.test.ts"] },
+  },
+  {
+    id: "migrate-comment-unescaped",
+    item: "31.1",
+    file: "cli/export/render.ts",
+    find: '  return text.replace(/[\\r\\n\\u2028\\u2029]+/g, " ");',
+    replace: "  return text;",
+    description:
+      "A resource's note (a source's names in it) is written into a `//` comment as it is: a line break in a name ends the comment and the rest runs as code",
+    tests: { after: ["test/cli/migrate/command.test.ts"] },
+  },
+  {
+    id: "pagerduty-emulator-lowest-layer-wins",
+    item: "31.4",
+    file: "emulator/sources/pagerduty/shared/renderedSchedule.ts",
+    find: "    ...layers.map((l) => layerEntries(l, timeZone, window)),",
+    replace: "    ...[...layers].reverse().map((l) => layerEntries(l, timeZone, window)),",
+    description:
+      "The PagerDuty emulator's final schedule lets Layer 1 win over the layers above it (the API lists the highest layer first)",
+    tests: { after: ["test/emulator/sources/pagerduty.test.ts"] },
+  },
 ];
 
 // ------------------------------------------------------------------------------------------ options

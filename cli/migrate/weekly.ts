@@ -49,7 +49,6 @@ export function subtract(a: WeekSet, b: WeekSet): WeekSet {
 }
 
 export const isFull = (set: WeekSet) => set.length === 1 && set[0]![0] === 0 && set[0]![1] === WEEK_MINUTES;
-export const sameWeekSet = (a: WeekSet, b: WeekSet) => JSON.stringify(a) === JSON.stringify(b);
 
 const clock = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
