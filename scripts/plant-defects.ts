@@ -800,7 +800,7 @@ export const DEFECTS: Defect[] = [
     item: "31.1",
     file: "cli/migrate/pagerduty.ts",
     find: "      const hours = subtract(member.hours, union(...above.map((q) => q.hours)));",
-    replace: "      const hours = subtract(member.hours, union());",
+    replace: "      const hours = subtract(member.hours, union(...above.slice(0, 0).map((q) => q.hours)));",
     description:
       "migrate writes PagerDuty's stacked layers side by side without taking the higher layers' hours out of the lower ones: two people on call where PagerDuty has one",
     tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },

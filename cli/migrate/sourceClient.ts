@@ -7,7 +7,9 @@
  * `https://api.pagerduty.com`), `OPSGENIE_API_KEY` / `OPSGENIE_BASE_URL` (default
  * `https://api.opsgenie.com`; EU accounts: `https://api.eu.opsgenie.com`).
  */
-import { ApiClient, type ApiResponse, type RequestSpec } from "../../provider/client";
+import { ApiClient, type ApiResponse, type ClientOptions, type RequestSpec } from "../../provider/client";
+import { ApiError } from "../../provider/errors";
+import { maskUrl } from "../../provider/masking";
 
 /** What a source client refuses: anything but a GET. */
 export class SourceWriteRefused extends Error {
@@ -19,11 +21,34 @@ export class SourceWriteRefused extends Error {
   }
 }
 
-/** The provider's client, GETs only. */
+/** What the source answered when a read failed: its status in words, and the settings to check. */
+const STATUS_TEXT: Record<number, string> = {
+  401: "the key was refused",
+  403: "the key may not read this",
+  404: "not found",
+  429: "rate limited",
+};
+
+/** The provider's client, GETs only; a failure names the source and its settings (not this API's). */
 export class SourceClient extends ApiClient {
+  constructor(
+    options: ClientOptions,
+    private readonly source: { title: string; key: string; url: string },
+  ) {
+    super(options);
+  }
+
   override async request<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
     if (spec.method !== "GET") throw new SourceWriteRefused(spec);
-    return super.request<T>(spec);
+    try {
+      return await super.request<T>(spec);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 0) throw error;
+      const { title, key, url } = this.source;
+      throw new Error(
+        `${title}: ${spec.operation} (GET ${spec.path}) failed with ${error.status}${STATUS_TEXT[error.status] ? `, ${STATUS_TEXT[error.status]}` : ""}: check ${key} and ${url} (${maskUrl(this.baseUrl)})`,
+      );
+    }
   }
 }
 
@@ -60,12 +85,15 @@ export function sourceClient(source: SourceName, env: NodeJS.ProcessEnv): Source
     throw new Error(
       `--from ${source}: set ${v.key} to an API key of the ${v.title} account (one that may read it is enough)`,
     );
-  return new SourceClient({
-    apiKey,
-    baseUrl: env[v.url] || v.defaultUrl,
-    baseUrlSetting: env[v.url] ? v.url : "default",
-    authScheme: v.authScheme,
-    accept: v.accept,
-    notify: () => {},
-  });
+  return new SourceClient(
+    {
+      apiKey,
+      baseUrl: env[v.url] || v.defaultUrl,
+      baseUrlSetting: env[v.url] ? v.url : "default",
+      authScheme: v.authScheme,
+      accept: v.accept,
+      notify: () => {},
+    },
+    { title: v.title, key: v.key, url: v.url },
+  );
 }

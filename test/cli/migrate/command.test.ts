@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { sourceClient } from "../../../cli/migrate";
 import { SourceWriteRefused } from "../../../cli/migrate/sourceClient";
+import { runCli } from "../../support/cliRun";
 import type { TestEmulator } from "../../support/emulator";
 import { linkProjects } from "../../support/exportInProcess";
 import { parseComment } from "../../support/markdownDom";
@@ -86,6 +87,18 @@ describe("migrate: options and names", () => {
       client.post("/v2/schedules/x/actions/preview_entries", "preview", {}),
     ).rejects.toBeInstanceOf(SourceWriteRefused);
     expect((await client.get<{ users: unknown[] }>("/users", "list users")).users).toHaveLength(5);
+    // A wrong key: the source's 401, said once, the key never printed.
+    const wrong = await runCli(["migrate", "--from", "pagerduty", "--plan"], {
+      INCIDENT_API_KEY: emu.apiKey,
+      INCIDENT_BASE_URL: emu.url,
+      PAGERDUTY_API_KEY: "pd-wrong-key-5e1f",
+      PAGERDUTY_BASE_URL: pd.url,
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toBe(
+      `pulumi-incident migrate: PagerDuty: list users (GET /users) failed with 401, the key was refused: check PAGERDUTY_API_KEY and PAGERDUTY_BASE_URL (${pd.url})\n`,
+    );
+    expect(wrong.err).not.toContain("pd-wrong-key-5e1f");
     const help = await runMigrate(["--help"], emu, {});
     expect(help.out).toContain("migrate [DIR]");
     expect(help.out).toContain("--from SOURCE");

@@ -47,7 +47,8 @@ describe("migrate --from opsgenie", () => {
     expect(lines("payments_escalation")).toEqual(
       expect.arrayContaining([
         "exact: rules at 0 minutes → level 1, timeToAckSeconds 600",
-        "exact: rules at 10 minutes → level 2, timeToAckSeconds 300",
+        "exact: rules at 10 minutes → level 2, timeToAckSeconds 900",
+        "exact: rules at 25 minutes → level 3, timeToAckSeconds 300",
       ]),
     );
     expect(lines("sre_escalation")).toEqual(
@@ -82,15 +83,17 @@ describe("migrate --from opsgenie", () => {
       [undefined, 0],
       ["2027-04-02T23:00:00Z", 2],
     ]);
-    // Rules at one delay are one level; the repeat waits, then goes back to the first node.
+    // Rules at one delay are one level, each waiting until the next delay (delays count from the
+    // start); the last waits the repeat's interval, then the repeat goes back to the first node.
     expect(made("payments-escalation").inputs.path).toEqual([
       expect.objectContaining({ id: "start", level: expect.objectContaining({ timeToAckSeconds: 600 }) }),
       expect.objectContaining({
         level: expect.objectContaining({
-          timeToAckSeconds: 300,
+          timeToAckSeconds: 900,
           targets: [expect.objectContaining({ type: "user" }), expect.objectContaining({ type: "user" })],
         }),
       }),
+      expect.objectContaining({ level: expect.objectContaining({ timeToAckSeconds: 300 }) }),
       expect.objectContaining({ repeat: { repeatTimes: 2, toNode: "start" } }),
     ]);
     expect(made("sre-escalation").inputs.path[0].level.targets[0].scheduleMode).toBe("next_on_call");

@@ -94,6 +94,20 @@ describe("migrate --from pagerduty", () => {
     );
   });
 
+  test("docs/migrate.md's sample plan is the tool's plan of this account (UPDATE_DOCS=1 rewrites it)", async () => {
+    const file = path.join(__dirname, "..", "..", "..", "docs", "migrate.md");
+    const doc = fs.readFileSync(file, "utf8");
+    const [start, end] = ["<!-- sample-migrate-plan:start -->\n", "<!-- sample-migrate-plan:end -->"];
+    const run = await runMigrate(["--from", "pagerduty", "--plan"], f.emu, { pagerduty: f.source });
+    if (process.env.UPDATE_DOCS === "1")
+      fs.writeFileSync(
+        file,
+        doc.slice(0, doc.indexOf(start) + start.length) + run.out + doc.slice(doc.indexOf(end)),
+      );
+    const sample = doc.slice(doc.indexOf(start) + start.length, doc.indexOf(end));
+    expect(sample).toBe(run.out);
+  });
+
   test("writes the project: layers as rotations side by side, each less the hours of the layers above it", async () => {
     project = await migrateProject("pagerduty", f.emu, f.source, f.parent, "project");
     const made = (name: string) => project.stack.resources.find((r) => r.name === name)!;

@@ -156,6 +156,7 @@ describe("Opsgenie source emulator", () => {
       [0, "schedule", "payments_schedule"],
       [10, "user", "eve@example.com"],
       [10, "user", "bob@example.com"],
+      [25, "user", "ada@example.com"],
     ]);
     expect(esc.repeat).toEqual({
       waitInterval: 5,
