@@ -367,8 +367,30 @@ const timeToAck = {
 };
 
 /** A level's or notify-channel node's targets: required (reference), warned about when none. */
-const targetList = <T extends z.ZodType>(target: T, what: string) =>
+export const targetList = <T extends z.ZodType>(target: T, what: string) =>
   z.array(target).superRefine(warnUnless((v: unknown[]) => v.length > 0, `has no ${what}`));
+
+/**
+ * Our input model, not a rule of the API's: a node's `type` is the one property it sets, so none or
+ * two cannot be sent (reference: EscalationPathNodeV2.type, CallRoutePathNodeV2.type: required, one
+ * value). `kinds`: the properties a node of the tree may set.
+ */
+export function oneNodeKind<K extends string>(
+  kinds: readonly K[],
+  node: { [P in K]?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const set = kinds.filter((k) => node[k] !== undefined);
+  if (set.length !== 1)
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message:
+        set.length === 0
+          ? `a node needs one of ${kinds.join(", ")}`
+          : `a node takes exactly one of ${kinds.join(", ")} (got ${set.join(", ")})`,
+    });
+}
 
 export interface EscalationNodeOptions {
   /** `concrete`: targets by id (escalation paths); `binding`: an id or a parameter binding (templates). */
@@ -432,18 +454,7 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
         escalationPath: escalationReassign.optional(),
       })
       .superRefine((n, ctx) => {
-        // Our input model, not a rule of the API's: a node's `type` is the one property it sets, so
-        // none or two cannot be sent (reference: EscalationPathNodeV2.type is required, one value).
-        const set = NODE_KINDS.filter((k) => n[k] !== undefined);
-        if (set.length !== 1)
-          ctx.addIssue({
-            code: "custom",
-            path: [],
-            message:
-              set.length === 0
-                ? `a node needs one of ${NODE_KINDS.join(", ")}`
-                : `a node takes exactly one of ${NODE_KINDS.join(", ")} (got ${set.join(", ")})`,
-          });
+        oneNodeKind(NODE_KINDS, n, ctx);
         // reference-newer: EscalationPathTemplateNodeV2.type ("voicemail" only valid inside a call route's path)
         if (n.voicemail !== undefined && options.refuseVoicemail !== undefined)
           ctx.addIssue({ code: "custom", path: ["voicemail"], message: options.refuseVoicemail });
