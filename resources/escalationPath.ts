@@ -80,7 +80,7 @@
  * these fields as the update payload does: sdk-python models @ be9c2f41 / 7ae3444d.)
  */
 import { z } from "zod";
-import { knownValues, type OrOther, passedOn } from "../provider/checkWarnings";
+import { knownValues, passedOn } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { idText, nameText } from "../provider/inputs";
@@ -92,7 +92,6 @@ import {
   bindingFromApi,
   bindingPayload,
   canonicalBinding,
-  type condition,
   type ParamBinding,
   paramBinding,
 } from "./shared/engine";
@@ -104,15 +103,13 @@ import {
   type ApiWorkingHours,
   canonicalNodes,
   canonicalRepeatConfig,
+  type EscalationBranch,
   type EscalationDelay,
+  type EscalationLevelSettings,
+  type EscalationNodeMembers,
   type EscalationReassign,
   type EscalationRepeat,
-  type escalationDelay,
-  type escalationLevelRetryConfig,
-  type escalationLevelRoundRobinConfig,
   escalationNodeSchemas,
-  type escalationReassign,
-  type escalationRepeat,
   type escalationTarget,
   generatedNodeId,
   type Io,
@@ -138,15 +135,9 @@ export { NODE_KINDS, SCHEDULE_MODES, TARGET_TYPES } from "./shared/escalationNod
 export type EscalationTarget = z.output<typeof escalationTarget>;
 
 /** A level: targets paged together (or in turn, with round robin). */
-export interface EscalationLevel<M extends IoMode = "out"> extends TimeToAck {
+export interface EscalationLevel<M extends IoMode = "out"> extends EscalationLevelSettings<M> {
   /** Users and schedules to page. */
   targets: Io<typeof escalationTarget, M>[];
-  /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: OrOther<"all" | "first">;
-  /** Page the level again before moving on. */
-  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
-  /** Page one target at a time, in turn. */
-  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
 }
 
 /** Notify channels (Slack or Microsoft Teams). */
@@ -156,39 +147,20 @@ export interface EscalationNotifyChannel<M extends IoMode = "out"> extends TimeT
 }
 
 /** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
-export interface EscalationIfElse<M extends IoMode = "out"> {
-  /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: Io<typeof condition, M>[];
-  /** Nodes followed when the conditions hold. */
-  thenPath: EscalationPathNode<M>[];
-  /** Nodes followed otherwise. */
-  elsePath: EscalationPathNode<M>[];
-}
+export interface EscalationIfElse<M extends IoMode = "out">
+  extends EscalationBranch<EscalationPathNode<M>, M> {}
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
  * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
-export interface EscalationPathNode<M extends IoMode = "out"> {
+export interface EscalationPathNode<M extends IoMode = "out">
+  extends EscalationNodeMembers<EscalationLevel<M>, EscalationNotifyChannel<M>, EscalationIfElse<M>, M> {
   /**
    * Id of the node, unique within the path; needed only when a `repeat` node points at it. When
    * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
    */
   id?: string;
-  /** Page users and schedules. */
-  level?: EscalationLevel<M>;
-  /** Notify channels. */
-  notifyChannel?: EscalationNotifyChannel<M>;
-  /** Branch on conditions. */
-  ifElse?: EscalationIfElse<M>;
-  /** Repeat from an earlier node. */
-  repeat?: Io<typeof escalationRepeat, M>;
-  /** Wait. */
-  delay?: Io<typeof escalationDelay, M>;
-  /** Send to voicemail (no settings): `voicemail: true`. */
-  voicemail?: true;
-  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
-  escalationPath?: Io<typeof escalationReassign, M>;
 }
 /** A node as a program writes it (condition parameter bindings may be omitted). */
 type EscalationPathNodeInput = EscalationPathNode<"in">;

@@ -210,6 +210,51 @@ export interface TimeToAck {
   timeToAckWeekdayIntervalConfigId?: string;
 }
 
+/**
+ * A level's settings beside its targets, in both trees (each kind's level interface declares its
+ * own `targets` and extends this).
+ */
+export interface EscalationLevelSettings<M extends IoMode> extends TimeToAck {
+  /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
+  ackMode?: OrOther<"all" | "first">;
+  /** Page the level again before moving on. */
+  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
+  /** Page one target at a time, in turn. */
+  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
+}
+
+/** An if-else node's members, in both trees: `Node` is the tree's node interface. */
+export interface EscalationBranch<Node, M extends IoMode> {
+  /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
+  conditions: Io<typeof condition, M>[];
+  /** Nodes followed when the conditions hold. */
+  thenPath: Node[];
+  /** Nodes followed otherwise. */
+  elsePath: Node[];
+}
+
+/**
+ * A node's members beside its `id`, in both trees: each kind's node interface declares its own `id`
+ * and extends this with its own level, notify-channel and if-else interfaces (a template leaves
+ * `voicemail` out).
+ */
+export interface EscalationNodeMembers<Level, NotifyChannel, IfElse, M extends IoMode> {
+  /** Page users and schedules. */
+  level?: Level;
+  /** Notify channels. */
+  notifyChannel?: NotifyChannel;
+  /** Branch on conditions. */
+  ifElse?: IfElse;
+  /** Repeat from an earlier node. */
+  repeat?: Io<typeof escalationRepeat, M>;
+  /** Wait. */
+  delay?: Io<typeof escalationDelay, M>;
+  /** Send to voicemail (no settings): `voicemail: true`. */
+  voicemail?: true;
+  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
+  escalationPath?: Io<typeof escalationReassign, M>;
+}
+
 export type EscalationRepeat = z.output<typeof escalationRepeat>;
 export type EscalationDelay = z.output<typeof escalationDelay>;
 export type EscalationReassign = z.output<typeof escalationReassign>;
