@@ -85,6 +85,7 @@ import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { idText, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { walkList } from "../provider/pagedReads";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
@@ -233,6 +234,17 @@ export interface ApiEscalationPath {
   team_ids: string[];
   current_responders?: { id: string; name: string; email?: string }[];
 }
+
+/**
+ * EscalationsV2ListPaths answers EscalationPathV2, as show does (paginated): reads by page, the
+ * export, a lost create's recovery and the lookup read it.
+ */
+const PATHS_LIST = {
+  path: "/v2/escalation_paths",
+  itemsKey: "escalation_paths",
+  operation: "list escalation paths",
+  pageSize: 250,
+};
 
 const isTemplated = (args: { kind?: string }) => args.kind === "templated";
 
@@ -445,13 +457,7 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
   validate: validateEscalationPath,
   canonical: canonicalEscalationPath,
   idOf: (live) => live.id,
-  // EscalationsV2ListPaths answers EscalationPathV2, as show does (paginated).
-  list: {
-    path: "/v2/escalation_paths",
-    itemsKey: "escalation_paths",
-    operation: "list escalation paths",
-    pageSize: 250,
-  },
+  list: PATHS_LIST,
   toInputs: escalationPathFromApi,
   computed: (live) => ({
     currentResponders: (live.current_responders ?? []).map((u) => ({
@@ -468,12 +474,7 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
       payload: escalationPathPayload,
     }),
     async findCreated(ctx, args) {
-      const all = await ctx.client.listAll<ApiEscalationPath>(
-        "/v2/escalation_paths",
-        "escalation_paths",
-        "list escalation paths",
-      );
-      return all.find((p) => p.name === args.name);
+      return (await walkList<ApiEscalationPath>(ctx.client, PATHS_LIST)).find((p) => p.name === args.name);
     },
   },
 };
@@ -497,11 +498,7 @@ const escalationPathLookup = defineLookup({
     name: nameText(),
   }),
   async run(client, args): Promise<EscalationPathResult> {
-    const all = await client.listAll<ApiEscalationPath>(
-      "/v2/escalation_paths",
-      "escalation_paths",
-      "list escalation paths",
-    );
+    const all = await walkList<ApiEscalationPath>(client, PATHS_LIST);
     const found = all.filter((p) => p.name === args.name);
     if (found.length === 0)
       throw new LookupError("getEscalationPath", `no escalation path is named ${JSON.stringify(args.name)}`);
