@@ -12,15 +12,16 @@ import { exportedResources } from "./drift";
 import { kindOf, nameOf } from "./kinds";
 import {
   type Block,
+  codeList,
   count,
   details,
   headingBlock,
   inlineCode,
-  join,
   list,
   md,
   paragraph,
   renderBlocks,
+  stackLabel,
   strong,
 } from "./markdown";
 import { checkAccount, type ReadOnlyClient } from "./readOnlyClient";
@@ -122,10 +123,8 @@ const SHOWN = 8;
 
 export function coverageMarkdown(report: CoverageReport): string {
   const [start, end] = [Date.parse(report.window.start), Date.parse(report.window.end)];
-  const where = [report.project, report.stack].filter((t): t is string => Boolean(t)).map(inlineCode);
-  const out: Block[] = [
-    headingBlock(2, md`On-call coverage${where.length ? md` of ${join(where, md` / `)}` : md``}`),
-  ];
+  const stack = stackLabel(report);
+  const out: Block[] = [headingBlock(2, md`On-call coverage${stack ? md` of ${stack}` : md``}`)];
   const { schedules, withGaps, notChecked } = report.counts;
   out.push(
     paragraph(
@@ -141,7 +140,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     ),
   );
   if (report.excluded.length)
-    out.push(paragraph(md`Not checked (\`--exclude\`): ${join(report.excluded.map(inlineCode), ", ")}.`));
+    out.push(paragraph(md`Not checked (\`--exclude\`): ${codeList(report.excluded)}.`));
   for (const s of report.schedules) {
     const head = md`${strong(md`Schedule ${inlineCode(s.name)}`)} (${s.timezone})`;
     if (s.error) {

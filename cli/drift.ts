@@ -14,15 +14,16 @@ import type { Path } from "../provider/unknowns";
 import { comparedInputs, kindOf, migrated, nameOf, providerOf, TYPE_PREFIX } from "./kinds";
 import {
   type Block,
+  codeList,
   count,
   headingBlock,
   type Inline,
   inlineCode,
-  join,
   list,
   md,
   paragraph,
   renderBlocks,
+  stackLabel,
   tableBlock,
 } from "./markdown";
 import { progress as progressOn, type Tone } from "./progress";
@@ -256,8 +257,8 @@ const who = (o: DriftedObject): Inline => md`${o.kind} ${inlineCode(o.name)} (id
 /** The report, built with the escaping builder (cli/markdown.ts): no user text can become markup. */
 export function driftMarkdown(report: DriftReport): string {
   const blocks: Block[] = [];
-  const where = [report.project, report.stack].filter((t): t is string => Boolean(t)).map(inlineCode);
-  blocks.push(headingBlock(2, where.length ? md`Drift check for ${join(where, " / ")}` : md`Drift check`));
+  const stack = stackLabel(report);
+  blocks.push(headingBlock(2, stack ? md`Drift check for ${stack}` : md`Drift check`));
   const c = report.counts;
   const total = report.objects.length;
   const parts = [
@@ -304,11 +305,7 @@ export function driftMarkdown(report: DriftReport): string {
       ]),
     ),
     ...(o.notCompared?.length
-      ? [
-          paragraph(
-            md`Not compared (encrypted secrets in the export): ${join(o.notCompared.map(inlineCode), ", ")}`,
-          ),
-        ]
+      ? [paragraph(md`Not compared (encrypted secrets in the export): ${codeList(o.notCompared)}`)]
       : []),
   ];
   section(

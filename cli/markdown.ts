@@ -137,6 +137,17 @@ export function join(values: InlineValue[], separator: InlineValue): Inline {
   return markup((cell) => values.map((v) => renderInline(v, cell)).join(renderInline(separator, cell)));
 }
 
+/** Texts (names, fields: user text) as inline code, comma separated. */
+export function codeList(values: string[]): Inline {
+  return join(values.map(inlineCode), ", ");
+}
+
+/** A report's stack as `project / stack` in inline code (what it names of the two), or undefined for neither. */
+export function stackLabel(report: { project?: string; stack?: string }): Inline | undefined {
+  const where = [report.project, report.stack].filter((t): t is string => Boolean(t));
+  return where.length ? join(where.map(inlineCode), md` / `) : undefined;
+}
+
 /** The Markdown of inline markup (outside a table). */
 export function renderedInline(value: InlineValue): string {
   return renderInline(value, false);

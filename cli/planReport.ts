@@ -23,6 +23,7 @@ import { canonicalInputs, kindOf, migrated, providerOf } from "./kinds";
 import {
   type Block,
   callout,
+  codeList,
   count,
   details,
   fenced,
@@ -30,11 +31,11 @@ import {
   type Inline,
   type InlineValue,
   inlineCode,
-  join,
   list,
   md,
   paragraph,
   renderBlocks,
+  stackLabel,
   strong,
   tableBlock,
 } from "./markdown";
@@ -784,8 +785,8 @@ export function planReportMarkdown(report: PlanReport, options: MarkdownOptions 
 
 function blocksOf(report: PlanReport, options: RenderOptions): Block[] {
   const out: Block[] = [];
-  const where = [report.project, report.stack].filter((t): t is string => Boolean(t)).map(inlineCode);
-  const place = where.length ? md` for ${join(where, md` / `)}` : md``;
+  const stack = stackLabel(report);
+  const place = stack ? md` for ${stack}` : md``;
   const title =
     report.status === "failed"
       ? md`Preview failed${place}`
@@ -829,7 +830,7 @@ function blocksOf(report: PlanReport, options: RenderOptions): Block[] {
     const entries: Inline[] = [];
     for (const r of replaced) {
       const why = r.replaceReasons?.length
-        ? md`${join(r.replaceReasons.map(inlineCode), ", ")} cannot change in place`
+        ? md`${codeList(r.replaceReasons)} cannot change in place`
         : md`replaced`;
       const order =
         r.deleteBeforeReplace === true
@@ -865,7 +866,7 @@ function blocksOf(report: PlanReport, options: RenderOptions): Block[] {
   if (report.resources.length) out.push(headingBlock(3, md`Changes`));
   report.resources.forEach((r, i) => {
     const tag = { resource: i };
-    const reasons = r.replaceReasons?.length ? md` (${join(r.replaceReasons.map(inlineCode), ", ")})` : md``;
+    const reasons = r.replaceReasons?.length ? md` (${codeList(r.replaceReasons)})` : md``;
     out.push(headingBlock(4, md`${SYMBOL[r.op]} ${who(r)} — ${r.op}${reasons}`, tag));
     if (r.op !== "delete" && r.changes.length) {
       const long: Block[] = [];

@@ -422,22 +422,10 @@ export function parseQuery(
         }
         values[p.name] = raw === "true";
         break;
-      case "array<string>":
-        if (p.enum) {
-          const bad = all.find((v) => !p.enum!.includes(v));
-          if (bad !== undefined) {
-            problems.push({
-              path: p.name,
-              code: "invalid_value",
-              message: `must be one of ${p.enum.join(", ")}`,
-            });
-            continue;
-          }
-        }
-        values[p.name] = all;
-        break;
-      default:
-        if (p.enum && !p.enum.includes(raw)) {
+      default: {
+        // A string, or (`array<string>`) every value of the repeated key: each one of the enum's.
+        const many = p.type === "array<string>";
+        if (p.enum && (many ? all : [raw]).some((v) => !p.enum!.includes(v))) {
           problems.push({
             path: p.name,
             code: "invalid_value",
@@ -445,7 +433,8 @@ export function parseQuery(
           });
           continue;
         }
-        values[p.name] = raw;
+        values[p.name] = many ? all : raw;
+      }
     }
   }
   return { values, problems };

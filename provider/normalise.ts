@@ -168,6 +168,19 @@ export function restoreAliases<T>(live: T, declared: unknown, aliases: Record<st
   return live;
 }
 
+/**
+ * Rule "timestamps by instant", canonical form: a timestamp as UTC text, to the second (the API
+ * answers timestamps in UTC and keeps no fraction); anything else (unparsable text, an unknown) as
+ * it is.
+ */
+export function instantText<T>(t: T): T {
+  return (
+    typeof t === "string" && !Number.isNaN(Date.parse(t))
+      ? new Date(Math.floor(Date.parse(t) / 1000) * 1000).toISOString()
+      : t
+  ) as T;
+}
+
 /** A Slack channel id (`C0123ABCD`, `G0123ABCD`), alone or after its workspace id (`T0123/C0123ABCD`). */
 export const isSlackChannelId = (text: string): boolean => /^(T[A-Z0-9]{2,}\/)?[CG][A-Z0-9]{6,}$/.test(text);
 

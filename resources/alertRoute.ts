@@ -111,12 +111,7 @@ import {
   type ParamBinding,
   paramBinding,
 } from "./shared/engine";
-import {
-  canonicalRichText,
-  keepDeclaredTemplate,
-  templateError,
-  templateToRichText,
-} from "./shared/richText";
+import { canonicalRichText, keepDeclaredTemplate, templateText, templateToRichText } from "./shared/richText";
 
 export const ALERT_ROUTE_CHANNEL_VISIBILITIES = [
   "assistant",
@@ -131,15 +126,7 @@ export const ALERT_ROUTE_CUSTOM_FIELD_MERGE = ["append", "first-wins", "last-win
 export const ALERT_ROUTE_SEVERITY_MERGE = ["first-wins", "max"] as const;
 
 /** A template string (`{{ alert.title }} on {{ alert.attributes.service }}`), checked at `check`. */
-const richTextTemplate = z
-  .string()
-  .superRefine(warnUnless((v: string) => v !== "", "is empty"))
-  .superRefine((value, ctx) => {
-    // Our template grammar (resources/shared/richText.ts): a template that does not parse cannot be
-    // turned into the document the API takes (a JSON document can be written instead).
-    const problem = templateError(value);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+const richTextTemplate = templateText().superRefine(warnUnless((v: string) => v !== "", "is empty"));
 
 /** A chat channel target. */
 const channelTarget = z.strictObject({

@@ -110,12 +110,7 @@ import {
   expressionsPayload,
   paramBinding,
 } from "./shared/engine";
-import {
-  canonicalRichText,
-  keepDeclaredTemplate,
-  templateError,
-  templateToRichText,
-} from "./shared/richText";
+import { canonicalRichText, keepDeclaredTemplate, templateText, templateToRichText } from "./shared/richText";
 
 export const ALERT_SOURCE_TYPES = [
   "alertmanager",
@@ -190,12 +185,7 @@ const OPTIONS_FOR: Record<string, string> = {
  * takes a literal or a reference), e.g. `{ reference: 'alert.payload["summary"]' }`.
  */
 const richTextTemplate = z.union([
-  z.string().superRefine((value, ctx) => {
-    // Our template grammar (resources/shared/richText.ts): a template that does not parse cannot be
-    // turned into the document the API takes (a JSON document can be written instead).
-    const problem = templateError(value);
-    if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
-  }),
+  templateText(),
   z.strictObject({
     /** A reference into the alert's scope. */
     reference: idText(),

@@ -28,63 +28,9 @@ import { walkList } from "../provider/pagedReads";
 import { type Problem, type Props, RECOVERED, type ResourceSpec } from "../provider/spec";
 
 /**
- * Account-level roles an API key can hold (the API's `role_names`): the reference's enum
- * (APIKeysCreatePayloadV1.role_names) and the seed's Authentication 6, in name order. (The emulator
- * lists the seed's roles too, in emulator/localTypes.ts: it stands for the service and shares no
- * code with the provider it tests.)
- */
-export const API_KEY_ROLES = [
-  "act_on_behalf_of_users",
-  "api_keys_manage",
-  "call_transcripts_viewer",
-  "catalog_editor",
-  "catalog_viewer",
-  "documents_viewer",
-  "escalation_creator",
-  "global_access",
-  "heartbeats_ping",
-  "incident_creator",
-  "incident_editor",
-  "incident_memberships_editor",
-  "incident_workload_private_viewer",
-  "incident_workload_viewer",
-  "investigation_download",
-  "investigations_editor",
-  "manage_settings",
-  "notification_methods_manage",
-  "notification_methods_unredacted_viewer",
-  "on_call_editor",
-  "on_call_viewer",
-  "pay_configs_editor",
-  "pay_configs_viewer",
-  "pay_reports_editor",
-  "pay_reports_viewer",
-  "policies_viewer",
-  "policy_findings_manage",
-  "post_incident_flow_opt_out",
-  "postmortems_manage",
-  "private_escalation_workflows_editor",
-  "private_workflows_editor",
-  "schedule_overrides_editor",
-  "schedules_editor",
-  "schedules_reader",
-  "secrets_manage",
-  "secrets_use",
-  "security_settings_editor",
-  "status_page_publisher",
-  "status_page_viewer",
-  "team_memberships_manage",
-  "telemetry_data_source_update",
-  "telemetry_query_restricted",
-  "telemetry_viewer",
-  "viewer",
-  "workflows_editor",
-  "workflows_viewer",
-] as const;
-
-/**
  * Team-scoped roles (the API's `team_role_names`): the reference's enum
- * (APIKeysCreatePayloadV1.team_role_names) and the seed's Authentication 7, in name order.
+ * (APIKeysCreatePayloadV1.team_role_names) and the seed's Authentication 7, in name order. Each is
+ * an account-level role too (`API_KEY_ROLES`).
  */
 export const API_KEY_TEAM_ROLES = [
   "api_keys_manage",
@@ -102,6 +48,53 @@ export const API_KEY_TEAM_ROLES = [
   "telemetry_query_restricted",
   "workflows_editor",
 ] as const;
+
+/** The account-level roles that are not also team-scoped (`API_KEY_ROLES` holds both lists). */
+const ACCOUNT_ONLY_ROLES = [
+  "act_on_behalf_of_users",
+  "call_transcripts_viewer",
+  "catalog_viewer",
+  "documents_viewer",
+  "global_access",
+  "incident_creator",
+  "incident_editor",
+  "incident_memberships_editor",
+  "incident_workload_private_viewer",
+  "incident_workload_viewer",
+  "investigation_download",
+  "investigations_editor",
+  "manage_settings",
+  "notification_methods_manage",
+  "notification_methods_unredacted_viewer",
+  "on_call_viewer",
+  "pay_configs_editor",
+  "pay_configs_viewer",
+  "pay_reports_editor",
+  "pay_reports_viewer",
+  "policies_viewer",
+  "policy_findings_manage",
+  "post_incident_flow_opt_out",
+  "postmortems_manage",
+  "private_escalation_workflows_editor",
+  "security_settings_editor",
+  "status_page_publisher",
+  "status_page_viewer",
+  "team_memberships_manage",
+  "telemetry_viewer",
+  "viewer",
+  "workflows_viewer",
+] as const;
+
+/**
+ * Account-level roles an API key can hold (the API's `role_names`): the reference's enum
+ * (APIKeysCreatePayloadV1.role_names) and the seed's Authentication 6, in name order: the
+ * account-only roles and the team-scoped ones. (The emulator lists the seed's roles too, in
+ * emulator/localTypes.ts: it stands for the service and shares no code with the provider it tests.)
+ */
+export const API_KEY_ROLES = [...ACCOUNT_ONLY_ROLES, ...API_KEY_TEAM_ROLES].sort() as unknown as readonly [
+  ...typeof ACCOUNT_ONLY_ROLES,
+  ...typeof API_KEY_TEAM_ROLES,
+];
 
 /** Inputs of an API key (API v1). */
 export const apiKeyInputs = z.strictObject({

@@ -64,7 +64,7 @@
  * digit (the order they are declared in is not the API's).
  */
 import { z } from "zod";
-import { knownValues, passedOn, warnIn, warnUnless } from "../provider/checkWarnings";
+import { knownValues, passedOn, warnIn } from "../provider/checkWarnings";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { freeText, idText, nameText } from "../provider/inputs";
@@ -84,6 +84,8 @@ import {
   escalationTarget,
   generatedNodeId,
   noDuplicateTargets,
+  oneNodeKind,
+  targetList,
   targetPayload,
 } from "./shared/escalationNodes";
 
@@ -135,9 +137,7 @@ const callRouteNode = z
     level: z
       .strictObject({
         /** Users and schedules to page (at least one). */
-        targets: z
-          .array(escalationTarget)
-          .superRefine(warnUnless((v: unknown[]) => v.length > 0, "has no target")),
+        targets: targetList(escalationTarget, "target"),
       })
       .superRefine((l, ctx) => noDuplicateTargets(l.targets, ctx))
       .optional(),
@@ -149,19 +149,7 @@ const callRouteNode = z
       })
       .optional(),
   })
-  .superRefine((n, ctx) => {
-    // Our input model: a node's `type` is the one property it sets (none or two cannot be sent).
-    const set = NODE_KINDS.filter((k) => n[k] !== undefined);
-    if (set.length !== 1)
-      ctx.addIssue({
-        code: "custom",
-        path: [],
-        message:
-          set.length === 0
-            ? "a node needs one of level, voicemail"
-            : "a node takes exactly one of level, voicemail (got both)",
-      });
-  });
+  .superRefine((n, ctx) => oneNodeKind(NODE_KINDS, n, ctx));
 
 /** A number allowed to call the route (CallRouteAllowedCallerV2). */
 const allowedCaller = z.strictObject({

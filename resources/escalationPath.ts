@@ -80,11 +80,12 @@
  * these fields as the update payload does: sdk-python models @ be9c2f41 / 7ae3444d.)
  */
 import { z } from "zod";
-import { knownValues, type OrOther, passedOn } from "../provider/checkWarnings";
+import { knownValues, passedOn } from "../provider/checkWarnings";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, LookupError } from "../provider/functions";
 import { idText, nameText } from "../provider/inputs";
 import { keepDeclaredOrder, unorderedSet } from "../provider/normalise";
+import { walkList } from "../provider/pagedReads";
 import { restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import {
@@ -92,7 +93,6 @@ import {
   bindingFromApi,
   bindingPayload,
   canonicalBinding,
-  type condition,
   type ParamBinding,
   paramBinding,
 } from "./shared/engine";
@@ -104,15 +104,13 @@ import {
   type ApiWorkingHours,
   canonicalNodes,
   canonicalRepeatConfig,
+  type EscalationBranch,
   type EscalationDelay,
+  type EscalationLevelSettings,
+  type EscalationNodeMembers,
   type EscalationReassign,
   type EscalationRepeat,
-  type escalationDelay,
-  type escalationLevelRetryConfig,
-  type escalationLevelRoundRobinConfig,
   escalationNodeSchemas,
-  type escalationReassign,
-  type escalationRepeat,
   type escalationTarget,
   generatedNodeId,
   type Io,
@@ -138,15 +136,9 @@ export { NODE_KINDS, SCHEDULE_MODES, TARGET_TYPES } from "./shared/escalationNod
 export type EscalationTarget = z.output<typeof escalationTarget>;
 
 /** A level: targets paged together (or in turn, with round robin). */
-export interface EscalationLevel<M extends IoMode = "out"> extends TimeToAck {
+export interface EscalationLevel<M extends IoMode = "out"> extends EscalationLevelSettings<M> {
   /** Users and schedules to page. */
   targets: Io<typeof escalationTarget, M>[];
-  /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: OrOther<"all" | "first">;
-  /** Page the level again before moving on. */
-  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
-  /** Page one target at a time, in turn. */
-  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
 }
 
 /** Notify channels (Slack or Microsoft Teams). */
@@ -156,39 +148,20 @@ export interface EscalationNotifyChannel<M extends IoMode = "out"> extends TimeT
 }
 
 /** A branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
-export interface EscalationIfElse<M extends IoMode = "out"> {
-  /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: Io<typeof condition, M>[];
-  /** Nodes followed when the conditions hold. */
-  thenPath: EscalationPathNode<M>[];
-  /** Nodes followed otherwise. */
-  elsePath: EscalationPathNode<M>[];
-}
+export interface EscalationIfElse<M extends IoMode = "out">
+  extends EscalationBranch<EscalationPathNode<M>, M> {}
 
 /**
  * One node of an escalation path: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`,
  * `delay`, `voicemail` or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
-export interface EscalationPathNode<M extends IoMode = "out"> {
+export interface EscalationPathNode<M extends IoMode = "out">
+  extends EscalationNodeMembers<EscalationLevel<M>, EscalationNotifyChannel<M>, EscalationIfElse<M>, M> {
   /**
    * Id of the node, unique within the path; needed only when a `repeat` node points at it. When
    * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
    */
   id?: string;
-  /** Page users and schedules. */
-  level?: EscalationLevel<M>;
-  /** Notify channels. */
-  notifyChannel?: EscalationNotifyChannel<M>;
-  /** Branch on conditions. */
-  ifElse?: EscalationIfElse<M>;
-  /** Repeat from an earlier node. */
-  repeat?: Io<typeof escalationRepeat, M>;
-  /** Wait. */
-  delay?: Io<typeof escalationDelay, M>;
-  /** Send to voicemail (no settings): `voicemail: true`. */
-  voicemail?: true;
-  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
-  escalationPath?: Io<typeof escalationReassign, M>;
 }
 /** A node as a program writes it (condition parameter bindings may be omitted). */
 type EscalationPathNodeInput = EscalationPathNode<"in">;
@@ -261,6 +234,17 @@ export interface ApiEscalationPath {
   team_ids: string[];
   current_responders?: { id: string; name: string; email?: string }[];
 }
+
+/**
+ * EscalationsV2ListPaths answers EscalationPathV2, as show does (paginated): reads by page, the
+ * export, a lost create's recovery and the lookup read it.
+ */
+const PATHS_LIST = {
+  path: "/v2/escalation_paths",
+  itemsKey: "escalation_paths",
+  operation: "list escalation paths",
+  pageSize: 250,
+};
 
 const isTemplated = (args: { kind?: string }) => args.kind === "templated";
 
@@ -473,13 +457,7 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
   validate: validateEscalationPath,
   canonical: canonicalEscalationPath,
   idOf: (live) => live.id,
-  // EscalationsV2ListPaths answers EscalationPathV2, as show does (paginated).
-  list: {
-    path: "/v2/escalation_paths",
-    itemsKey: "escalation_paths",
-    operation: "list escalation paths",
-    pageSize: 250,
-  },
+  list: PATHS_LIST,
   toInputs: escalationPathFromApi,
   computed: (live) => ({
     currentResponders: (live.current_responders ?? []).map((u) => ({
@@ -496,12 +474,7 @@ export const escalationPathSpec: ResourceSpec<EscalationPathInputs, ApiEscalatio
       payload: escalationPathPayload,
     }),
     async findCreated(ctx, args) {
-      const all = await ctx.client.listAll<ApiEscalationPath>(
-        "/v2/escalation_paths",
-        "escalation_paths",
-        "list escalation paths",
-      );
-      return all.find((p) => p.name === args.name);
+      return (await walkList<ApiEscalationPath>(ctx.client, PATHS_LIST)).find((p) => p.name === args.name);
     },
   },
 };
@@ -525,11 +498,7 @@ const escalationPathLookup = defineLookup({
     name: nameText(),
   }),
   async run(client, args): Promise<EscalationPathResult> {
-    const all = await client.listAll<ApiEscalationPath>(
-      "/v2/escalation_paths",
-      "escalation_paths",
-      "list escalation paths",
-    );
+    const all = await walkList<ApiEscalationPath>(client, PATHS_LIST);
     const found = all.filter((p) => p.name === args.name);
     if (found.length === 0)
       throw new LookupError("getEscalationPath", `no escalation path is named ${JSON.stringify(args.name)}`);

@@ -68,7 +68,6 @@ import {
   bindingPayload,
   canonicalBinding,
   canonicalExpressions,
-  type condition,
   expression,
   expressionsFromApi,
   expressionsPayload,
@@ -81,12 +80,10 @@ import {
   type ApiWorkingHours,
   canonicalNodes,
   canonicalRepeatConfig,
-  type escalationDelay,
-  type escalationLevelRetryConfig,
-  type escalationLevelRoundRobinConfig,
+  type EscalationBranch,
+  type EscalationLevelSettings,
+  type EscalationNodeMembers,
   escalationNodeSchemas,
-  type escalationReassign,
-  type escalationRepeat,
   type Io,
   type IoMode,
   nodesFromApi,
@@ -125,15 +122,9 @@ export interface EscalationTemplateTarget<M extends IoMode = "out"> {
 }
 
 /** A template's level: targets paged together (or in turn, with round robin). */
-export interface EscalationTemplateLevel<M extends IoMode = "out"> extends TimeToAck {
+export interface EscalationTemplateLevel<M extends IoMode = "out"> extends EscalationLevelSettings<M> {
   /** Users and schedules to page, each by id or by binding. */
   targets: EscalationTemplateTarget<M>[];
-  /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
-  ackMode?: OrOther<"all" | "first">;
-  /** Page the level again before moving on. */
-  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
-  /** Page one target at a time, in turn. */
-  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
 }
 
 /** A template's channel notification (Slack or Microsoft Teams). */
@@ -143,37 +134,28 @@ export interface EscalationTemplateNotifyChannel<M extends IoMode = "out"> exten
 }
 
 /** A template's branch: the conditions choose `thenPath` or `elsePath`, each a path of any depth. */
-export interface EscalationTemplateIfElse<M extends IoMode = "out"> {
-  /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
-  conditions: Io<typeof condition, M>[];
-  /** Nodes followed when the conditions hold. */
-  thenPath: EscalationTemplateNode<M>[];
-  /** Nodes followed otherwise. */
-  elsePath: EscalationTemplateNode<M>[];
-}
+export interface EscalationTemplateIfElse<M extends IoMode = "out">
+  extends EscalationBranch<EscalationTemplateNode<M>, M> {}
 
 /**
  * One node of a template: set exactly one of `level`, `notifyChannel`, `ifElse`, `repeat`, `delay`
  * or `escalationPath`. `ifElse` holds further paths, to any depth.
  */
-export interface EscalationTemplateNode<M extends IoMode = "out"> {
+export interface EscalationTemplateNode<M extends IoMode = "out">
+  extends Omit<
+    EscalationNodeMembers<
+      EscalationTemplateLevel<M>,
+      EscalationTemplateNotifyChannel<M>,
+      EscalationTemplateIfElse<M>,
+      M
+    >,
+    "voicemail"
+  > {
   /**
    * Id of the node, unique within the template; needed only when a `repeat` node points at it. When
    * omitted, a stable id is derived from the node's position (`node-0`, `node-0-else-1`, …).
    */
   id?: string;
-  /** Page users and schedules. */
-  level?: EscalationTemplateLevel<M>;
-  /** Notify channels. */
-  notifyChannel?: EscalationTemplateNotifyChannel<M>;
-  /** Branch on conditions. */
-  ifElse?: EscalationTemplateIfElse<M>;
-  /** Repeat from an earlier node. */
-  repeat?: Io<typeof escalationRepeat, M>;
-  /** Wait. */
-  delay?: Io<typeof escalationDelay, M>;
-  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
-  escalationPath?: Io<typeof escalationReassign, M>;
 }
 type EscalationTemplateNodeInput = EscalationTemplateNode<"in">;
 

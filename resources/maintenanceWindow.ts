@@ -8,15 +8,16 @@
  * stack. An archived window reads as gone.
  */
 import { z } from "zod";
-import { passedOn, warnUnless } from "../provider/checkWarnings";
+import { warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { ApiError } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { defineLookup, pickByName } from "../provider/functions";
 import { freeText, idText, lookupName, nameText, timestamp } from "../provider/inputs";
+import { instantText } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import { newestMatching, restApi } from "../provider/restApi";
-import type { Problem, Props, ResourceSpec } from "../provider/spec";
+import type { Props, ResourceSpec } from "../provider/spec";
 import { keepDeclaredInstant } from "./schedule";
 import {
   bindingFromApi,
@@ -30,6 +31,7 @@ import {
   type ParamBinding,
   paramBinding,
 } from "./shared/engine";
+import { endsAfterStart } from "./shared/timeWindow";
 import {
   type ApiUserRef,
   canonicalUserReference,
@@ -232,12 +234,10 @@ export function maintenanceWindowFromApi(
 
 /** Canonical form for diffs: timestamps by instant, engine blocks by meaning, e-mail addresses in any case. */
 function canonicalMaintenanceWindow(args: MaintenanceWindowInputs): Props {
-  const iso = (t: string) =>
-    Number.isNaN(Date.parse(t)) ? t : new Date(Math.floor(Date.parse(t) / 1000) * 1000).toISOString();
   return {
     ...args,
-    startAt: iso(args.startAt),
-    endAt: iso(args.endAt),
+    startAt: instantText(args.startAt),
+    endAt: instantText(args.endAt),
     lead: canonicalUserReference(args.lead),
     alertConditionGroups: canonicalConditionGroups(args.alertConditionGroups as ConditionGroup[]),
     escalationTargets:
@@ -249,19 +249,6 @@ function canonicalMaintenanceWindow(args: MaintenanceWindowInputs): Props {
           })),
     notifyChannels: args.notifyChannels?.length === 0 ? undefined : args.notifyChannels,
   };
-}
-
-/** A window that does not end after it starts: no published rule, warned about. */
-export function validateMaintenanceWindow(args: MaintenanceWindowInputs): Problem[] {
-  if (Date.parse(args.endAt) > Date.parse(args.startAt)) return [];
-  return [
-    {
-      path: ["endAt"],
-      message: passedOn(`is not after startAt (${args.startAt})`),
-      dependsOn: [["startAt"]],
-      severity: "warning",
-    },
-  ];
 }
 
 /**
@@ -293,7 +280,7 @@ export const maintenanceWindowSpec: ResourceSpec<MaintenanceWindowInputs, ApiMai
   title: "maintenance window",
   schemaVersion: 1,
   inputs: maintenanceWindowInputs,
-  validate: validateMaintenanceWindow,
+  validate: endsAfterStart,
   replaceOnChanges: [],
   secretOutputs: [],
   computedOutputs: ["leadId"],

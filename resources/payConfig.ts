@@ -36,7 +36,7 @@ import { knownValues, passedOn, warnUnless } from "../provider/checkWarnings";
 import type { ApiClient } from "../provider/client";
 import { makeProvider } from "../provider/factory";
 import { clockTime, nameText, timestamp } from "../provider/inputs";
-import { canonicalJson, dedupe, keepDeclaredSet } from "../provider/normalise";
+import { canonicalJson, dedupe, instantText, keepDeclaredSet } from "../provider/normalise";
 import { newestMatching, restApi } from "../provider/restApi";
 import type { Problem, Props, ResourceSpec } from "../provider/spec";
 import { timeZone } from "./shared/timeZone";
@@ -164,10 +164,6 @@ export function payConfigPayload(args: PayConfigInputs): Props {
     })),
   };
 }
-
-/** The instant of a timestamp, to the second (the API keeps no fraction). */
-const instantText = (t: string) =>
-  Number.isNaN(Date.parse(t)) ? t : new Date(Math.floor(Date.parse(t) / 1000) * 1000).toISOString();
 
 /** A one-off rule by meaning: timestamps as instants. */
 const canonicalOneOff = (r: OneOffRule) => ({

@@ -35,14 +35,15 @@
  * says nothing of the API refusing one.
  */
 import { z } from "zod";
-import { passedOn } from "../provider/checkWarnings";
 import { ApiError, isNotFound } from "../provider/errors";
 import { makeProvider } from "../provider/factory";
 import { idText, timestamp } from "../provider/inputs";
+import { instantText } from "../provider/normalise";
 import { walkList } from "../provider/pagedReads";
 import { itemPath, newestMatching } from "../provider/restApi";
-import type { ApiContext, Problem, Props, ResourceSpec } from "../provider/spec";
+import type { ApiContext, Props, ResourceSpec } from "../provider/spec";
 import { keepDeclaredInstant, scheduleSpec } from "./schedule";
+import { endsAfterStart } from "./shared/timeWindow";
 import {
   type ApiUserRef,
   canonicalUserReference,
@@ -124,12 +125,6 @@ export function scheduleOverrideFromApi(
   };
 }
 
-/** A timestamp's instant to the second, as UTC text (unparsable text as it is). */
-const instantText = (t: unknown) =>
-  typeof t === "string" && !Number.isNaN(Date.parse(t))
-    ? new Date(Math.floor(Date.parse(t) / 1000) * 1000).toISOString()
-    : t;
-
 /** Canonical form for diffs: timestamps by instant, an e-mail address in any case. */
 function canonicalScheduleOverride(args: ScheduleOverrideInputs): Props {
   return {
@@ -138,19 +133,6 @@ function canonicalScheduleOverride(args: ScheduleOverrideInputs): Props {
     endAt: instantText(args.endAt),
     user: canonicalUserReference(args.user),
   };
-}
-
-/** An override that does not end after it starts: no published rule, warned about. */
-export function validateScheduleOverride(args: ScheduleOverrideInputs): Problem[] {
-  if (Date.parse(args.endAt) > Date.parse(args.startAt)) return [];
-  return [
-    {
-      path: ["endAt"],
-      message: passedOn(`is not after startAt (${args.startAt})`),
-      dependsOn: [["startAt"]],
-      severity: "warning",
-    },
-  ];
 }
 
 /** The overrides of one schedule (one layer when given), every page. */
@@ -242,7 +224,7 @@ export const scheduleOverrideSpec: ResourceSpec<ScheduleOverrideInputs, ApiSched
   title: "schedule override",
   schemaVersion: 1,
   inputs: scheduleOverrideInputs,
-  validate: validateScheduleOverride,
+  validate: endsAfterStart,
   // The update payload has no schedule_id, and an override cannot be reassigned.
   replaceOnChanges: ["scheduleId", "user"],
   // Create-before-delete: the new override takes the old one's window over (the API deletes it), so

@@ -183,13 +183,13 @@ export const DEFECTS: Defect[] = [
     file: "provider/pagedReads.ts",
     find: [
       "  if (list.pageSize !== undefined) {",
-      "    return client.listAll<T>(list.path, list.itemsKey, list.operation, scope, list.pageSize);",
+      "    return client.listAll<T>(path, list.itemsKey, list.operation, query, list.pageSize);",
       "  }",
-      "  const body = await client.get<Record<string, T[]>>(list.path, list.operation, scope);",
+      "  const body = await client.get<Record<string, T[]>>(path, list.operation, query);",
     ].join("\n"),
     replace: [
-      "  const query = list.pageSize === undefined ? scope : { ...scope, page_size: list.pageSize };",
-      "  const body = await client.get<Record<string, T[]>>(list.path, list.operation, query);",
+      "  const paged = list.pageSize === undefined ? query : { ...query, page_size: list.pageSize };",
+      "  const body = await client.get<Record<string, T[]>>(path, list.operation, paged);",
     ].join("\n"),
     description:
       "walkList reads one page of a paginated list (no pagination_meta.after followed): refreshes, lookups, export see the first page",
@@ -328,9 +328,8 @@ export const DEFECTS: Defect[] = [
     id: "adoption-writes",
     item: "10",
     file: "provider/factory.ts",
-    find: "if (!adoptionWrites(spec, args, changes(asRead, args))) return { id: adoptId, outs: asRead };",
-    replace:
-      "if (!adoptionWrites(spec, args, changes(existing as Props, args))) return { id: adoptId, outs: asRead };",
+    find: "          if (!adoptionWrites(spec, args, changes(asRead, args))) {",
+    replace: "          if (!adoptionWrites(spec, args, changes(existing as Props, args))) {",
     description:
       "adoption compares the declaration with the API's raw object instead of its read-back: every adoption writes (c0ee30b undone)",
     tests: {
@@ -414,12 +413,12 @@ export const DEFECTS: Defect[] = [
     item: "extra",
     file: "resources/catalogEntries.ts",
     find: [
-      "          entries: batch.map((key) => partialEntryPayload(current[key]!.id, key, declared[key]!)),",
+      "          ...(managed !== undefined ? { update_attributes: managed } : {}),",
       "        },",
       "        { repeatable: true },",
     ].join("\n"),
     replace: [
-      "          entries: batch.map((key) => partialEntryPayload(current[key]!.id, key, declared[key]!)),",
+      "          ...(managed !== undefined ? { update_attributes: managed } : {}),",
       "        },",
     ].join("\n"),
     description:

@@ -210,6 +210,51 @@ export interface TimeToAck {
   timeToAckWeekdayIntervalConfigId?: string;
 }
 
+/**
+ * A level's settings beside its targets, in both trees (each kind's level interface declares its
+ * own `targets` and extends this).
+ */
+export interface EscalationLevelSettings<M extends IoMode> extends TimeToAck {
+  /** `first`: one acknowledgement cancels the other pages of the level; `all`: everyone must ack. */
+  ackMode?: OrOther<"all" | "first">;
+  /** Page the level again before moving on. */
+  retryConfig?: Io<typeof escalationLevelRetryConfig, M>;
+  /** Page one target at a time, in turn. */
+  roundRobinConfig?: Io<typeof escalationLevelRoundRobinConfig, M>;
+}
+
+/** An if-else node's members, in both trees: `Node` is the tree's node interface. */
+export interface EscalationBranch<Node, M extends IoMode> {
+  /** Conditions that must all hold for `thenPath` (e.g. on `escalation.priority`). */
+  conditions: Io<typeof condition, M>[];
+  /** Nodes followed when the conditions hold. */
+  thenPath: Node[];
+  /** Nodes followed otherwise. */
+  elsePath: Node[];
+}
+
+/**
+ * A node's members beside its `id`, in both trees: each kind's node interface declares its own `id`
+ * and extends this with its own level, notify-channel and if-else interfaces (a template leaves
+ * `voicemail` out).
+ */
+export interface EscalationNodeMembers<Level, NotifyChannel, IfElse, M extends IoMode> {
+  /** Page users and schedules. */
+  level?: Level;
+  /** Notify channels. */
+  notifyChannel?: NotifyChannel;
+  /** Branch on conditions. */
+  ifElse?: IfElse;
+  /** Repeat from an earlier node. */
+  repeat?: Io<typeof escalationRepeat, M>;
+  /** Wait. */
+  delay?: Io<typeof escalationDelay, M>;
+  /** Send to voicemail (no settings): `voicemail: true`. */
+  voicemail?: true;
+  /** Reassign: hand the escalation over to another escalation path (nodes after it are not reached). */
+  escalationPath?: Io<typeof escalationReassign, M>;
+}
+
 export type EscalationRepeat = z.output<typeof escalationRepeat>;
 export type EscalationDelay = z.output<typeof escalationDelay>;
 export type EscalationReassign = z.output<typeof escalationReassign>;
@@ -367,8 +412,30 @@ const timeToAck = {
 };
 
 /** A level's or notify-channel node's targets: required (reference), warned about when none. */
-const targetList = <T extends z.ZodType>(target: T, what: string) =>
+export const targetList = <T extends z.ZodType>(target: T, what: string) =>
   z.array(target).superRefine(warnUnless((v: unknown[]) => v.length > 0, `has no ${what}`));
+
+/**
+ * Our input model, not a rule of the API's: a node's `type` is the one property it sets, so none or
+ * two cannot be sent (reference: EscalationPathNodeV2.type, CallRoutePathNodeV2.type: required, one
+ * value). `kinds`: the properties a node of the tree may set.
+ */
+export function oneNodeKind<K extends string>(
+  kinds: readonly K[],
+  node: { [P in K]?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const set = kinds.filter((k) => node[k] !== undefined);
+  if (set.length !== 1)
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message:
+        set.length === 0
+          ? `a node needs one of ${kinds.join(", ")}`
+          : `a node takes exactly one of ${kinds.join(", ")} (got ${set.join(", ")})`,
+    });
+}
 
 export interface EscalationNodeOptions {
   /** `concrete`: targets by id (escalation paths); `binding`: an id or a parameter binding (templates). */
@@ -432,18 +499,7 @@ export function escalationNodeSchemas(options: EscalationNodeOptions) {
         escalationPath: escalationReassign.optional(),
       })
       .superRefine((n, ctx) => {
-        // Our input model, not a rule of the API's: a node's `type` is the one property it sets, so
-        // none or two cannot be sent (reference: EscalationPathNodeV2.type is required, one value).
-        const set = NODE_KINDS.filter((k) => n[k] !== undefined);
-        if (set.length !== 1)
-          ctx.addIssue({
-            code: "custom",
-            path: [],
-            message:
-              set.length === 0
-                ? `a node needs one of ${NODE_KINDS.join(", ")}`
-                : `a node takes exactly one of ${NODE_KINDS.join(", ")} (got ${set.join(", ")})`,
-          });
+        oneNodeKind(NODE_KINDS, n, ctx);
         // reference-newer: EscalationPathTemplateNodeV2.type ("voicemail" only valid inside a call route's path)
         if (n.voicemail !== undefined && options.refuseVoicemail !== undefined)
           ctx.addIssue({ code: "custom", path: ["voicemail"], message: options.refuseVoicemail });

@@ -25,6 +25,7 @@
  * paragraph. There is no escape syntax: a literal `{{` needs a JSON document.
  */
 
+import { z } from "zod";
 import { canonicalJson } from "../../provider/normalise";
 
 /** A node of the stored document. */
@@ -90,6 +91,17 @@ export function templateError(template: string): string | undefined {
   } catch (e) {
     return e instanceof TemplateSyntaxError ? e.message : String(e);
   }
+}
+
+/**
+ * A template as an input, checked at `check` by our grammar: a template that does not parse cannot
+ * be turned into the document the API takes (a JSON document can be written instead).
+ */
+export function templateText(): z.ZodString {
+  return z.string().superRefine((value, ctx) => {
+    const problem = templateError(value);
+    if (problem) ctx.addIssue({ code: "custom", message: `invalid template: ${problem}` });
+  });
 }
 
 /** The JSON literal to send for a template (a JSON document is sent as written). */

@@ -8,33 +8,16 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { HarnessState, StateResource } from "./types";
+import type { HarnessState, StateEntry, StateResource } from "./types";
 import { isSecret, plain, SECRET_SIG, SIG, secretKeys, type Wire, type WireMap } from "./wire";
 
 export const DEFAULT_PASSPHRASE = "harness-demo-passphrase";
 const KIND = "pulumi-harness-state";
 
 /** One resource as the engine keeps it in memory: wire values, secrets still marked (decrypted). */
-export interface ResourceState {
-  urn: string;
-  type: string;
-  name: string;
-  custom: boolean;
-  id?: string;
-  parent?: string;
+export interface ResourceState extends StateEntry {
   inputs: WireMap;
   outputs: WireMap;
-  dependencies: string[];
-  propertyDependencies: Record<string, string[]>;
-  additionalSecretOutputs?: string[];
-  protect?: boolean;
-  retainOnDelete?: boolean;
-  external?: boolean;
-  initErrors?: string[];
-  /** An old copy of a replaced resource, still to be deleted. */
-  delete?: boolean;
-  /** Deleted ahead of a delete-before-create replacement it depends on; recreated when registered. */
-  pendingReplacement?: boolean;
   /** The provider reference (the default provider of the package). */
   provider?: string;
   created?: string;

@@ -131,36 +131,44 @@ export interface RunResult {
   log: string;
 }
 
-/** One resource in the decrypted view of the state (readState). */
-export interface StateResource {
+/**
+ * What the state keeps of one resource beside its values, as the engine's checkpoint does: the
+ * in-memory entry (state.ts `ResourceState`, wire values) and the decrypted view (`StateResource`)
+ * share it.
+ */
+export interface StateEntry {
   urn: string;
   type: string;
   name: string;
   custom: boolean;
   id?: string;
   parent?: string;
-  /** Plain values (secrets decrypted). */
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown>;
   dependencies: string[];
   propertyDependencies: Record<string, string[]>;
-  /** Top-level keys whose value is (or contains) a secret. */
-  secretInputs: string[];
-  secretOutputs: string[];
   additionalSecretOutputs?: string[];
-  /** The serialized provider exactly as stored (in outputs; inputs hold the same text). */
-  provider?: string;
-  /** Bytes of the serialized provider text as stored in this resource (inputs + outputs). */
-  providerBytes?: number;
   protect?: boolean;
   retainOnDelete?: boolean;
   external?: boolean;
   /** Set when a create/update failed after the object was created (the engine's half-created resource). */
   initErrors?: string[];
-  /** An old copy awaiting deletion (replacement whose delete has not run yet). */
+  /** An old copy of a replaced resource, awaiting deletion (its delete has not run yet). */
   delete?: boolean;
-  /** Deleted ahead of a delete-before-create replacement it depends on, not yet recreated. */
+  /** Deleted ahead of a delete-before-create replacement it depends on; recreated when registered. */
   pendingReplacement?: boolean;
+}
+
+/** One resource in the decrypted view of the state (readState). */
+export interface StateResource extends StateEntry {
+  /** Plain values (secrets decrypted). */
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  /** Top-level keys whose value is (or contains) a secret. */
+  secretInputs: string[];
+  secretOutputs: string[];
+  /** The serialized provider exactly as stored (in outputs; inputs hold the same text). */
+  provider?: string;
+  /** Bytes of the serialized provider text as stored in this resource (inputs + outputs). */
+  providerBytes?: number;
 }
 
 export interface HarnessState {
