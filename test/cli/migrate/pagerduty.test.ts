@@ -16,6 +16,7 @@ import {
   migrateProject,
   migrationFixture,
   runMigrate,
+  startTargetEmulator,
 } from "../../support/sourceAccounts";
 
 const DAY = 86_400_000;
@@ -241,6 +242,24 @@ describe("migrate --from pagerduty", () => {
       /escalation policy "Payments escalation" \(exact\): differs:\n {4}level 1 \(after 0 min\): \d+ intervals differ/,
     );
     expect(run.out).toContain("2 object(s) the plan calls exact differ");
+  });
+
+  test("--modules: one module per kind, index.ts exporting the output from them; --dry-run writes nothing", async () => {
+    // An account of its own: names of alert sources and escalation paths are unique in one.
+    const empty = await startTargetEmulator();
+    const split = await migrateProject("pagerduty", empty, f.source, f.parent, "modules", [
+      "--modules",
+    ]).finally(() => empty.dispose());
+    const index = fs.readFileSync(path.join(split.dir, "index.ts"), "utf8");
+    expect(index).toContain('import { paymentsEscalation, platformEscalation } from "./escalationPaths";');
+    expect(index).toContain('import { paymentsPrimary, platformOnCall } from "./schedules";');
+    expect(index).toContain('import "./alertRoutes";');
+    expect(Object.keys(split.stack.outputs.migrated.schedules).sort()).toEqual(["PSPAY01", "PSPLAT1"]);
+    const dry = path.join(f.parent, "dry");
+    const run = await runMigrate(["--from", "pagerduty", dry, "--dry-run"], f.emu, { pagerduty: f.source });
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Dry run: would write 5 files\n {2}Pulumi\.yaml/);
+    expect(fs.existsSync(dry)).toBe(false);
   });
 
   test("--team and --name select objects, and bring in what they need", async () => {
