@@ -17,7 +17,8 @@ const ONCALL = JSON.parse(
 const emulator = emulatorForTests();
 
 /** The schedules of the oncall stack, made in the emulator, as `pulumi stack export` holds them. */
-const stackExport = async () => stackExportOf(await previewAccount(ONCALL, emulator(), ["Schedule"]));
+const stackExport = async () =>
+  stackExportOf(await previewAccount(ONCALL, emulator(), { kinds: ["Schedule"] }));
 
 const run = async (args: string[], doc: unknown) => {
   const mark = emulator().requests.length;

@@ -57,7 +57,7 @@ test("the sample coverage report is the tool's output for the stack before the p
   const digest = JSON.parse(
     fs.readFileSync(path.join(root, "test", "fixtures", "previewJson", "oncall-pr.json"), "utf8"),
   );
-  const real = await previewAccount(digest, emulator(), ["Schedule"]);
+  const real = await previewAccount(digest, emulator(), { kinds: ["Schedule"] });
   const client = new ReadOnlyClient({ apiKey: emulator().apiKey, baseUrl: emulator().url });
   const week = { start: SAMPLE_WINDOW.start, end: SAMPLE_WINDOW.start + 7 * 86_400_000 };
   const expected = coverageMarkdown(await coverage(stackExportOf(real), { client, window: week }));

@@ -35,6 +35,17 @@ function substitute<T>(value: T, ids: Map<string, string>): T {
   return JSON.parse(text);
 }
 
+export interface AccountOptions {
+  /** The kinds made in the emulator (default: schedules and their overrides). */
+  kinds?: readonly string[];
+  /**
+   * The stack's export before the plan, recorded beside the document (masked alike: the
+   * test/fixtures/previewJson/shifts/*.state.json files): its objects the plan leaves as is (which
+   * `pulumi preview --json` does not list) are made too, so that the plan's references to them hold.
+   */
+  state?: any;
+}
+
 /**
  * Makes the objects of `kinds` that the document's plan finds in the account, in `emu`; answers the
  * document with their real ids (and every id learnt from their outputs) in place of the masked ones.
@@ -42,11 +53,15 @@ function substitute<T>(value: T, ids: Map<string, string>): T {
 export async function previewAccount(
   digest: any,
   emu: TestEmulator,
-  kinds: readonly string[] = ["Schedule", "ScheduleOverride"],
+  { kinds = ["Schedule", "ScheduleOverride"], state }: AccountOptions = {},
 ): Promise<any> {
   setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
   const ids = new Map<string, string>();
-  const steps = (digest.steps ?? []).filter(
+  const planned = new Set((digest.steps ?? []).map((s: any) => s.urn));
+  const unchanged = (state?.deployment?.resources ?? [])
+    .filter((r: any) => r.custom && !planned.has(r.urn))
+    .map((r: any) => ({ op: "same", urn: r.urn, oldState: r }));
+  const steps = [...(digest.steps ?? []), ...unchanged].filter(
     (s: any) =>
       ["update", "replace", "delete", "same"].includes(s.op) &&
       s.oldState?.id &&
