@@ -1,12 +1,15 @@
 /**
  * plan-report `--shifts` (issue 29 item 2, cli/shifts.ts): "Shifts that change", read by parsing
  * the Markdown (test/support/markdownDom.ts), on the engine's recorded preview of the oncall pull
- * request (test/fixtures/previewJson/oncall-pr.json) and on plans made from its
- * `payments-primary` step, each edited as a scenario says (users swapped, a handover moved, working
+ * request (test/fixtures/previewJson/oncall-pr.json) and on the recorded previews of the scenarios
+ * reviewers ask about (test/fixtures/previewJson/shifts/: users swapped, a handover moved, working
  * hours narrowed, overrides added and deleted, a version from a future date, a week with a
- * daylight-saving change, a new schedule, a key that may not preview). The account the plan was
- * made against is made again in the emulator (test/support/previewAccount.ts); the window is fixed
- * (`--from 2031-03-24T00:00:00Z`, 14 days: London's clocks go forward on Sunday 30 March 2031).
+ * daylight-saving change, a new schedule, hostile names; a key that may not preview reads one of
+ * them), each a real `pulumi preview --json` through the real Pulumi CLI (`npm run fixtures:record`,
+ * scripts/record-previews.ts; the program: test/fixtures/shiftScenarios/program). The account the
+ * plan was made against is made again in the emulator (test/support/previewAccount.ts, from the
+ * document and the stack export recorded beside it); the window is fixed (`--from
+ * 2031-03-24T00:00:00Z`, 14 days: London's clocks go forward on Sunday 30 March 2031).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -18,29 +21,24 @@ import { parseComment } from "../support/markdownDom";
 import { previewAccount } from "../support/previewAccount";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "previewJson");
-const ONCALL = JSON.parse(fs.readFileSync(path.join(FIXTURES, "oncall-pr.json"), "utf8"));
+const json = (file: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), "utf8"));
+const ONCALL = json("oncall-pr.json");
 const FROM = "2031-03-24T00:00:00Z";
-const TYPE = "pulumi-nodejs:dynamic/incident:";
 const LONDON = "Europe/London";
 
 const emulator = emulatorForTests();
 
-const primary = () =>
-  structuredClone(ONCALL.steps.find((s: any) => s.urn.endsWith("Schedule::payments-primary")));
-const doc = (...steps: any[]) => ({ steps, changeSummary: { update: 1 } });
-
-/** The payments-primary step, its new inputs (and, with `old`, its old ones too) edited. */
-function edited(edit: (news: any) => void, old?: (olds: any) => void) {
-  const step = primary();
-  if (old) {
-    old(step.oldState.inputs);
-    old(step.oldState.outputs);
-  }
-  step.newState.inputs = structuredClone(step.oldState.inputs);
-  edit(step.newState.inputs);
-  return step;
+/** A plan and the stack export it was planned against (none: the plan lists every object it needs). */
+interface Recorded {
+  preview: any;
+  state?: any;
 }
-const version = (inputs: any) => inputs.rotations[0].versions[0];
+
+/** A recorded scenario of test/fixtures/previewJson/shifts/ (scripts/record-previews.ts). */
+const scenario = (name: string): Recorded => ({
+  preview: json(`shifts/${name}.json`),
+  state: json(`shifts/${name}.state.json`),
+});
 
 interface Run {
   code: number;
@@ -51,9 +49,13 @@ interface Run {
   requests: string[];
 }
 
-/** plan-report --shifts on `digest`, its account made in the emulator first. */
-async function shifts(digest: any, args: string[] = [], token = emulator().apiKey): Promise<Run> {
-  const real = await previewAccount(digest, emulator());
+/** plan-report --shifts on a recorded plan, its account made in the emulator first. */
+async function shifts(
+  { preview, state }: Recorded,
+  args: string[] = [],
+  token = emulator().apiKey,
+): Promise<Run> {
+  const real = await previewAccount(preview, emulator(), { state });
   const json = path.join(require("node:os").tmpdir(), `shifts-${process.pid}-${Math.random()}.json`);
   const mark = emulator().requests.length;
   const { code, out, err } = await runCli(
@@ -91,7 +93,7 @@ const COST_PER_UPDATE = [
 
 describe("plan-report --shifts on the recorded oncall pull request", () => {
   test("the primary rota's longer day: evening half hours covered now, by whoever's week it is; the replaced secondary computed here", async () => {
-    const run = await shifts(ONCALL);
+    const run = await shifts({ preview: ONCALL });
     expect(run.code).toBe(0);
     const { html, items, text } = read(run.markdown);
     expect(html.headings.map((h) => h.text)).toContain("Shifts that change");
@@ -133,7 +135,7 @@ describe("plan-report --shifts on the recorded oncall pull request", () => {
     // Cost: one entries read and one preview for the update, one entries read for the replaced one.
     expect(run.requests.sort()).toEqual([...COST_PER_UPDATE, "GET /v2/schedule_entries"].sort());
     // Shortened for a comment: still well-formed, the folded lists counted instead.
-    const short = await shifts(ONCALL, ["--max-length", "6000"]);
+    const short = await shifts({ preview: ONCALL }, ["--max-length", "6000"]);
     expect(short.markdown.length).toBeLessThanOrEqual(6000);
     expect(parseComment(short.markdown).problems).toEqual([]);
     expect(short.markdown).toContain("see the JSON report");
@@ -146,14 +148,7 @@ describe("plan-report --shifts on the recorded oncall pull request", () => {
 
 describe("plan-report --shifts: what reviewers ask of a schedule change", () => {
   test("two users swapped: their shifts change hands, nothing else", async () => {
-    const swapped = await shifts(
-      doc(
-        edited((n) => {
-          const users = version(n).users;
-          [users[0], users[1]] = [users[1], users[0]];
-        }),
-      ),
-    );
+    const swapped = await shifts(scenario("users-swapped"));
     const { items } = read(swapped.markdown);
     const shiftLines = items.filter((i) => i.includes("· Primary ·"));
     expect(shiftLines).toEqual(
@@ -166,10 +161,7 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
   });
 
   test("a handover moved from Monday to Wednesday: Monday and Tuesday change hands", async () => {
-    const moved = (n: any) => {
-      version(n).handoverStartAt = "2026-01-07T09:00:00+00:00";
-    };
-    const run = await shifts(doc(edited(moved)));
+    const run = await shifts(scenario("handover-moved"));
     const { items } = read(run.markdown);
     expect(items.filter((i) => i.includes("· Primary ·"))).toEqual([
       "Mon 24 Mar 09:00–17:30 (Europe/London, +00:00) · Primary · cat@example.com → bob@example.com",
@@ -179,14 +171,8 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
     ]);
   });
 
-  test("working hours narrowed: the gap it opens comes first, in bold", async () => {
-    const run = await shifts(
-      doc(
-        edited((n) => {
-          version(n).workingIntervals[4].endTime = "12:00";
-        }),
-      ),
-    );
+  test("working hours narrowed (Fridays end at 12:00): the gap it opens comes first, in bold", async () => {
+    const run = await shifts(scenario("working-hours-narrowed"));
     const { items } = read(run.markdown);
     expect(items).toEqual([
       "nobody on call Fri 28 Mar 12:00–17:30 (Europe/London, +00:00) (opened by this change)",
@@ -199,44 +185,14 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
   });
 
   test("a holiday override added and another deleted: merged here into the service's entries, said so", async () => {
-    const schedule = primary();
-    schedule.op = "same";
-    schedule.newState.inputs = structuredClone(schedule.oldState.inputs);
-    const override = (name: string, inputs: any) => {
-      const urn = `urn:pulumi:dev::incident-oncall::${TYPE}ScheduleOverride::${name}`;
-      return {
-        urn,
-        type: `${TYPE}ScheduleOverride`,
-        inputs: { __provider: "<serialized provider>", ...inputs },
-      };
-    };
-    const on = { scheduleId: "<id of Schedule payments-primary>", rotationId: "primary", layerId: "<id 4>" };
-    const old = override("old-cover", {
-      ...on,
-      user: { email: "eve@example.com" },
-      startAt: "2031-03-26T09:00:00Z",
-      endAt: "2031-03-26T17:30:00Z",
-    });
-    const holiday = override("holiday", {
-      ...on,
-      user: { email: "eve@example.com" },
-      startAt: "2031-04-01T00:00:00+01:00",
-      endAt: "2031-04-02T00:00:00+01:00",
-    });
-    const steps = [
-      schedule,
-      {
-        op: "delete",
-        urn: old.urn,
-        oldState: {
-          ...old,
-          id: "<id of ScheduleOverride old-cover>",
-          outputs: { ...old.inputs, __schema: 1 },
-        },
-      },
-      { op: "create", urn: holiday.urn, newState: holiday },
-    ];
-    const plain = await shifts(doc(...steps));
+    // The plan holds the overrides only: the schedule, unchanged, is in the stack's export.
+    const recorded = scenario("holiday-override");
+    expect(recorded.preview.steps.map((st: any) => `${st.op} ${st.urn.split("::").pop()}`).sort()).toEqual([
+      "create holiday",
+      "delete old-cover",
+      "same payments-oncall-dev",
+    ]);
+    const plain = await shifts(recorded);
     const { items, text } = read(plain.markdown);
     // No --state: the schedule's names and time zone read from the API (one more GET).
     expect(text).toContain(
@@ -259,19 +215,7 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
   });
 
   test("a new rotation version from a future date: from then on, round the clock, daily", async () => {
-    const run = await shifts(
-      doc(
-        edited((n) =>
-          n.rotations[0].versions.push({
-            effectiveFrom: "2031-03-31T09:00:00+01:00",
-            handoverStartAt: "2031-03-31T09:00:00+01:00",
-            handovers: [{ interval: 1, intervalType: "daily" }],
-            layers: [{ name: "Primary" }],
-            users: [{ email: "eve@example.com" }, { id: "01USERCAT" }],
-          }),
-        ),
-      ),
-    );
+    const run = await shifts(scenario("future-version"));
     const { items, html } = read(run.markdown);
     // Nothing changes before the version takes effect; from then on the nights and the weekend are covered.
     expect(items.filter((i) => /^(Mon 24|Tue 25|Wed 26|Thu 27|Fri 28|Sat 29|Sun 30) Mar/.test(i))).toEqual(
@@ -290,22 +234,8 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
   });
 
   test("a week with a daylight-saving change: 09:00 stays 09:00, the offsets say where the clocks went forward", async () => {
-    const daily = (inputs: any) => {
-      const v = version(inputs);
-      v.handovers = [{ interval: 1, intervalType: "daily" }];
-      delete v.workingIntervals;
-      v.users = [{ id: "01USERADA" }, { id: "01USERBOB" }];
-    };
-    // Every shift changes hands (the two users swapped): each run is one shift.
-    const swapped = (n: any) => {
-      version(n).users.reverse();
-    };
-    const run = await shifts(doc(edited(swapped, daily)), [
-      "--window",
-      "3d",
-      "--from",
-      "2031-03-29T00:00:00Z",
-    ]);
+    // A daily rota round the clock; every shift changes hands (the two users swapped): each run is one shift.
+    const run = await shifts(scenario("dst-week"), ["--window", "3d", "--from", "2031-03-29T00:00:00Z"]);
     const { items, text } = read(run.markdown);
     expect(text).toContain("From Sat 29 Mar 2031 00:00 UTC to Tue 1 Apr 2031 00:00 UTC (3 days)");
     expect(items.filter((i) => i.includes("· Primary ·"))).toEqual([
@@ -317,27 +247,13 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
   });
 
   test("a new schedule: its first shifts and its gaps, computed here and said so; no request but the key's check", async () => {
-    const step = primary();
-    step.op = "create";
-    step.urn = step.urn.replace("payments-primary", "payments-weekend");
-    delete step.oldState;
-    const v = version(step.newState.inputs);
-    step.newState.inputs.name = "Payments weekend";
-    v.handovers = [{ interval: 1, intervalType: "daily" }];
-    v.users = [{ email: "eve@example.com" }, { id: "01USERBOB" }];
-    v.handoverStartAt = "2031-03-01T09:00:00Z";
-    v.workingIntervals = ["saturday", "sunday"].map((weekday) => ({
-      weekday,
-      startTime: "00:00",
-      endTime: "24:00",
-    }));
     // Users named by id only: --resolve names them (the service names the users of its own entries).
-    const plain = await shifts({ steps: [step], changeSummary: { create: 1 } });
+    const plain = await shifts(scenario("new-schedule"));
     expect(read(plain.markdown).items).toContain(
       "Sat 29 Mar 00:00–09:00 (Europe/London, +00:00) · Primary · user 01USERBOB",
     );
     expect(plain.requests).toEqual(["GET /v1/identity"]);
-    const run = await shifts({ steps: [step], changeSummary: { create: 1 } }, ["--resolve"]);
+    const run = await shifts(scenario("new-schedule"), ["--resolve"]);
     const { items, text } = read(run.markdown);
     expect(text).toContain(
       "Schedule payments-weekend (create, Europe/London; a new schedule, computed here)",
@@ -359,13 +275,8 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
 
   test("a key that may not preview: one line saying what is missing and why; the rest of the report as without --shifts; exit 0", async () => {
     const reader = await emulator().createApiKey("reader", ["viewer"]);
-    const digest = doc(
-      edited((n) => {
-        const users = version(n).users;
-        [users[0], users[1]] = [users[1], users[0]];
-      }),
-    );
-    const run = await shifts(digest, [], reader);
+    const recorded = scenario("users-swapped");
+    const run = await shifts(recorded, [], reader);
     expect(run.code).toBe(0);
     const { items, text, html } = read(run.markdown);
     expect(items).toEqual([]);
@@ -377,7 +288,9 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
       run.markdown.indexOf("### Shifts that change"),
       run.markdown.indexOf("### Changes"),
     );
-    const without = planReportMarkdown(planReport(await previewAccount(digest, emulator())));
+    const without = planReportMarkdown(
+      planReport(await previewAccount(recorded.preview, emulator(), { state: recorded.state })),
+    );
     expect(run.markdown.replace(section, "").replace(/<id[^>]*>|01[0-9A-HJKMNP-TV-Z]{24}/g, "ID")).toEqual(
       without.replace(/<id[^>]*>|01[0-9A-HJKMNP-TV-Z]{24}/g, "ID"),
     );
@@ -387,18 +300,9 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
 
 describe("plan-report --shifts under hostile names", () => {
   test("rotation and layer names enter the Markdown as text: no HTML, link, mention or code fence", async () => {
+    // Recorded with the rotation and its layer named so (test/fixtures/shiftScenarios/program), Ada and Bob swapped.
     const hostile = "<!-- `x` | @here **[link](https://evil.example)** <details>";
-    const rename = (inputs: any) => {
-      inputs.rotations[0].name = hostile;
-      version(inputs).layers[0].name = `${hostile} layer`;
-      for (const [rot, byName] of Object.entries(inputs.layerIds ?? {}))
-        inputs.layerIds[rot] = { [`${hostile} layer`]: Object.values(byName as object)[0] };
-    };
-    const swap = (n: any) => {
-      const users = version(n).users;
-      [users[0], users[1]] = [users[1], users[0]];
-    };
-    const run = await shifts(doc(edited(swap, rename)));
+    const run = await shifts(scenario("hostile-names"));
     const { html, items } = read(run.markdown);
     expect(html.problems).toEqual([]);
     expect(items[0]).toBe(
