@@ -53,7 +53,7 @@ export function namedIdDigest(digest: any, emulatorUrl: string): any {
  * `namedIdDigest` of a preview document and of `pulumi stack export` of the stack it was planned
  * against (before the change), masked together: an id is named alike in both, the export's
  * resources naming theirs as the steps do (an object the plan leaves as is is in the export only).
- * The export is kept as `--state` reads it: `version` and the resources.
+ * The export is kept as `--state` reads it: `version` and the resources (in URN order).
  */
 export function namedIdRecording(
   digest: any,
@@ -61,7 +61,10 @@ export function namedIdRecording(
   emulatorUrl: string,
 ): { preview: any; state?: any } {
   const names = new Map<string, string>();
-  const resources: any[] = exported?.deployment?.resources ?? [];
+  // In URN order, as the steps: the engine keeps resources made at once in the order they finished.
+  const resources: any[] = [...(exported?.deployment?.resources ?? [])].sort((a, b) =>
+    String(a.urn).localeCompare(String(b.urn)),
+  );
   for (const { urn, id } of [
     ...(digest.steps ?? []).map((s: any) => ({ urn: s.urn, id: s.oldState?.id ?? s.newState?.id })),
     ...resources,
