@@ -6,8 +6,8 @@
  * `programRule` to `declare`, which compares it with those of the same kind and account declared
  * before it in this program. A rule that reads no input runs at construction, before the resource
  * is registered (an error then stops the program there, and the engine never sees the resource); a
- * rule that reads inputs runs once they are known (in a preview: when they are known), and says
- * what it finds on the resource (`pulumi.log`).
+ * rule that reads inputs runs once they are known (in a preview: when they are known): a warning is
+ * said on the resource (`pulumi.log`), an error fails the program (thrown where the values resolve).
  *
  * This file's declarations are part of the package root's (through provider/resource.ts): it loads
  * no zod.
@@ -42,6 +42,17 @@ export class ProgramRuleError extends IncidentError {
     this.name = "ProgramRuleError";
   }
 }
+
+/**
+ * How a rule that reads inputs fails the program: thrown where its values resolve, it is the
+ * program's unhandled error, which the engine shows and which fails the preview or update
+ * (test/engine/cli.test.ts). Tests under the SDK's mocks replace `raise` to see it.
+ */
+export const programRuleFailure = {
+  raise(error: ProgramRuleError): void {
+    throw error;
+  },
+};
 
 /** The resources declared so far, per deployment (the SDK's resource monitor), kind and account. */
 const declared = new WeakMap<object, Map<string, DeclaredResource[]>>();
@@ -94,12 +105,14 @@ export function declare(
     pulumi.all(reads).apply((values) => {
       // Applies run only on known values: in a preview, once every value it reads is known.
       const self = { name, values: Object.fromEntries(rule.reads.map((key, i) => [key, values[i]])) };
-      for (const other of earlier) {
+      earlier.push(self);
+      for (const other of earlier.slice(0, -1)) {
         const problem = rule.between(self, other);
-        if (problem?.severity === "error") void pulumi.log.error(problem.message, resource);
+        // An error fails the program (`programRuleFailure`): `pulumi.log.error` alone is shown, but
+        // the run still succeeds (seen with the real CLI: exit 0).
+        if (problem?.severity === "error") programRuleFailure.raise(new ProgramRuleError(problem.message));
         else if (problem) void pulumi.log.warn(problem.message, resource);
       }
-      earlier.push(self);
     });
   };
 }

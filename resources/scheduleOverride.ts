@@ -19,9 +19,9 @@
  * again, with its declared window, which takes that window back from whatever holds it. The
  * leftover pieces the API made are not managed by any stack. Declare the overrides of one layer with
  * windows that do not overlap, or each `up` takes time from the other. So two overrides of one
- * program whose windows overlap on one layer are named in a warning (the resource class sees the
- * program's resources, provider/programRules.ts), in a preview once their values are known: a
- * warning, not an error, since the API takes the time over rather than refusing the write. And an
+ * program whose windows overlap on one layer are an error naming both (the resource class sees the
+ * program's resources, provider/programRules.ts), in a preview once their values are known: the
+ * published rule is that they cannot overlap, so such a program can never hold what it declares. And an
  * override that reads as gone is said to be (a warning), naming the overrides that now hold its
  * window on its layer, if any: which one took it over, and the pieces of it the API kept.
  *
@@ -198,8 +198,8 @@ async function sayWhyGone(ctx: ApiContext, id: string, prior: Props): Promise<vo
  * (the API deletes the neighbour and makes the neighbour's remaining time into new overrides, with
  * new ids). A neighbour this stack manages then shows as deleted on `pulumi refresh` (with a warning
  * naming the override that now holds its window), and `pulumi up --refresh` makes it again. Keep the
- * windows of one layer's overrides apart: two of one program that overlap are named in a warning at
- * preview.
+ * windows of one layer's overrides apart: two of one program that overlap fail the preview, naming
+ * both.
  *
  * Adopt an existing override with `adoptId`, declaring the user it has.
  *
@@ -243,14 +243,15 @@ export const scheduleOverrideSpec: ResourceSpec<ScheduleOverrideInputs, ApiSched
         return undefined;
       if (!overlapping({ start: a.startAt, end: a.endAt }, { start: b.startAt, end: b.endAt }))
         return undefined;
+      // reference-newer (NEWER.md, schedule_overrides notes): "overrides on a layer cannot overlap".
       return {
-        severity: "warning",
+        severity: "error",
         message:
           `ScheduleOverride ${JSON.stringify(name)} (${a.startAt} to ${a.endAt}) overlaps ScheduleOverride ` +
           `${JSON.stringify(earlierName)} (${b.startAt} to ${b.endAt}) on layer ${a.layerId} of rotation ` +
-          `${a.rotationId} of schedule ${a.scheduleId}: the API keeps one override for each moment of a layer, so ` +
-          "the one written last takes the other's time over (deleting it), and every `pulumi up --refresh` " +
-          "makes the deleted one again, which takes the time back. Keep the windows of one layer apart",
+          `${a.rotationId} of schedule ${a.scheduleId}: overrides on a layer cannot overlap (the API takes the time ` +
+          "over: the one written last deletes the other, and every `pulumi up --refresh` would make it again, which " +
+          "takes the time back). Keep the windows of one layer apart",
       };
     },
   },

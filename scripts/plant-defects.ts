@@ -774,6 +774,19 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/provider/programRules.test.ts", FAST_LANE] },
   },
   {
+    id: "override-overlap-logged-only",
+    item: "28.4",
+    file: "provider/programRules.ts",
+    find: 'if (problem?.severity === "error") programRuleFailure.raise(new ProgramRuleError(problem.message));',
+    replace: 'if (problem?.severity === "error") void pulumi.log.error(problem.message, resource);',
+    description:
+      "a program rule's error is only logged: two overlapping ScheduleOverrides of one layer show an error, and the preview still succeeds (the CLI exits 0)",
+    tests: {
+      after: ["test/provider/programRules.test.ts"],
+      "after-engine": ['-c jest.engine.config.js test/engine/cli.test.ts -t "program rules"'],
+    },
+  },
+  {
     id: "override-gone-silent",
     item: "28.4",
     file: "resources/scheduleOverride.ts",

@@ -60,8 +60,8 @@ export interface ScheduleOverride {
  * (the API deletes the neighbour and makes the neighbour's remaining time into new overrides, with
  * new ids). A neighbour this stack manages then shows as deleted on `pulumi refresh` (with a warning
  * naming the override that now holds its window), and `pulumi up --refresh` makes it again. Keep the
- * windows of one layer's overrides apart: two of one program that overlap are named in a warning at
- * preview.
+ * windows of one layer's overrides apart: two of one program that overlap fail the preview, naming
+ * both.
  *
  * Adopt an existing override with `adoptId`, declaring the user it has.
  */

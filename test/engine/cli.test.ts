@@ -4,7 +4,8 @@
  * as a fixture for the review tools: test/fixtures/previewJson/), and an API key rotated in the stack
  * config (refresh and destroy configure the provider from the config saved in the state by the last
  * `up`, so they keep using the old key until an `up`, or `--run-program`, records the new one); a
- * lookup that finds nothing, reported as one clean line (test/fixtures/failedLookup).
+ * lookup that finds nothing, and a program rule broken (two overrides of one layer that overlap, two
+ * allowlists of one account), each reported as one clean line (test/fixtures/failedLookup).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -160,6 +161,26 @@ describe("the real CLI: a lookup that finds nothing", () => {
     expect(run.log).toMatch(/incident: POST \/v2\/escalation_paths → 201 in \d+ ms \(request req_\w+\)/);
     expect(run.log).not.toContain(h.emu.apiKey);
     expect((await cli.destroy(h.options({ email: "ada@example.com" }))).errors).toEqual([]);
+  });
+
+  test.each([
+    [
+      "overlap",
+      'ScheduleOverride "easter-monday" (2031-04-14T00:00:00Z to 2031-04-15T00:00:00Z) overlaps ScheduleOverride "easter"',
+    ],
+    [
+      "allowlists",
+      'IpAllowlist "office-again": the account has one IP allowlist, and IpAllowlist "office" of this program manages it already',
+    ],
+  ])("program rules (%s): the preview fails with one clean line naming both resources, nothing written", async (form, said) => {
+    const failed = await cli.preview(h.options({ form }));
+    // The CLI exits with an error: an error only logged (`pulumi.log.error`) is shown, but exits 0.
+    expect(failed.exitCode).not.toBe(0);
+    expect(failed.errors.filter((e) => e.message.includes(said))).toHaveLength(1);
+    for (const text of [...failed.errors.map((e) => e.message), failed.log]) {
+      expect(text).not.toMatch(/^\s+at .*\(.*:\d+:\d+\)$/m);
+    }
+    expect(h.writesSince(0)).toEqual([]);
   });
 
   test("no API key at all, three lookups: one error, said once", async () => {

@@ -3,22 +3,26 @@
  * classes in the program process under the SDK's mocks: what a provider's check cannot see, as it
  * sees one resource at a time and not its name. A second IpAllowlist of one account is refused at
  * its declaration, naming the first, and never registered; two ScheduleOverrides of one layer whose
- * windows overlap are named in a warning (the API takes the earlier one's time over rather than
- * refusing the write: shared/api/NEWER.md), in a preview too once their values are known.
+ * windows overlap are an error naming both that fails the program (overrides on a layer cannot
+ * overlap: shared/api/NEWER.md), in a preview too once their values are known (that the error
+ * fails a real preview: test/engine/cli.test.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Provider } from "../../provider/account";
-import { ProgramRuleError } from "../../provider/programRules";
+import { ProgramRuleError, programRuleFailure } from "../../provider/programRules";
 import { IpAllowlist } from "../../resources/generated/ipAllowlist";
 import { ScheduleOverride } from "../../resources/generated/scheduleOverride";
 
 const registered: string[] = [];
 const warnings: { message: string; resource?: pulumi.Resource }[] = [];
+/** What the program failed with: a rule's error, raised where its values resolve. */
+const errors: { message: string; name: string }[] = [];
 
 /** A fresh program (a deployment of its own: the SDK's mocks make a new monitor). */
 async function program(preview = false): Promise<void> {
   registered.length = 0;
   warnings.length = 0;
+  errors.length = 0;
   await pulumi.runtime.setMocks(
     {
       newResource: (args) => {
@@ -36,6 +40,9 @@ async function program(preview = false): Promise<void> {
 beforeAll(() => {
   jest.spyOn(pulumi.log, "warn").mockImplementation(async (message, resource) => {
     warnings.push({ message, resource });
+  });
+  jest.spyOn(programRuleFailure, "raise").mockImplementation((error) => {
+    errors.push({ message: error.message, name: error.name });
   });
 });
 afterAll(() => jest.restoreAllMocks());
@@ -91,7 +98,7 @@ describe("ScheduleOverride: two of one layer whose windows overlap", () => {
     endAt,
   });
 
-  test.each([false, true])("are named in one warning on the later one (preview: %s)", async (preview) => {
+  test.each([false, true])("are an error naming both, failing the program (preview: %s)", async (preview) => {
     await program(preview);
     const easter = new ScheduleOverride(
       "easter",
@@ -102,16 +109,15 @@ describe("ScheduleOverride: two of one layer whose windows overlap", () => {
       cover("2031-04-14T00:00:00Z", "2031-04-15T00:00:00Z", pulumi.output("01LAYER")),
     );
     await settled(easter, monday);
-    expect(warnings.map((w) => w.message)).toEqual([
+    expect(errors.map((w) => w.message)).toEqual([
       'ScheduleOverride "easter-monday" (2031-04-14T00:00:00Z to 2031-04-15T00:00:00Z) overlaps ScheduleOverride ' +
         '"easter" (2031-04-11T17:00:00+01:00 to 2031-04-14T09:00:00+01:00) on layer 01LAYER of rotation primary of ' +
-        "schedule 01SCHEDULE: the API keeps one override for each moment of a layer, so the one written last takes " +
-        "the other's time over (deleting it), and every `pulumi up --refresh` makes the deleted one again, which takes " +
-        "the time back. Keep the windows of one layer apart",
+        "schedule 01SCHEDULE: overrides on a layer cannot overlap (the API takes the time over: the one written last " +
+        "deletes the other, and every `pulumi up --refresh` would make it again, which takes the time back). Keep " +
+        "the windows of one layer apart",
     ]);
-    expect(warnings[0]!.resource).toBe(monday);
-    // Both are registered: the API accepts the write (a warning, not an error).
-    expect(registered.sort()).toEqual(["easter", "easter-monday"]);
+    expect(errors[0]!.name).toBe("ProgramRuleError");
+    expect(warnings).toEqual([]);
   });
 
   test("windows that only touch, another layer or another program: nothing said", async () => {
@@ -126,5 +132,6 @@ describe("ScheduleOverride: two of one layer whose windows overlap", () => {
     const again = new ScheduleOverride("first", cover("2031-05-01T00:00:00Z", "2031-05-02T00:00:00Z"));
     await settled(again);
     expect(warnings).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });
