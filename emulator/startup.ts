@@ -215,15 +215,33 @@ export function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/**
+ * Listens on the runtime's host and port and sets `runtime.url`; `close` stops the server once
+ * (however often it is called), then runs `after` (the main emulator writes its state).
+ */
+export async function listenOn(
+  runtime: EmulatorRuntime,
+  after: () => Promise<void> = async () => undefined,
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const server: Server = createServer(runtime);
+  const port = await listen(server, runtime.options.port, runtime.options.host);
+  runtime.url = `http://${urlHost(runtime.options.host)}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close: () => {
+      closing ??= closeServer(server).then(after);
+      return closing;
+    },
+  };
+}
+
 /** Listens, sets `runtime.url` and answers the running emulator (`close` also writes the state). */
 export async function serve(
   runtime: EmulatorRuntime,
   parts: { control: ControlRoutes; faults: FaultController; makeKey: DashboardKeyMaker },
 ): Promise<RunningEmulator> {
-  const server: Server = createServer(runtime);
-  const port = await listen(server, runtime.options.port, runtime.options.host);
-  runtime.url = `http://${urlHost(runtime.options.host)}:${port}`;
-  let closing: Promise<void> | undefined;
+  const { port, close } = await listenOn(runtime, () => runtime.store.exclusive(() => runtime.persist()));
   return {
     url: runtime.url,
     port,
@@ -238,9 +256,6 @@ export async function serve(
     reset: runtime.reset,
     createApiKey: async (name, roleNames, teamRoleNames, teamIds) =>
       (await parts.makeKey(name, roleNames, teamRoleNames, teamIds)).token,
-    close: () => {
-      closing ??= closeServer(server).then(() => runtime.store.exclusive(() => runtime.persist()));
-      return closing;
-    },
+    close,
   };
 }

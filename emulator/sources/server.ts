@@ -15,13 +15,11 @@
  * any method but GET: only the read side is served) → handler, whose body is checked against the
  * vendor's shapes (`responseProblems`).
  */
-import type { Server } from "node:http";
 import { HttpError } from "../http/errors";
 import { Router } from "../http/router";
-import { closeServer, createServer, listen } from "../http/server";
 import { requestLog } from "../http/stages";
 import type { RequestLogEntry, ResponseProblem } from "../runtime";
-import { createRuntime, resolveOptions, urlHost } from "../startup";
+import { createRuntime, listenOn, resolveOptions } from "../startup";
 import { SourceError, type SourceRoute, type SourceVendor } from "./family";
 import { shapeProblems, type VendorShapes } from "./shapes";
 
@@ -118,18 +116,12 @@ export async function serveSource<Account>(
       }
     });
 
-  const server: Server = createServer(runtime);
-  const port = await listen(server, runtime.options.port, runtime.options.host);
-  runtime.url = `http://${urlHost(runtime.options.host)}:${port}`;
-  let closing: Promise<void> | undefined;
+  const { close } = await listenOn(runtime);
   return {
     url: runtime.url,
     apiKey,
     requests: runtime.requests,
     responseProblems: runtime.responseProblems,
-    close: () => {
-      closing ??= closeServer(server);
-      return closing;
-    },
+    close,
   };
 }
