@@ -318,7 +318,7 @@ function registerPayConfigShapes(): void {
       required: true,
       doc: "Rate paid for any time no rule covers",
     },
-    str("rate_time_unit", true, "Example hour (values not read)"),
+    str("rate_time_unit", true, "hour or day (the Terraform provider's pay_config docs)"),
     str("timezone", true, "IANA time zone the rules are interpreted in"),
     {
       name: "one_off_rules",

@@ -490,6 +490,16 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/resources/payConfig.test.ts", FAST_LANE] },
   },
   {
+    id: "pay-rate-unit-any",
+    item: "extra",
+    file: "emulator/families/payConfigs.ts",
+    find: "  if (!RATE_TIME_UNITS.includes(body.rate_time_unit))",
+    replace: '  if (typeof body.rate_time_unit !== "string")',
+    description:
+      "the emulator takes any rate_time_unit again: a unit the service refuses (not hour or day) is created, and check only warns",
+    tests: { after: ["test/resources/payConfig.test.ts", FAST_LANE] },
+  },
+  {
     id: "seed-role-refused",
     item: "extra",
     file: "resources/apiKey.ts",

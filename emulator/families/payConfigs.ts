@@ -16,8 +16,8 @@
  *
  * Behaviour beyond the shapes (422 naming the field):
  * - `currency` must be an ISO 4217 code this runtime knows (`Intl.supportedValuesOf("currency")`),
- *   in capitals; `timezone` an IANA time zone (`Intl`); `name` and `rate_time_unit` not blank
- *   (the values of `rate_time_unit` are not read: any text is taken);
+ *   in capitals; `timezone` an IANA time zone (`Intl`); `name` not blank; `rate_time_unit` one of
+ *   `hour`, `day` (the Terraform provider's pay_config docs: "Possible values are: hour, day");
  * - rates are whole numbers of the currency's lowest denomination, not negative;
  * - a one-off rule's `end_at` is after its `start_at`; a weekly rule's `start_time` and `end_time`
  *   are `HH:MM` (00:00-23:59), any two of them: equal times cover the whole day and an `end_time`
@@ -53,11 +53,15 @@ interface StoredPayConfig {
   updated_at: string;
 }
 
+/** The Terraform provider's pay_config docs: rate_time_unit "Possible values are: hour, day". */
+const RATE_TIME_UNITS = ["hour", "day"];
 const utc = (t: string) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v : []);
 
 function problems(body: Json) {
-  const out: { field: string; message: string }[] = [...blankProblems(body, ["name", "rate_time_unit"])];
+  const out: { field: string; message: string }[] = [...blankProblems(body, ["name"])];
+  if (!RATE_TIME_UNITS.includes(body.rate_time_unit))
+    out.push({ field: "rate_time_unit", message: `must be one of ${RATE_TIME_UNITS.join(", ")}` });
   if (!CURRENCIES.has(body.currency))
     out.push({ field: "currency", message: "must be an ISO 4217 currency code, such as GBP" });
   if (!isTimeZone(body.timezone))

@@ -308,6 +308,10 @@ describe("provider against the emulator", () => {
     expect(error.message).toMatch(/weeklyRules\[1\]\.weekdays\[0\]: must be one of monday/);
     const currency = await payConfigProvider.create!({ ...config(), currency: "ABC" }).catch((e) => e);
     expect(currency.message).toMatch(/currency: must be an ISO 4217 currency code/);
+    // Outside the known values, check only warns; the service's answer is the error.
+    const unit = await payConfigProvider.create!({ ...config(), rateTimeUnit: "week" }).catch((e) => e);
+    expect(unit.status).toBe(422);
+    expect(unit.message).toMatch(/rateTimeUnit: must be one of hour, day/);
     expect((await ae.ok("GET", "/v2/pay_configs")).pay_configs.length).toBe(before);
   });
 
