@@ -766,6 +766,13 @@ function validateAlertRoute(args: AlertRouteInputs): Problem[] {
 // ---------- API ----------
 
 const BASE = "/v3/alert_routes";
+/** AlertRoutesV3List by page: slim routes (id and name), not the routes themselves. */
+export const ALERT_ROUTES_LIST = {
+  path: BASE,
+  itemsKey: "alert_routes",
+  operation: "list alert routes",
+  pageSize: 25,
+} as const;
 const routePath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
 /** Writes to one route run one at a time in this process (the API would 409 the second). */
@@ -961,12 +968,7 @@ export const alertRouteSpec: ResourceSpec<AlertRouteInputs, ApiAlertRouteV3> = {
   idOf: (live) => live.id,
   // For `pulumi-incident export`: the list answers slim routes, so each is shown.
   listAll: async (ctx) => {
-    const slim = await walkList<{ id: string }>(ctx.client, {
-      path: "/v3/alert_routes",
-      itemsKey: "alert_routes",
-      operation: "list alert routes",
-      pageSize: 25,
-    });
+    const slim = await walkList<{ id: string }>(ctx.client, ALERT_ROUTES_LIST);
     return readEach(
       slim.map((r) => r.id),
       (id) => readRoute(ctx, id),

@@ -877,6 +877,16 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
   },
   {
+    id: "migrate-namesakes-unsaid",
+    item: "31.2",
+    file: "cli/migrate/namesakes.ts",
+    find: "      if (existing.name !== name) continue;",
+    replace: "      if (existing.name !== name || existing.id) continue;",
+    description:
+      "migrate's plan no longer names a schedule this account already has under the name it gives: up makes a second one",
+    tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
+  },
+  {
     id: "migrate-source-writes",
     item: "31.1",
     file: "cli/migrate/sourceClient.ts",

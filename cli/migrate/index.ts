@@ -2,7 +2,8 @@
  * `pulumi-incident migrate --from pagerduty|opsgenie`: the on-call setup of another pager as a
  * Pulumi TypeScript project for this API (docs/migrate.md). Reads the source with a read-only
  * client (GET only) and this account's people and teams (GET only, to match them), maps with the
- * source's module (pagerduty.ts, opsgenie.ts), writes with the export's code writer (program.ts),
+ * source's module (pagerduty.ts, opsgenie.ts), names what this account already has by the same
+ * names (namesakes.ts, GET only), writes with the export's code writer (program.ts),
  * reports the plan (plan.ts) and proves the result (verify.ts).
  */
 import * as fs from "node:fs";
@@ -10,6 +11,7 @@ import type { ApiClient } from "../../provider/client";
 import { packageVersion } from "../export";
 import { readPeopleAndTeams } from "../export/read";
 import type { MigrateOptions, Migration } from "./model";
+import { markNamesakes } from "./namesakes";
 import { mapOpsgenie, opsgenieView, readOpsgenie } from "./opsgenie";
 import { mapPagerDuty, pagerDutyView, readPagerDuty } from "./pagerduty";
 import { migrationProgram } from "./program";
@@ -40,19 +42,20 @@ export async function readMigration(
   const hereEmails = new Map(
     here.users.flatMap((u) => (u.email ? [[u.id, u.email.toLowerCase()] as const] : [])),
   );
-  if (source === "pagerduty") {
-    const read = await readPagerDuty(sourceClient, {
-      start: options.now,
-      end: options.now + options.days * 86_400_000,
-    });
-    return {
-      migration: mapPagerDuty(read, here, options),
-      view: pagerDutyView(sourceClient, read),
-      hereEmails,
-    };
-  }
-  const read = await readOpsgenie(sourceClient);
-  return { migration: mapOpsgenie(read, here, options), view: opsgenieView(sourceClient, read), hereEmails };
+  const mapped = async (): Promise<Omit<ReadMigration, "hereEmails">> => {
+    if (source === "pagerduty") {
+      const read = await readPagerDuty(sourceClient, {
+        start: options.now,
+        end: options.now + options.days * 86_400_000,
+      });
+      return { migration: mapPagerDuty(read, here, options), view: pagerDutyView(sourceClient, read) };
+    }
+    const read = await readOpsgenie(sourceClient);
+    return { migration: mapOpsgenie(read, here, options), view: opsgenieView(sourceClient, read) };
+  };
+  const { migration, view } = await mapped();
+  await markNamesakes(migration, hereClient);
+  return { migration, view, hereEmails };
 }
 
 /** The project's files for a migration. */

@@ -27,6 +27,11 @@ export interface PlannedObject {
   written: Array<{ kind: DeclaredKind; key: string }>;
   /** Why it is in the migration though the filters left it out (another object needs it). */
   neededBy?: string;
+  /**
+   * Objects this account already has, of a kind and name one of its declarations gives: `up` makes
+   * another beside each (or fails, where the service keeps names unique) unless it adopts one.
+   */
+  namesakes?: Array<{ kind: DeclaredKind; key: string; id: string; name: string }>;
 }
 
 /** The worst fidelity of an object's items (`exact` when it has none). */
@@ -90,6 +95,8 @@ export interface Migration {
   escalations: Migrated[];
   /** Objects the filters left out. */
   filteredOut: number;
+  /** Kinds whose names here could not be listed (the key may not), so namesakes were not looked for. */
+  namesakesUnchecked?: Array<{ kind: DeclaredKind; reason: string }>;
 }
 
 /** This account's people and teams, read to match the source's by e-mail and name. */

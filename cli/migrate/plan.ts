@@ -36,6 +36,10 @@ export function planCounts(migration: Migration): Record<Fidelity, number> {
   return out;
 }
 
+/** Objects of this account that have a name the migration gives. */
+const namesakeCount = (migration: Migration) =>
+  migration.plan.reduce((n, o) => n + (o.namesakes?.length ?? 0), 0);
+
 const objectTitle = (o: PlannedObject) => md`${o.sourceKind} ${strong(o.name)}`;
 
 export function planMarkdown(migration: Migration, resourceNames: ReadonlyMap<string, string>): string {
@@ -48,9 +52,15 @@ export function planBlocks(migration: Migration, resourceNames: ReadonlyMap<stri
   const blocks: Block[] = [
     headingBlock(2, md`Migration plan (from ${sourceTitle(migration.source)})`),
     paragraph(
-      md`${count(migration.plan.length, "object")}: ${counts.exact} exact, ${counts.approximate} approximate, ${counts.unmapped} not migrated.${migration.filteredOut > 0 ? ` ${count(migration.filteredOut, "object")} left out by the filters.` : ""}`,
+      md`${count(migration.plan.length, "object")}: ${counts.exact} exact, ${counts.approximate} approximate, ${counts.unmapped} not migrated.${migration.filteredOut > 0 ? ` ${count(migration.filteredOut, "object")} left out by the filters.` : ""}${namesakeCount(migration) > 0 ? ` ${count(namesakeCount(migration), "object")} of this account already ${namesakeCount(migration) === 1 ? "has" : "have"} a name the migration gives (see "Already here").` : ""}`,
     ),
   ];
+  for (const u of migration.namesakesUnchecked ?? [])
+    blocks.push(
+      paragraph(
+        md`Not checked: whether this account already has a ${u.kind} under a name the migration gives (its list answered ${u.reason}: the key may not read them).`,
+      ),
+    );
   const written = (o: PlannedObject) =>
     o.written.length === 0
       ? text("nothing")
@@ -68,6 +78,12 @@ export function planBlocks(migration: Migration, resourceNames: ReadonlyMap<stri
     blocks.push(headingBlock(3, md`${o.sourceKind} ${o.name} — ${FIDELITY_TEXT[fidelityOf(o)]}`));
     if (o.neededBy)
       blocks.push(paragraph(md`Migrated because ${o.neededBy} needs it (the filters left it out).`));
+    for (const n of o.namesakes ?? [])
+      blocks.push(
+        paragraph(
+          md`${strong("Already here")}: this account has a ${n.kind} named ${inlineCode(n.name)} (${inlineCode(n.id)}). ${inlineCode("pulumi up")} makes another beside it, or fails where the service keeps names unique. To take that one over instead, set ${inlineCode(`adoptId: ${JSON.stringify(n.id)}`)} on the resource ${inlineCode(resourceNames.get(n.key) ?? n.key)}; to keep both, rename one.`,
+        ),
+      );
     const items = [...o.items].sort((a, b) => ORDER.indexOf(a.fidelity) - ORDER.indexOf(b.fidelity));
     blocks.push(list(items.map((i) => md`${strong(FIDELITY_TEXT[i.fidelity])}: ${i.what} → ${i.how}`)));
   }
@@ -82,11 +98,19 @@ export function planText(migration: Migration): string {
   ];
   if (migration.filteredOut > 0)
     lines.push(`${count(migration.filteredOut, "object")} left out by the filters`);
+  for (const u of migration.namesakesUnchecked ?? [])
+    lines.push(
+      `not checked: names of ${u.kind} objects already here (${u.reason}: the key may not read them)`,
+    );
   for (const o of migration.plan) {
     lines.push(`  ${FIDELITY_TEXT[fidelityOf(o)].padEnd(12)} ${o.sourceKind} ${JSON.stringify(o.name)}`);
     // Names from the source on one line: a line break in one cannot forge a line of the plan.
     for (const i of o.items.filter((x) => x.fidelity !== "exact"))
       lines.push(`      ${FIDELITY_TEXT[i.fidelity]}: ${oneLine(i.what)}: ${oneLine(i.how)}`);
+    for (const n of o.namesakes ?? [])
+      lines.push(
+        `      already here: ${n.kind} ${JSON.stringify(n.name)} (${n.id}): up makes another beside it; set adoptId to take it over, or rename one`,
+      );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -284,4 +284,83 @@ describe("migrate --from pagerduty", () => {
       ["Checkout API", undefined],
     ]);
   });
+
+  test("an object already here under a name the migration gives: the plan names it and the id to adopt, before any write", async () => {
+    // An account of its own, with a schedule made by hand under the name of a source schedule.
+    const here = await startTargetEmulator();
+    try {
+      const someone = (await here.call("GET", "/v2/users")).body.users[0];
+      const made = await here.call("POST", "/v2/schedules", {
+        body: {
+          schedule: {
+            name: "Payments primary",
+            timezone: "Europe/London",
+            config: {
+              rotations: [
+                {
+                  id: "by-hand",
+                  name: "By hand",
+                  handover_start_at: "2027-01-04T09:00:00Z",
+                  handovers: [{ interval: 1, interval_type: "weekly" }],
+                  layers: [{ name: "Layer 1" }],
+                  users: [{ id: someone.id }],
+                },
+              ],
+            },
+          },
+        },
+      });
+      expect(made.status).toBe(201);
+      const id = made.body.schedule.id as string;
+      const mark = here.requests.length;
+      const json = path.join(f.parent, "plan-namesakes.json");
+      const run = await runMigrate(["--from", "pagerduty", "--plan", "--json", json], here, {
+        pagerduty: f.source,
+      });
+      expect(run.code).toBe(0);
+      const plan = JSON.parse(fs.readFileSync(json, "utf8"));
+      expect(plan.filter((o: any) => o.namesakes).map((o: any) => [o.name, o.namesakes])).toEqual([
+        ["Payments primary", [{ kind: "Schedule", key: "Schedule:PSPAY01", id, name: "Payments primary" }]],
+      ]);
+      const md = parseComment(run.out);
+      expect(md.problems).toEqual([]);
+      expect(md.text).toContain("1 object of this account already has a name the migration gives");
+      expect(md.text).toContain(
+        `Already here: this account has a Schedule named Payments primary (${id}). pulumi up makes another beside it`,
+      );
+      expect(run.out).toContain(`\`adoptId: "${id}"\` on the resource \`payments-primary\``);
+      // GETs only: one list read per kind the migration declares, besides the people and teams.
+      const reads = here.requests.slice(mark);
+      expect(reads.filter((r) => r.method !== "GET")).toEqual([]);
+      expect(reads.filter((r) => r.path.startsWith("/v2/schedules")).length).toBe(1);
+
+      // The terminal's plan (written with every run) says it too, on one line.
+      const dry = await runMigrate(
+        ["--from", "pagerduty", path.join(f.parent, "dry-namesakes"), "--dry-run"],
+        here,
+        {
+          pagerduty: f.source,
+        },
+      );
+      expect(dry.out).toContain(
+        `already here: Schedule "Payments primary" (${id}): up makes another beside it; set adoptId to take it over, or rename one`,
+      );
+
+      // A key that may read schedules and paths but not alert sources and routes: the plan says so
+      // and still names the schedule.
+      const onCall = { apiKey: await here.createApiKey("on-call reader", ["on_call_viewer"]), url: here.url };
+      const partial = await runMigrate(["--from", "pagerduty", "--plan"], onCall, { pagerduty: f.source });
+      expect(partial.code).toBe(0);
+      const partialText = parseComment(partial.out).text;
+      for (const kind of ["AlertSource", "AlertRoute"])
+        expect(partialText).toContain(
+          `Not checked: whether this account already has a ${kind} under a name the migration gives (its list answered 403`,
+        );
+      expect(partialText).toContain(
+        `Already here: this account has a Schedule named Payments primary (${id})`,
+      );
+    } finally {
+      await here.dispose();
+    }
+  });
 });
