@@ -260,10 +260,15 @@ export async function pagedFirstOf(
   timelines: Map<string, ScheduleTimeline>,
   ctx: ShiftContext,
 ): Promise<PagedFirstReport> {
+  // Users by e-mail as the entries name them (a path's user targets too, when they are on a rota).
   const seen = new Map<string, string>();
-  for (const t of timelines.values())
-    for (const e of [...(t.before ?? []), ...(t.after ?? [])])
-      if (e.user?.id && e.user.email) seen.set(e.user.id, e.user.email);
+  const see = (entries: readonly Entry[] | undefined) => {
+    for (const e of entries ?? []) if (e.user?.id && e.user.email) seen.set(e.user.id, e.user.email);
+  };
+  for (const t of timelines.values()) {
+    see(t.before);
+    see(t.after);
+  }
   const changedSchedule = (id: string) => timelines.get(id)?.changes === true;
   // Paths in their canonical form (every node has its id), as the provider compares them.
   const spec = specOf(`${TYPE_PREFIX}EscalationPath`)!;
@@ -311,6 +316,7 @@ export async function pagedFirstOf(
               schedules: 0,
             });
             requests.scheduleEntries++;
+            see(entries.final);
             const known = ctx.state.find((s) => s.kind === "Schedule" && s.id === id);
             // Its time zone from the state when it has it (else the lines use the working hours').
             const tz = (known?.outputs.timezone as string | undefined) ?? "";

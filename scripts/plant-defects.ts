@@ -877,6 +877,16 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/cli/migrate/pagerduty.test.ts"] },
   },
   {
+    id: "paged-first-unread-names",
+    item: "29.3",
+    file: "cli/pagedFirst.ts",
+    find: "            see(entries.final);\n",
+    replace: "",
+    description:
+      "Who is paged first names a user target by id though the entries read for the schedule it pages name them by e-mail",
+    tests: { after: ["test/cli/shifts.test.ts"] },
+  },
+  {
     id: "migrate-namesakes-unsaid",
     item: "31.2",
     file: "cli/migrate/namesakes.ts",

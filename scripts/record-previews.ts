@@ -41,6 +41,7 @@ const SHIFT_SCENARIOS = [
   "dst-week",
   "new-schedule",
   "hostile-names",
+  "out-of-hours-branch",
 ] as const;
 
 async function record(scenario: string): Promise<void> {

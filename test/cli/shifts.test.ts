@@ -4,8 +4,8 @@
  * request (test/fixtures/previewJson/oncall-pr.json) and on the recorded previews of the scenarios
  * reviewers ask about (test/fixtures/previewJson/shifts/: users swapped, a handover moved, working
  * hours narrowed, overrides added and deleted, a version from a future date, a week with a
- * daylight-saving change, a new schedule, hostile names; a key that may not preview reads one of
- * them), each a real `pulumi preview --json` through the real Pulumi CLI (`npm run fixtures:record`,
+ * daylight-saving change, a new schedule, hostile names, an escalation path that gains an
+ * out-of-hours branch; a key that may not preview reads one of them), each a real `pulumi preview --json` through the real Pulumi CLI (`npm run fixtures:record`,
  * scripts/record-previews.ts; the program: test/fixtures/shiftScenarios/program). The account the
  * plan was made against is made again in the emulator (test/support/previewAccount.ts, from the
  * document and the stack export recorded beside it); the window is fixed (`--from
@@ -18,7 +18,7 @@ import { timeRange } from "../../cli/shifts";
 import { runCli } from "../support/cliRun";
 import { emulatorForTests } from "../support/emulator";
 import { parseComment } from "../support/markdownDom";
-import { previewAccount } from "../support/previewAccount";
+import { previewAccount, previewAccountAndState } from "../support/previewAccount";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "previewJson");
 const json = (file: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), "utf8"));
@@ -55,8 +55,16 @@ async function shifts(
   args: string[] = [],
   token = emulator().apiKey,
 ): Promise<Run> {
-  const real = await previewAccount(preview, emulator(), { state });
   const json = path.join(require("node:os").tmpdir(), `shifts-${process.pid}-${Math.random()}.json`);
+  const stateFile = `${json}.state.json`;
+  let real: any;
+  if (args.includes("--state")) {
+    // `--state` stands for the stack export recorded beside the document, with the real ids.
+    const made = await previewAccountAndState(preview, emulator(), { state });
+    real = made.digest;
+    fs.writeFileSync(stateFile, JSON.stringify(made.state));
+    args = args.map((a) => (a === "--state" ? `--state=${stateFile}` : a));
+  } else real = await previewAccount(preview, emulator(), { state });
   const mark = emulator().requests.length;
   const { code, out, err } = await runCli(
     ["plan-report", "--shifts", "--from", FROM, "--json", json, ...args],
@@ -66,6 +74,7 @@ async function shifts(
   );
   const report = code === 1 ? ({} as PlanReport) : JSON.parse(fs.readFileSync(json, "utf8"));
   fs.rmSync(json, { force: true });
+  fs.rmSync(stateFile, { force: true });
   return {
     code,
     markdown: out,
@@ -295,6 +304,41 @@ describe("plan-report --shifts: what reviewers ask of a schedule change", () => 
       without.replace(/<id[^>]*>|01[0-9A-HJKMNP-TV-Z]{24}/g, "ID"),
     );
     expect(html.problems).toEqual([]);
+  });
+});
+
+describe("plan-report --shifts: an escalation path that changes, its schedule as it is", () => {
+  test("office hours and a branch on them added: outside them Cat is paged first where nobody was; the schedule read once", async () => {
+    // As a pipeline runs it: the preview document and the stack export before it (`--state`).
+    const run = await shifts(scenario("out-of-hours-branch"), ["--state"]);
+    expect(run.code).toBe(0);
+    expect(read(run.markdown).text).toContain("No schedule's shifts change in this plan.");
+    const section = run.markdown.slice(
+      run.markdown.indexOf("### Who is paged first"),
+      run.markdown.indexOf("### Changes"),
+    );
+    const paged = parseComment(section);
+    expect(paged.problems).toEqual([]);
+    expect(paged.text).toContain("EscalationPath payments (update)");
+    const [group, ...runs] = paged.listItems;
+    expect(group).toBe("Every escalation:");
+    // Every weekday evening and night, and the weekends, of the 14 days; office hours unchanged.
+    const nobodyToCat = "nobody (no one on call in Schedule payments-primary) → cat@example.com";
+    expect(runs).toEqual([
+      `Mon 24 Mar 00:00–09:00 (Europe/London, +00:00): ${nobodyToCat}`,
+      ...["Mon 24", "Tue 25", "Wed 26", "Thu 27"].map(
+        (day, i) =>
+          `${day} Mar 17:30 – ${["Tue 25", "Wed 26", "Thu 27", "Fri 28"][i]} Mar 09:00 (Europe/London, +00:00): ${nobodyToCat}`,
+      ),
+      `Fri 28 Mar 17:30 – Mon 31 Mar 09:00 (Europe/London, +00:00 → +01:00): ${nobodyToCat}`,
+      ...["Mon 31 Mar", "Tue 1 Apr", "Wed 2 Apr", "Thu 3 Apr"].map(
+        (day, i) =>
+          `${day} 17:30 – ${["Tue 1", "Wed 2", "Thu 3", "Fri 4"][i]} Apr 09:00 (Europe/London, +01:00): ${nobodyToCat}`,
+      ),
+      `Fri 4 Apr 17:30 – Mon 7 Apr 01:00 (Europe/London, +01:00): ${nobodyToCat}`,
+    ]);
+    // The unchanged schedule the path pages: its entries read once; nothing else but the key's check.
+    expect(run.requests).toEqual(["GET /v1/identity", "GET /v2/schedule_entries"]);
   });
 });
 

@@ -53,8 +53,30 @@ export interface AccountOptions {
 export async function previewAccount(
   digest: any,
   emu: TestEmulator,
-  { kinds = ["Schedule", "ScheduleOverride"], state }: AccountOptions = {},
+  options: AccountOptions = {},
 ): Promise<any> {
+  return substitute(digest, await makeAccount(digest, emu, options));
+}
+
+/**
+ * `previewAccount`, and the recorded stack export with the real ids too: what a pipeline hands
+ * plan-report as `--state` beside the document.
+ */
+export async function previewAccountAndState(
+  digest: any,
+  emu: TestEmulator,
+  options: AccountOptions & { state: any },
+): Promise<{ digest: any; state: any }> {
+  const ids = await makeAccount(digest, emu, options);
+  return { digest: substitute(digest, ids), state: substitute(options.state, ids) };
+}
+
+/** Makes the account in `emu`; answers the masked ids with the real ones. */
+async function makeAccount(
+  digest: any,
+  emu: TestEmulator,
+  { kinds = ["Schedule", "ScheduleOverride"], state }: AccountOptions,
+): Promise<Map<string, string>> {
   setCredentials({ apiKey: emu.apiKey, baseUrl: emu.url });
   const ids = new Map<string, string>();
   const planned = new Set((digest.steps ?? []).map((s: any) => s.urn));
@@ -80,7 +102,7 @@ export async function previewAccount(
     ids.set(step.oldState.id, made.id);
     learn(step.oldState.outputs, made.outs, ids);
   }
-  return substitute(digest, ids);
+  return ids;
 }
 
 /**
