@@ -187,18 +187,45 @@ function pagedAt(
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
+const dayNumbers = new Map<string, Intl.DateTimeFormat>();
+/** The local calendar day of an instant, as a day count (to tell how many midnights a run crosses). */
+function localDayNumber(ms: number, tz: string): number {
+  let f = dayNumbers.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-GB", { timeZone: tz, year: "numeric", month: "numeric", day: "numeric" });
+    dayNumbers.set(tz, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day)) / 86_400_000;
+}
+
+/** `weekdays`, `weekends`, `every day`, `Mon–Thu` (three or more in a row), else `Mons, Weds`. */
+function weekdaysText(days: string[]): string {
+  const text = days.join();
+  if (text === "Mon,Tue,Wed,Thu,Fri") return "weekdays";
+  if (text === "Sun,Sat") return "weekends";
+  if (days.length === 7) return "every day";
+  const at = days.map((d) => WEEKDAYS.indexOf(d));
+  const inARow = at.every((n, i) => i === 0 || n === at[i - 1]! + 1);
+  if (days.length >= 3 && inARow) return `${days[0]}–${days[days.length - 1]}`;
+  return days.map((d) => `${d}s`).join(", ");
+}
+
 /**
- * Runs in words: runs within one local day that recur on every occurrence of their weekdays in the
- * window, with the same change, said once (`weekdays 09:00–17:00`); the others one by one.
+ * Runs in words: runs that recur on every occurrence of their weekdays in the window, with the
+ * same times and the same change, said once (`weekdays 09:00–17:00`; overnight `Mon–Thu 17:30 –
+ * 09:00 the next day`; over a weekend `every Fri 17:30 – Mon 09:00`); the others one by one.
  */
 export function runLines(runs: PagedRun[], tz: string, window: { start: number; end: number }): string[] {
-  // How often each weekday occurs in the window (local days), and the days the window cuts.
-  const occurrences = new Map<string, number>();
+  // How often each weekday starts, in the window, a run that crosses `midnights` midnights and
+  // still ends in it; and the days the window cuts.
+  const occurrences = (wd: string, midnights: number) => {
+    let n = 0;
+    for (let t = window.start; t + midnights * 86_400_000 < window.end; t += 86_400_000)
+      if (localParts(t, tz).day.startsWith(wd)) n++;
+    return n;
+  };
   const cut = new Set<string>();
-  for (let t = window.start; t < window.end; t += 86_400_000) {
-    const wd = localParts(t, tz).day.slice(0, 3);
-    occurrences.set(wd, (occurrences.get(wd) ?? 0) + 1);
-  }
   for (const t of [window.start, window.end - 1]) cut.add(localParts(t, tz).day.slice(0, 3));
   const groups = new Map<string, { runs: PagedRun[]; days: Map<string, number> }>();
   const single: PagedRun[] = [];
@@ -206,12 +233,14 @@ export function runLines(runs: PagedRun[], tz: string, window: { start: number; 
     const [s, e] = [Date.parse(r.start), Date.parse(r.end)];
     const a = localParts(s, tz);
     const b = localParts(e, tz);
-    const sameDay = a.day === b.day || (b.time === "00:00" && localParts(e - 60_000, tz).day === a.day);
-    if (!sameDay) {
+    // An end at midnight is the end of the day before (24:00).
+    const to = b.time === "00:00" ? "24:00" : b.time;
+    const midnights = localDayNumber(to === "24:00" ? e - 60_000 : e, tz) - localDayNumber(s, tz);
+    if (midnights < 0 || midnights > 6) {
       single.push(r);
       continue;
     }
-    const key = JSON.stringify([a.time, b.time === "00:00" ? "24:00" : b.time, r.before, r.after]);
+    const key = JSON.stringify([a.time, to, midnights, r.before, r.after]);
     const g = groups.get(key) ?? { runs: [], days: new Map<string, number>() };
     g.runs.push(r);
     g.days.set(a.day.slice(0, 3), (g.days.get(a.day.slice(0, 3)) ?? 0) + 1);
@@ -219,28 +248,23 @@ export function runLines(runs: PagedRun[], tz: string, window: { start: number; 
   }
   const lines: { at: number; text: string }[] = [];
   for (const [key, g] of groups) {
-    const [from, to, before, after] = JSON.parse(key) as string[];
+    const [from, to, midnights, before, after] = JSON.parse(key) as [string, string, number, string, string];
     // Every occurrence of each weekday in the window (a day cut by the window's edge counts once).
     const recurs =
       g.runs.length > 1 &&
-      [...g.days].every(([wd, n]) => n >= 2 && n >= (occurrences.get(wd) ?? 0) - (cut.has(wd) ? 1 : 0));
+      [...g.days].every(([wd, n]) => n >= 2 && n >= occurrences(wd, midnights) - (cut.has(wd) ? 1 : 0));
     if (!recurs) {
       single.push(...g.runs);
       continue;
     }
     const days = WEEKDAYS.filter((d) => g.days.has(d));
-    const named =
-      days.join() === "Mon,Tue,Wed,Thu,Fri"
-        ? "weekdays"
-        : days.join() === "Sun,Sat"
-          ? "weekends"
-          : days.length === 7
-            ? "every day"
-            : days.map((d) => `${d}s`).join(", ");
-    lines.push({
-      at: Date.parse(g.runs[0]!.start),
-      text: `${named} ${from}–${to} (${tz}): ${before} → ${after}`,
-    });
+    const when =
+      midnights === 0
+        ? `${weekdaysText(days)} ${from}–${to}`
+        : days.length === 1
+          ? `every ${days[0]} ${from} – ${WEEKDAYS[(WEEKDAYS.indexOf(days[0]!) + midnights) % 7]} ${to}`
+          : `${weekdaysText(days)} ${from} – ${to} ${midnights === 1 ? "the next day" : `${midnights} days later`}`;
+    lines.push({ at: Date.parse(g.runs[0]!.start), text: `${when} (${tz}): ${before} → ${after}` });
   }
   for (const r of single)
     lines.push({

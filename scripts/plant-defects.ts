@@ -887,6 +887,16 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/cli/shifts.test.ts"] },
   },
   {
+    id: "paged-first-nights-dated",
+    item: "29.3",
+    file: "cli/pagedFirst.ts",
+    find: "    if (midnights < 0 || midnights > 6) {",
+    replace: "    if (midnights !== 0) {",
+    description:
+      "Who is paged first dates every overnight run one by one again, though it recurs every weekday night of the window",
+    tests: { after: ["test/cli/pagedFirst.test.ts", "test/cli/shifts.test.ts"] },
+  },
+  {
     id: "migrate-namesakes-unsaid",
     item: "31.2",
     file: "cli/migrate/namesakes.ts",

@@ -235,3 +235,40 @@ test("runs in words: a change on every weekday is said once; one that does not r
     "Sun 6 Apr 09:00–17:00 (UTC, +00:00): a → b",
   ]);
 });
+
+test("runs in words: overnight and over-the-weekend runs that recur are said once, in local time across a clock change", () => {
+  const window = { start: Date.parse("2031-03-24T00:00:00Z"), end: Date.parse("2031-04-07T00:00:00Z") };
+  // 17:30 London to 09:00 London the next day (or on Monday), before and after the clocks go forward.
+  const london = (date: string, time: string) =>
+    new Date(`${date}T${time}:00${date < "2031-03-30" ? "+00:00" : "+01:00"}`).toISOString();
+  const run = (from: string, to: string) => ({
+    start: london(from, "17:30"),
+    end: london(to, "09:00"),
+    before: "nobody",
+    after: "cat",
+  });
+  const nights = [
+    ["2031-03-24", "2031-03-25"],
+    ["2031-03-25", "2031-03-26"],
+    ["2031-03-26", "2031-03-27"],
+    ["2031-03-31", "2031-04-01"],
+    ["2031-04-01", "2031-04-02"],
+    ["2031-04-02", "2031-04-03"],
+  ].map(([a, b]) => run(a!, b!));
+  const weekends = [
+    run("2031-03-21", "2031-03-24"),
+    run("2031-03-28", "2031-03-31"),
+    run("2031-04-04", "2031-04-07"),
+  ];
+  expect(runLines([...nights, ...weekends.slice(1, 2)], "Europe/London", window)).toEqual([
+    "Mon–Wed 17:30 – 09:00 the next day (Europe/London): nobody → cat",
+    "Fri 28 Mar 17:30 – Mon 31 Mar 09:00 (Europe/London, +00:00 → +01:00): nobody → cat",
+  ]);
+  // A window of three weeks holds two whole weekends: each Friday's run to Monday, said once.
+  const threeWeeks = { start: Date.parse("2031-03-24T00:00:00Z"), end: Date.parse("2031-04-14T00:00:00Z") };
+  expect(runLines([weekends[1]!, weekends[2]!], "Europe/London", threeWeeks)).toEqual([
+    "every Fri 17:30 – Mon 09:00 (Europe/London): nobody → cat",
+  ]);
+  // One night missing: the others dated, never "Mon–Wed".
+  expect(runLines(nights.slice(1), "Europe/London", window)).toHaveLength(5);
+});
