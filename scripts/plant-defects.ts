@@ -897,6 +897,16 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/cli/pagedFirst.test.ts", "test/cli/shifts.test.ts"] },
   },
   {
+    id: "importer-type-exported",
+    item: "30.2",
+    file: "cli/export/catalog.ts",
+    find: '  if (object.kind === "CatalogType") return object.id;',
+    replace: '  if (object.kind === "CatalogType") return undefined;',
+    description:
+      "export declares a catalog type the catalog importer syncs (its configuration owns the type): the stack and the importer both write it",
+    tests: { after: ["test/cli/exportSplit.test.ts"] },
+  },
+  {
     id: "migrate-namesakes-unsaid",
     item: "31.2",
     file: "cli/migrate/namesakes.ts",

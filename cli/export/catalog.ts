@@ -15,14 +15,17 @@
  *   and `internal` come from an integration's sync: their values are left to their owner. Every
  *   attribute managed: `managedAttributes` is left out (the entry owns all of them).
  * - **Types a sync owns whole**: the catalog importer (incident-io/catalog-importer) marks the types
- *   it syncs with the annotation `incident.io/catalog-importer/sync-id`, and replaces their entries
- *   on every run (incident-io/catalog-importer, its `AnnotationSyncID`); a type the API answers
- *   `is_editable: false` is synced from an integration (shared/api/SUMMARY.md). Their
- *   entries are not exported (a stack would fight the sync): one line says so.
+ *   it syncs with the annotation `incident.io/catalog-importer/sync-id`; its configuration's
+ *   outputs define each type's schema, it replaces their entries on every run and removes the types
+ *   its configuration no longer names (its README and config docs, its `AnnotationSyncID`); a type
+ *   the API answers `is_editable: false` is synced from an integration (shared/api/SUMMARY.md).
+ *   Neither the type, nor its attributes, nor its entries are exported (a stack would fight the
+ *   sync): one line each says so, and what refers to the type keeps its id.
  */
 import type { Props } from "../../provider/spec";
 import { catalogEntriesSpec, liveFromApi } from "../../resources/catalogEntries";
 import type { ApiCatalogEntry } from "../../resources/catalogEntry";
+import type { ApiCatalogType } from "../../resources/catalogType";
 import type { Account, LiveObject } from "./read";
 
 /** Above this many entries a type's entries are one `CatalogEntries` (unless `--catalog-entries` says). */
@@ -49,11 +52,16 @@ export interface TypeOwnership {
 
 export function catalogOwnership(account: Account): Map<string, TypeOwnership> {
   const out = new Map<string, TypeOwnership>();
-  for (const type of account.catalogTypes ?? []) {
+  // The types as listed (read with the entries), else as the CatalogType kind read them.
+  const types = account.catalogTypes ?? [];
+  const exported = account.objects
+    .filter((o) => o.kind === "CatalogType")
+    .map((o) => o.live as ApiCatalogType);
+  for (const type of [...types, ...exported.filter((t) => !types.some((l) => l.id === t.id))]) {
     const syncId = type.annotations?.[IMPORTER_SYNC_ID];
     const syncedBy =
       syncId !== undefined
-        ? `synced by the catalog importer (sync id ${JSON.stringify(syncId)}), which replaces them on every run`
+        ? `synced by the catalog importer (sync id ${JSON.stringify(syncId)}), which writes the type, its attributes and its entries on every run`
         : type.is_editable === false
           ? "synced from an integration (the API answers is_editable: false)"
           : undefined;
@@ -75,10 +83,22 @@ export function withOwnership(object: LiveObject, ownership: Map<string, TypeOwn
   return managed === undefined ? object : { ...object, declared: { managedAttributes: managed } };
 }
 
-/** Why an entry is not exported (a sync owns its type), or undefined. */
-export function syncedEntry(object: LiveObject, ownership: Map<string, TypeOwnership>): string | undefined {
-  if (object.kind !== "CatalogEntry") return undefined;
-  return ownership.get((object.live as ApiCatalogEntry).catalog_type_id)?.syncedBy;
+/** The catalog type a type, attribute or entry belongs to. */
+function catalogTypeOf(object: LiveObject): string | undefined {
+  if (object.kind === "CatalogType") return object.id;
+  if (object.kind === "CatalogTypeAttribute") return (object.live as { catalogTypeId: string }).catalogTypeId;
+  if (object.kind === "CatalogEntry") return (object.live as ApiCatalogEntry).catalog_type_id;
+  return undefined;
+}
+
+/** Why a catalog type, attribute or entry is not exported (a sync owns the type whole), or undefined. */
+export function syncedObject(
+  object: LiveObject,
+  ownership: Map<string, TypeOwnership>,
+): { typeId: string; reason: string } | undefined {
+  const typeId = catalogTypeOf(object);
+  const reason = typeId === undefined ? undefined : ownership.get(typeId)?.syncedBy;
+  return typeId === undefined || reason === undefined ? undefined : { typeId, reason };
 }
 
 /** One object of the export before names and references: its live object, label and inputs. */

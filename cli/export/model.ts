@@ -24,7 +24,7 @@ import {
   bulkEntries,
   catalogOwnership,
   type Draft,
-  syncedEntry,
+  syncedObject,
   withOwnership,
 } from "./catalog";
 import { camelCase, kebabCase, safeIdentifier } from "./names";
@@ -159,12 +159,14 @@ export function draftObjects(
   const leftOut: ExportModel["leftOut"] = [];
   const drafts: Draft[] = [];
   const ownership = catalogOwnership(account);
-  const synced = new Map<string, { reason: string; count: number }>();
+  // Per synced type and kind (the type, its attributes, its entries): how many were left out.
+  const synced = new Map<string, { kind: string; typeId: string; reason: string; count: number }>();
   for (const found of account.objects) {
-    const sync = syncedEntry(found, ownership);
+    const sync = syncedObject(found, ownership);
     if (sync !== undefined) {
-      const typeId = (found.live as { catalog_type_id: string }).catalog_type_id;
-      synced.set(typeId, { reason: sync, count: (synced.get(typeId)?.count ?? 0) + 1 });
+      const key = `${sync.typeId} ${found.kind}`;
+      const count = (synced.get(key)?.count ?? 0) + 1;
+      synced.set(key, { kind: found.kind, typeId: sync.typeId, reason: sync.reason, count });
       continue;
     }
     const object = withOwnership(found, ownership);
@@ -187,9 +189,13 @@ export function draftObjects(
     }
     drafts.push({ object, label, inputs });
   }
-  for (const [typeId, { reason, count }] of synced) {
-    const label = `${ownership.get(typeId)?.name ?? typeId}: ${count} entries`;
-    leftOut.push({ kind: "CatalogEntry", id: typeId, label, reason });
+  for (const { kind, typeId, reason, count } of synced.values()) {
+    const name = ownership.get(typeId)?.name ?? typeId;
+    const label =
+      kind === "CatalogType"
+        ? name
+        : `${name}: ${count} ${kind === "CatalogEntry" ? (count === 1 ? "entry" : "entries") : count === 1 ? "attribute" : "attributes"}`;
+    leftOut.push({ kind, id: typeId, label, reason });
   }
   qualifyParts(drafts);
   const bulk = bulkEntries(drafts, account, ownership, options.catalogEntries ?? {});

@@ -226,6 +226,12 @@ async function seed(): Promise<void> {
     typeName: 'Custom["Imported"]',
     annotations: { [IMPORTER_SYNC_ID]: "org/repo" },
   });
+  // The importer's configuration defines the type's schema: its attribute is the importer's too.
+  await create("importedOwner", "CatalogTypeAttribute", {
+    catalogTypeId: ids.imported!,
+    name: "Owner",
+    type: "String",
+  });
   for (const n of [1, 2])
     await create(`imported${n}`, "CatalogEntry", {
       catalogTypeId: ids.imported!,
@@ -284,12 +290,13 @@ describe("export --split-by team", () => {
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBe(fleet.projects.reduce((n, p) => n + adoptIds(p.text).length, 0));
     // What the account holds: each entry of the 60-entry type is in its CatalogEntries (adopted by
-    // the type's id); the importer's entries are not exported; the export's own key neither.
+    // the type's id); the importer's type, attribute and entries are not exported; the export's own
+    // key neither.
     const bulk = new Set(Array.from({ length: 60 }, (_, i) => ids[`service${i}`]!));
-    const importerEntries = new Set([ids.imported1!, ids.imported2!]);
+    const importers = new Set([ids.imported!, ids.importedOwner!, ids.imported1!, ids.imported2!]);
     const expected = (await accountObjects(emu)).filter((o) => {
       const id = o.split(" ")[1]!;
-      return !bulk.has(id) && !importerEntries.has(id);
+      return !bulk.has(id) && !importers.has(id);
     });
     expect([...all].sort()).toEqual([...expected, `CatalogEntries ${ids.services}`].sort());
   });
@@ -427,10 +434,20 @@ describe("catalog entries", () => {
     expect(platform).toMatch(/managedAttributes: \[serviceTier\.id\]/);
     expect(platform).not.toContain("note 1");
     expect(platform).toContain('"service-59": {');
-    // The small type: an entry each; the importer's type: none, and the README says why.
+    // The small type: an entry each; the importer's type: neither it, its attribute nor its
+    // entries, and the README says why, once for each.
     expect(declared(project("account").text).filter((d) => d.startsWith("CatalogEntr"))).toHaveLength(3);
-    expect(fleet.readme).toContain("synced by the catalog importer");
-    expect(fleet.projects.map((p) => p.text).join("\n")).not.toContain('"i-1"');
+    const programs = fleet.projects.map((p) => p.text).join("\n");
+    for (const id of [ids.imported!, ids.importedOwner!]) expect(programs).not.toContain(`adoptId: "${id}"`);
+    expect(programs).not.toContain('"i-1"');
+    for (const what of [
+      'CatalogType "Imported"',
+      'CatalogTypeAttribute "Imported: 1 attribute"',
+      'CatalogEntry "Imported: 2 entries"',
+    ])
+      expect(fleet.readme).toContain(
+        `${what} (${ids.imported}): synced by the catalog importer (sync id "org/repo"), which writes the type, its attributes and its entries on every run`,
+      );
   });
 
   test("--catalog-entries each and bulk override the threshold; bulk adopts with zero writes", async () => {
