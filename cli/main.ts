@@ -7,7 +7,7 @@
  *   pulumi-incident drift [FILE|-] [--json OUT] [--output OUT] [--config FILE] [--concurrency N]
  *   pulumi-incident coverage [FILE|-] [--window 7d] [--from TIME] [--exclude NAMES] [--json OUT] [--output OUT] [--config FILE]
  *   pulumi-incident export [DIR] [--include KINDS] [--exclude KINDS] [--name REGEX] [--split-by team] [--dry-run] …
- *   pulumi-incident migrate --from pagerduty|opsgenie [DIR] [--plan] [--verify --outputs FILE] [--team T] [--name REGEX] …
+ *   pulumi-incident migrate --from pagerduty|opsgenie [DIR] [--plan] [--verify [--outputs FILE]] [--team T] [--name REGEX] …
  *
  * Exit codes: 0 fine (drift: no drift; coverage: someone on call throughout), 2 drift (drift), a gap
  * (coverage), a failed or incomplete preview (plan-report: the report is written and says so first)
@@ -77,7 +77,8 @@ Options:
   --from SOURCE        migrate: pagerduty or opsgenie (its key and URL: PAGERDUTY_API_KEY,
                        PAGERDUTY_BASE_URL, OPSGENIE_API_KEY, OPSGENIE_BASE_URL)
   --plan               migrate: print the plan (what maps exactly, approximately, not at all); write nothing
-  --verify             migrate: compare who is on call in the source and here (needs --outputs)
+  --verify             migrate: compare who is on call in the source and here: the written configuration
+                       computed here (before pulumi up), or with --outputs the service's entries (after)
   --outputs FILE       migrate --verify: \`pulumi stack output --json\` of the migrated stack
   --since TIME         migrate --verify: when the window starts (RFC 3339; default now)
   --team TEAM          migrate: only objects of this source team (name or id), and what they need
@@ -392,14 +393,14 @@ async function migrateCommand(dir: string | undefined, values: Values, io: Io): 
   const source = oneOf("--from", values.from, SOURCES) as SourceName | undefined;
   if (source === undefined) throw new Error(`--from is required: ${SOURCES.join(" or ")}`);
   if (values.plan && values.verify) throw new Error("--plan and --verify exclude each other");
-  if (values.verify && values.outputs === undefined)
-    throw new Error("--verify needs --outputs FILE: the `pulumi stack output --json` of the migrated stack");
+  if (values.outputs !== undefined && !values.verify) throw new Error("--outputs goes with --verify");
   if (!values.verify)
     for (const option of ["outputs", "since", "window"] as const)
       if (values[option] !== undefined) throw new Error(`--${option} goes with --verify`);
   const now = (io.now ?? Date.now)();
   const window = windowOf(values, MIGRATE_WINDOW_MS, { name: "--since", value: values.since }, now);
-  const outputs = values.verify ? readOutputs(values.outputs!) : undefined;
+  // Without --outputs, --verify checks the written configuration, computed here (before `pulumi up`).
+  const outputs = values.outputs !== undefined ? readOutputs(values.outputs) : undefined;
   const { namePattern, project, modules } = projectOptions(values, `${source}-migration`);
   const writing = !values.plan && !values.verify;
   const { target, dryRun } = writing
@@ -412,7 +413,7 @@ async function migrateCommand(dir: string | undefined, values: Values, io: Io): 
     namePattern,
     days: Math.ceil((window.end - window.start) / 86_400_000),
   });
-  if (outputs) {
+  if (values.verify) {
     const report = await verifyMigration({
       migration: read.migration,
       source: read.view,

@@ -907,6 +907,16 @@ export const DEFECTS: Defect[] = [
     tests: { after: ["test/cli/exportSplit.test.ts"] },
   },
   {
+    id: "migrate-verify-written-in-utc",
+    item: "31.3",
+    file: "cli/migrate/verify.ts",
+    find: "    { timezone: parsed.data.timezone, rotations: rotations as never },",
+    replace: '    { timezone: "UTC", rotations: rotations as never },',
+    description:
+      "migrate --verify before pulumi up computes the written schedules in UTC, not in their own time zone",
+    tests: { after: ["test/cli/migrate/pagerduty.test.ts", "test/cli/migrate/opsgenie.test.ts"] },
+  },
+  {
     id: "migrate-namesakes-unsaid",
     item: "31.2",
     file: "cli/migrate/namesakes.ts",

@@ -53,7 +53,7 @@ describe("migrate: options and names", () => {
     [[], "--from is required: pagerduty or opsgenie"],
     [["--from", "victorops"], '--from: "victorops": use pagerduty or opsgenie'],
     [["--from", "pagerduty", "--plan", "--verify"], "--plan and --verify exclude each other"],
-    [["--from", "pagerduty", "--verify"], "--verify needs --outputs FILE"],
+    [["--from", "pagerduty", "--outputs", "o.json"], "--outputs goes with --verify"],
     [["--from", "pagerduty", "--plan", "--window", "7d"], "--window goes with --verify"],
     [
       ["--from", "pagerduty", "--verify", "--outputs", "o.json", "--window", "0d"],

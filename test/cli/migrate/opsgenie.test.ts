@@ -127,5 +127,10 @@ describe("migrate --from opsgenie", () => {
       )
     ).body.data.finalTimeline.rotations;
     expect(tl.map((r: any) => r.periods.length > 0)).toEqual([true, true, true]);
+    // Before `pulumi up` (no --outputs): the written configuration computed here gives the same report.
+    const before = await runMigrate(["--from", "opsgenie", "--verify"], f.emu, { opsgenie: f.source });
+    expect(before.code).toBe(0);
+    const body = (out: string) => out.split("\n").filter((l) => !l.startsWith("  (here:"));
+    expect(body(before.out)).toEqual(body(run.out));
   });
 });

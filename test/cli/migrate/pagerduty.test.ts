@@ -212,6 +212,38 @@ describe("migrate --from pagerduty", () => {
     expect(run.code).toBe(0);
   });
 
+  test("--verify before pulumi up: the written configuration, computed here, matches the source as the service's entries do after", async () => {
+    const marks = [f.emu.requests.length, f.source.requests.length];
+    const before = await runMigrate(["--from", "pagerduty", "--verify"], f.emu, { pagerduty: f.source });
+    expect(before.err).toBe("");
+    expect(
+      [...f.emu.requests.slice(marks[0]), ...f.source.requests.slice(marks[1])].filter(
+        (r) => r.method !== "GET",
+      ),
+    ).toEqual([]);
+    // No entries read here: nothing exists here yet to read.
+    expect(f.emu.requests.slice(marks[0]).filter((r) => r.path.startsWith("/v2/schedule_entries"))).toEqual(
+      [],
+    );
+    expect(before.out).toContain("(here: the written configuration, before `pulumi up`, computed by");
+    expect(before.out).toContain('schedule "Payments primary" (exact): no difference');
+    expect(before.out).toContain('escalation policy "Payments escalation" (exact): no difference');
+    expect(before.out).toMatch(
+      /2027-03-17 08:00 UTC – 2027-03-18 08:00 UTC: PagerDuty dan@example\.com; here bob@example\.com/,
+    );
+    expect(before.code).toBe(0);
+    // The same differences as the service's entries of the created stack give, line for line.
+    const after = await runMigrate(
+      ["--from", "pagerduty", "--verify", "--outputs", project.outputsFile],
+      f.emu,
+      {
+        pagerduty: f.source,
+      },
+    );
+    const body = (out: string) => out.split("\n").filter((l) => !l.startsWith("  (here:"));
+    expect(body(before.out)).toEqual(body(after.out));
+  });
+
   test("--verify fails (exit 2) and names the instants when the schedule here no longer matches", async () => {
     const id = project.stack.outputs.migrated.schedules.PSPAY01;
     const live = (await f.emu.ok("GET", `/v2/schedules/${id}`)).schedule;
