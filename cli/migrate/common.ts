@@ -288,10 +288,19 @@ export function selectedBy(
 }
 
 /** Notes for a resource's comment: each approximation of its plan (or of its own items), and what is left out. */
-export function notesOf(declaration: Pick<Declaration, "plan" | "noteItems">): string[] {
-  return (declaration.noteItems ?? declaration.plan.items)
-    .filter((i) => i.fidelity !== "exact")
-    .map((i) => `${i.fidelity === "approximate" ? "Approximate" : "Not migrated"}: ${i.what}: ${i.how}`);
+export function notesOf(declaration: Pick<Declaration, "plan" | "noteItems" | "key">): string[] {
+  return [
+    ...(declaration.noteItems ?? declaration.plan.items)
+      .filter((i) => i.fidelity !== "exact")
+      .map((i) => `${i.fidelity === "approximate" ? "Approximate" : "Not migrated"}: ${i.what}: ${i.how}`),
+    // What the reviewer of the code must decide before `up`: adopt the namesake, or rename one.
+    ...(declaration.plan.namesakes ?? [])
+      .filter((n) => n.key === declaration.key)
+      .map(
+        (n) =>
+          `Already here: a ${n.kind} named ${JSON.stringify(n.name)} (${n.id}): pulumi up makes another beside it; set adoptId: ${JSON.stringify(n.id)} to take it over, or rename one`,
+      ),
+  ];
 }
 
 /** A declaration for a source object, recorded in its plan as written. */

@@ -377,6 +377,15 @@ describe("migrate --from pagerduty", () => {
       expect(dry.out).toContain(
         `already here: Schedule "Payments primary" (${id}): up makes another beside it; set adoptId to take it over, or rename one`,
       );
+      // And above the resource in the code the pull request shows.
+      const written = path.join(f.parent, "namesakes-project");
+      expect((await runMigrate(["--from", "pagerduty", written], here, { pagerduty: f.source })).code).toBe(
+        0,
+      );
+      const code = fs.readFileSync(path.join(written, "index.ts"), "utf8");
+      const comment = `// Already here: a Schedule named "Payments primary" (${id}): pulumi up makes another beside it; set adoptId: "${id}" to take it over, or rename one`;
+      expect(code).toContain(comment);
+      expect(code.indexOf(comment)).toBeLessThan(code.indexOf('new incident.Schedule("payments-primary"'));
 
       // A key that may read schedules and paths but not alert sources and routes: the plan says so
       // and still names the schedule.
