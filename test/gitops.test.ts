@@ -70,6 +70,10 @@ describe("examples/gitops workflow", () => {
     expect(invocations.filter((m) => m[1] === "plan-report").every((m) => m[2]!.includes("--shifts"))).toBe(
       true,
     );
+    // People the program looks up by id are named by e-mail in the comment.
+    expect(invocations.filter((m) => m[1] === "plan-report").every((m) => m[2]!.includes("--resolve"))).toBe(
+      true,
+    );
     expect(text).toContain('if [ "$status" = 1 ]; then exit 1; fi');
   });
 });
