@@ -24,6 +24,7 @@
 import {
   mergeOverrides,
   type OverrideInput,
+  type ScheduleEntries,
   type ScheduleEntry,
   scheduleEntries,
   uncovered,
@@ -258,6 +259,26 @@ function shapeOf(
 
 /** The layer ids a local computation gives layers without one: their names (what lanes are matched by). */
 const LOCAL_LAYER = "layer named ";
+
+/**
+ * The entries of a schedule that does not exist yet, from its inputs (the provider's own payload),
+ * computed here by the evaluator behind the emulator's `preview_entries` (the service previews only
+ * a schedule that has an id). Layers without an id are named by `LOCAL_LAYER`; users are keyed by
+ * id, else e-mail.
+ */
+export function writtenEntries(inputs: ScheduleInputs, window: ShiftWindow): ScheduleEntries<User> {
+  const { schedule } = schedulePayload(inputs) as { schedule: { config: { rotations: Props[] } } };
+  const rotations = schedule.config.rotations.map((rot) => ({
+    ...rot,
+    layers: ((rot.layers ?? []) as { id?: string; name: string }[]).map((l) => ({
+      ...l,
+      id: l.id ?? `${LOCAL_LAYER}${l.name}`,
+    })),
+  }));
+  return scheduleEntries({ timezone: inputs.timezone, rotations: rotations as never }, [], window, {
+    userKey: (u: User) => u.id ?? u.email?.toLowerCase() ?? JSON.stringify(u),
+  });
+}
 
 function laneOf(shape: Shape, e: Entry): { rotation: string; layer: string; rotationId: string } {
   const rotation = shape.rotations.get(e.rotation_id);
@@ -581,18 +602,7 @@ async function shiftsOfOne(
   } else if (subject.op === "create" || subject.op === "replace") {
     if (!news) notes.push("the new configuration is known only after apply: shifts not computed");
     else {
-      const config = (schedulePayload(news) as { schedule: { config: { rotations: Props[] } } }).schedule
-        .config;
-      const rotations = config.rotations.map((rot) => ({
-        ...rot,
-        layers: ((rot.layers ?? []) as { id?: string; name: string }[]).map((l) => ({
-          ...l,
-          id: l.id ?? `${LOCAL_LAYER}${l.name}`,
-        })),
-      }));
-      after = scheduleEntries({ timezone: tz, rotations: rotations as never }, [], window, {
-        userKey: (u: User) => u.id ?? u.email?.toLowerCase() ?? JSON.stringify(u),
-      });
+      after = writtenEntries(news, window);
       shifts.after = "computed here";
       notes.push(
         subject.op === "create"

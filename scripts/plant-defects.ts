@@ -909,12 +909,18 @@ export const DEFECTS: Defect[] = [
   {
     id: "migrate-verify-written-in-utc",
     item: "31.3",
-    file: "cli/migrate/verify.ts",
-    find: "    { timezone: parsed.data.timezone, rotations: rotations as never },",
-    replace: '    { timezone: "UTC", rotations: rotations as never },',
+    file: "cli/shifts.ts",
+    find: "  return scheduleEntries({ timezone: inputs.timezone, rotations: rotations as never }, [], window, {",
+    replace: '  return scheduleEntries({ timezone: "UTC", rotations: rotations as never }, [], window, {',
     description:
-      "migrate --verify before pulumi up computes the written schedules in UTC, not in their own time zone",
-    tests: { after: ["test/cli/migrate/pagerduty.test.ts", "test/cli/migrate/opsgenie.test.ts"] },
+      "a schedule that does not exist yet (migrate --verify before pulumi up, plan-report's new schedule) is computed in UTC, not in its own time zone",
+    tests: {
+      after: [
+        "test/cli/migrate/pagerduty.test.ts",
+        "test/cli/migrate/opsgenie.test.ts",
+        "test/cli/shifts.test.ts",
+      ],
+    },
   },
   {
     id: "migrate-namesakes-unsaid",

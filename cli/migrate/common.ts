@@ -38,6 +38,13 @@ export const planFor = (
 });
 
 /** People of the source, matched by e-mail (case-insensitive) with this account's users. */
+/** What every source's mapping works with: the options, and this account's people and teams. */
+export interface MappingContext {
+  options: MigrateOptions;
+  people: People;
+  teams: Teams;
+}
+
 export class People {
   private readonly byId = new Map<string, Person>();
   private readonly used = new Map<string, Set<string>>();

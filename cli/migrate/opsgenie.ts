@@ -28,6 +28,7 @@ import {
   declare,
   isoSeconds,
   item,
+  type MappingContext,
   mergeVersions,
   People,
   planFor,
@@ -201,11 +202,7 @@ function restrictionHours(r: OgRestriction | undefined): WeekSet {
   );
 }
 
-interface Context {
-  options: MigrateOptions;
-  people: People;
-  teams: Teams;
-}
+type Context = MappingContext;
 
 function mapSchedule(
   s: OgSchedule,

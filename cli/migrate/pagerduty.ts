@@ -28,6 +28,7 @@ import {
   handoversFor,
   isoSeconds,
   item,
+  type MappingContext,
   mergeVersions,
   People,
   planFor,
@@ -245,10 +246,7 @@ function restrictionHours(layer: PdLayer, label: string): { hours: WeekSet; item
   return { hours, items };
 }
 
-interface Context {
-  options: MigrateOptions;
-  people: People;
-  teams: Teams;
+interface Context extends MappingContext {
   read: PagerDutyRead;
 }
 

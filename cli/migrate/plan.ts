@@ -36,10 +36,6 @@ export function planCounts(migration: Migration): Record<Fidelity, number> {
   return out;
 }
 
-/** Objects of this account that have a name the migration gives. */
-const namesakeCount = (migration: Migration) =>
-  migration.plan.reduce((n, o) => n + (o.namesakes?.length ?? 0), 0);
-
 const objectTitle = (o: PlannedObject) => md`${o.sourceKind} ${strong(o.name)}`;
 
 export function planMarkdown(migration: Migration, resourceNames: ReadonlyMap<string, string>): string {
@@ -49,10 +45,11 @@ export function planMarkdown(migration: Migration, resourceNames: ReadonlyMap<st
 /** The plan as Markdown blocks (the README puts them after its own). */
 export function planBlocks(migration: Migration, resourceNames: ReadonlyMap<string, string>): Block[] {
   const counts = planCounts(migration);
+  const namesakes = migration.plan.reduce((n, o) => n + (o.namesakes?.length ?? 0), 0);
   const blocks: Block[] = [
     headingBlock(2, md`Migration plan (from ${sourceTitle(migration.source)})`),
     paragraph(
-      md`${count(migration.plan.length, "object")}: ${counts.exact} exact, ${counts.approximate} approximate, ${counts.unmapped} not migrated.${migration.filteredOut > 0 ? ` ${count(migration.filteredOut, "object")} left out by the filters.` : ""}${namesakeCount(migration) > 0 ? ` ${count(namesakeCount(migration), "object")} of this account already ${namesakeCount(migration) === 1 ? "has" : "have"} a name the migration gives (see "Already here").` : ""}`,
+      md`${count(migration.plan.length, "object")}: ${counts.exact} exact, ${counts.approximate} approximate, ${counts.unmapped} not migrated.${migration.filteredOut > 0 ? ` ${count(migration.filteredOut, "object")} left out by the filters.` : ""}${namesakes > 0 ? ` ${count(namesakes, "object")} of this account already ${namesakes === 1 ? "has" : "have"} a name the migration gives (see "Already here").` : ""}`,
     ),
   ];
   for (const u of migration.namesakesUnchecked ?? [])

@@ -15,13 +15,11 @@
  * plan-report computes a new schedule), since the service previews only a schedule that exists.
  * The report says which side "here" is.
  */
-import { scheduleEntries } from "../../emulator/families/shared/scheduleEntries";
 import type { ApiClient } from "../../provider/client";
-import type { Props } from "../../provider/spec";
-import { scheduleInputs, schedulePayload } from "../../resources/schedule";
+import { scheduleInputs } from "../../resources/schedule";
 import { oneLine } from "../markdown";
 import type { ReadOnlyClient } from "../readOnlyClient";
-import { serviceEntries } from "../shifts";
+import { serviceEntries, writtenEntries } from "../shifts";
 import { isoSeconds } from "./common";
 import { type Declaration, type Fidelity, fidelityOf, type Migration } from "./model";
 import { sourceTitle } from "./sourceClient";
@@ -196,23 +194,11 @@ function referencesByName(value: unknown): unknown {
 export function writtenOnCall(declaration: Declaration, window: Window): OnCall[] {
   const parsed = scheduleInputs.safeParse(referencesByName(declaration.inputs));
   if (!parsed.success) throw new Error(`its inputs do not check: ${parsed.error.issues[0]?.message}`);
-  const { config } = (schedulePayload(parsed.data) as { schedule: { config: { rotations: Props[] } } })
-    .schedule;
-  // Layers have no ids before the schedule exists: their names stand in (one layer per rotation here).
-  const rotations = config.rotations.map((r) => ({
-    ...r,
-    layers: ((r.layers ?? []) as { id?: string; name: string }[]).map((l) => ({ ...l, id: l.id ?? l.name })),
-  }));
-  const { final } = scheduleEntries(
-    { timezone: parsed.data.timezone, rotations: rotations as never },
-    [],
-    window,
-    { userKey: (u: { id?: string }) => u.id ?? "" },
-  );
+  const { final } = writtenEntries(parsed.data, window);
   return final.map((e) => ({
     start: Date.parse(e.start_at),
     end: Date.parse(e.end_at),
-    emails: (e.user as { id?: string })?.id ? [(e.user as { id: string }).id] : [],
+    emails: e.user?.id ? [e.user.id] : [],
   }));
 }
 
@@ -304,7 +290,7 @@ export async function verifyMigration(input: VerifyInput): Promise<VerifyReport>
       hereCache.set(
         id,
         local
-          ? (async () => writtenOnCall(written.get(id)!, window))()
+          ? Promise.resolve().then(() => writtenOnCall(written.get(id)!, window))
           : hereOnCall(here, id, window, hereEmails),
       );
     return hereCache.get(id)!;
