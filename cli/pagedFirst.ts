@@ -16,6 +16,7 @@
  * channel. A branch on anything else cannot be decided here, and is said so.
  */
 import { workingPieces } from "../emulator/families/shared/scheduleEntries";
+import { localDayAndTime } from "../emulator/families/shared/zonedTime";
 import { ApiError } from "../provider/errors";
 import type { Props } from "../provider/spec";
 import {
@@ -187,18 +188,6 @@ function pagedAt(
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
-const dayNumbers = new Map<string, Intl.DateTimeFormat>();
-/** The local calendar day of an instant, as a day count (to tell how many midnights a run crosses). */
-function localDayNumber(ms: number, tz: string): number {
-  let f = dayNumbers.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", { timeZone: tz, year: "numeric", month: "numeric", day: "numeric" });
-    dayNumbers.set(tz, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day)) / 86_400_000;
-}
-
 /** `weekdays`, `weekends`, `every day`, `Mon–Thu` (three or more in a row), else `Mons, Weds`. */
 function weekdaysText(days: string[]): string {
   const text = days.join();
@@ -235,7 +224,7 @@ export function runLines(runs: PagedRun[], tz: string, window: { start: number; 
     const b = localParts(e, tz);
     // An end at midnight is the end of the day before (24:00).
     const to = b.time === "00:00" ? "24:00" : b.time;
-    const midnights = localDayNumber(to === "24:00" ? e - 60_000 : e, tz) - localDayNumber(s, tz);
+    const midnights = localDayAndTime(to === "24:00" ? e - 60_000 : e, tz).days - localDayAndTime(s, tz).days;
     if (midnights < 0 || midnights > 6) {
       single.push(r);
       continue;
